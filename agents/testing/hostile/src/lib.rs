@@ -1,0 +1,148 @@
+//! A hostile agent for the host's sandbox tests. The start input
+//! `{"mode": "..."}` picks one misbehaviour:
+//!
+//! | mode | what the first step does |
+//! |---|---|
+//! | `spin` | loops forever (fuel or wall time must stop it) |
+//! | `membomb` | allocates and touches 1 MiB chunks until memory runs out |
+//! | `recurse` | recurses without end (the wasm stack must overflow) |
+//! | `panic` | panics with "hostile panic" |
+//! | `bigstate` | returns a 2 MiB state |
+//! | `chatty` | prints 512 KiB to stdout and 512 KiB to stderr, then waits for event `never` |
+//! | `error` | fails with "hostile error" |
+//! | `clock` | done; state `{"now", "wall", "random"}`: logical time, system time (ms), 8 random bytes (hex) |
+//! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
+//! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
+//! | `ok` | done with "ok" |
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher, RandomState};
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use wakeful_sdk::prelude::*;
+
+#[derive(Deserialize)]
+struct Input {
+    mode: String,
+    #[serde(default)]
+    tool: String,
+    #[serde(default)]
+    args: Value,
+}
+
+struct Hostile;
+
+impl Agent for Hostile {
+    // Free-form: each mode leaves what it observed.
+    type State = Value;
+    const TOOLS: &'static [&'static str] = &["kv"];
+    const DESCRIPTION: &'static str =
+        "Misbehaves on purpose, one way per start input, to prove the host's sandbox limits.";
+
+    fn step(state: &mut Value, wake: Wake) -> Result<Step, String> {
+        if !matches!(wake, Wake::Start(_)) {
+            return Ok(Step::done(format!("woken by {}; nothing to do", wake.kind())));
+        }
+        let input: Input = wake.input()?;
+        match input.mode.as_str() {
+            "spin" => spin(),
+            "membomb" => membomb(),
+            "recurse" => Ok(Step::done(format!("recursed {} times", recurse(0)))),
+            "panic" => panic!("hostile panic"),
+            "bigstate" => {
+                *state = json!({"blob": "x".repeat(2 << 20)});
+                Ok(Step::done("returned a 2 MiB state"))
+            }
+            "chatty" => chatty(),
+            "error" => Err("hostile error".to_owned()),
+            "clock" => {
+                *state = clock();
+                Ok(Step::done("read the clocks"))
+            }
+            "files" => {
+                *state = files();
+                Ok(Step::done("looked at files and environment"))
+            }
+            "tool" => Ok(Step::done(
+                match tools::call_raw(&input.tool, &input.args.to_string(), "k1") {
+                    Ok(result) => format!("ok: {result}"),
+                    Err(e) => format!("err: {e}"),
+                },
+            )),
+            "ok" => Ok(Step::done("ok")),
+            other => Err(format!(
+                "unknown mode '{other}'; expected spin, membomb, recurse, panic, bigstate, \
+                 chatty, error, clock, files, tool or ok"
+            )),
+        }
+    }
+}
+
+wakeful_sdk::export_agent!(Hostile);
+
+fn spin() -> ! {
+    let mut n = 0u64;
+    loop {
+        // The optimizer cannot see through black_box, so the loop stays.
+        n = black_box(n.wrapping_add(1));
+    }
+}
+
+fn membomb() -> Result<Step, String> {
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut chunk = vec![0u8; 1 << 20];
+        // Touch every page so the memory is really committed.
+        for page in chunk.chunks_mut(4096) {
+            page[0] = 1;
+        }
+        chunks.push(black_box(chunk));
+        black_box(&chunks);
+    }
+}
+
+/// Each frame keeps its result live across the call, so this is no tail
+/// call, and it has no locals in linear memory: the wasm call stack
+/// overflows, not the shadow stack.
+#[inline(never)]
+#[expect(unconditional_recursion, reason = "the host must stop it")]
+fn recurse(depth: u64) -> u64 {
+    black_box(recurse(black_box(depth + 1))).wrapping_add(1)
+}
+
+fn chatty() -> Result<Step, String> {
+    let line = format!("{}\n", "chatty ".repeat(146)); // 1023 bytes
+    let lines = (512 << 10) / line.len() + 1;
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    for _ in 0..lines {
+        // Write errors (a closed or full pipe) are the host's business here.
+        let _ = out.write_all(line.as_bytes());
+        let _ = err.write_all(line.as_bytes());
+    }
+    let _ = out.flush();
+    Ok(Step::wait_event("never").status("chatted 1 MiB"))
+}
+
+fn clock() -> Value {
+    let wall = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    // std seeds RandomState from the host's randomness.
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(0);
+    json!({"now": now(), "wall": wall, "random": format!("{:016x}", hasher.finish())})
+}
+
+fn files() -> Value {
+    let read_dir = match std::fs::read_dir("/") {
+        Ok(entries) => json!({"entries": entries
+            .map(|e| e.map_or_else(|e| format!("error: {e}"), |e| e.path().display().to_string()))
+            .collect::<Vec<_>>()}),
+        Err(e) => json!({"error": e.to_string()}),
+    };
+    let env: HashMap<String, String> = std::env::vars().collect();
+    json!({"read_dir": read_dir, "env": env})
+}

@@ -1,0 +1,162 @@
+//! The glue between the WIT exports and [`Agent`]: JSON state in and out,
+//! typed wakes and steps. [`export_agent!`](crate::export_agent) expands to a
+//! call of these functions.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::bindings::wit;
+use crate::{Agent, Wake};
+
+/// The `info` export: the agent's manifest.
+pub fn info<A: Agent>(name: &str, version: &str) -> wit::AgentInfo {
+    wit::AgentInfo {
+        name: name.to_owned(),
+        version: version.to_owned(),
+        tools: A::TOOLS.iter().map(|t| (*t).to_owned()).collect(),
+        description: A::DESCRIPTION.to_owned(),
+    }
+}
+
+/// The `step` export.
+pub fn step<A: Agent>(state: String, wake: wit::Wake) -> Result<wit::StepResult, String> {
+    let mut state: A::State = decode_state(&state)?;
+    let wake = Wake::from_wit(wake)?;
+    let step = A::step(&mut state, wake)?;
+    Ok(step.into_wit(encode_state(&state)?))
+}
+
+/// The `migrate` export.
+pub fn migrate<A: Agent>(from_version: String, state: String) -> Result<String, String> {
+    let old = match state.trim() {
+        "" => Value::Null,
+        text => serde_json::from_str(text).map_err(|e| {
+            format!("the state saved by version {from_version} is not JSON: {e}")
+        })?,
+    };
+    encode_state(&A::migrate(&from_version, old)?)
+}
+
+/// The host hands a new run `""` or `"null"`; anything else must be a state
+/// this agent wrote.
+fn decode_state<S: DeserializeOwned + Default>(text: &str) -> Result<S, String> {
+    match text.trim() {
+        "" | "null" => Ok(S::default()),
+        text => serde_json::from_str(text)
+            .map_err(|e| format!("the saved state does not fit this agent's State: {e}")),
+    }
+}
+
+fn encode_state<S: Serialize>(state: &S) -> Result<String, String> {
+    serde_json::to_string(state).map_err(|e| format!("the new state cannot be written as JSON: {e}"))
+}
+
+/// Registers an [`Agent`] as the component's exports. Use it once, at the
+/// top level of the agent crate:
+///
+/// ```ignore
+/// wakeful_sdk::export_agent!(InvoiceMail);
+/// ```
+///
+/// The manifest (`info`) takes the agent's name and version from its
+/// `Cargo.toml`, and its tools and description from the [`Agent`] impl.
+#[macro_export]
+macro_rules! export_agent {
+    ($agent:ty) => {
+        const _: () = {
+            struct __WakefulExports;
+
+            impl $crate::__private::Guest for __WakefulExports {
+                fn info() -> $crate::__private::wit::AgentInfo {
+                    $crate::__private::info::<$agent>(
+                        ::core::env!("CARGO_PKG_NAME"),
+                        ::core::env!("CARGO_PKG_VERSION"),
+                    )
+                }
+
+                fn step(
+                    state: ::std::string::String,
+                    wake: $crate::__private::wit::Wake,
+                ) -> ::core::result::Result<$crate::__private::wit::StepResult, ::std::string::String>
+                {
+                    $crate::__private::step::<$agent>(state, wake)
+                }
+
+                fn migrate(
+                    from_version: ::std::string::String,
+                    state: ::std::string::String,
+                ) -> ::core::result::Result<::std::string::String, ::std::string::String> {
+                    $crate::__private::migrate::<$agent>(from_version, state)
+                }
+            }
+
+            $crate::__private::bindings::__export_agent_world!(
+                __WakefulExports with_types_in $crate::__private::bindings
+            );
+        };
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Step;
+    use serde::Deserialize;
+
+    #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Count {
+        n: u32,
+    }
+
+    struct Counter;
+
+    impl Agent for Counter {
+        type State = Count;
+        const TOOLS: &'static [&'static str] = &["kv"];
+        const DESCRIPTION: &'static str = "Counts its steps.";
+
+        fn step(state: &mut Count, wake: Wake) -> Result<Step, String> {
+            state.n += 1;
+            match wake {
+                Wake::Expired(_) => Err("refused".into()),
+                _ => Ok(Step::continue_().status(format!("step {}", state.n))),
+            }
+        }
+    }
+
+    #[test]
+    fn info_lists_tools_and_description() {
+        let info = info::<Counter>("counter", "1.2.3");
+        assert_eq!((info.name.as_str(), info.version.as_str()), ("counter", "1.2.3"));
+        assert_eq!(info.tools, ["kv"]);
+        assert_eq!(info.description, "Counts its steps.");
+    }
+
+    #[test]
+    fn first_step_starts_from_default_state() {
+        for first in ["", "null", " null\n"] {
+            let result = step::<Counter>(first.into(), wit::Wake::Start("{}".into())).unwrap();
+            assert_eq!(result.state, r#"{"n":1}"#);
+            assert_eq!(result.status.as_deref(), Some("step 1"));
+        }
+        let result = step::<Counter>(r#"{"n":4}"#.into(), wit::Wake::Resume).unwrap();
+        assert_eq!(result.state, r#"{"n":5}"#);
+    }
+
+    #[test]
+    fn bad_state_and_agent_errors_fail_the_step() {
+        let err = step::<Counter>(r#"{"m":1}"#.into(), wit::Wake::Resume).unwrap_err();
+        assert!(err.contains("missing field `n`"), "{err}");
+        let err = step::<Counter>(r#"{"n":1}"#.into(), wit::Wake::Expired("x".into())).unwrap_err();
+        assert_eq!(err, "refused");
+    }
+
+    #[test]
+    fn default_migrate_reads_the_old_state() {
+        assert_eq!(migrate::<Counter>("0.1.0".into(), r#"{"n":3}"#.into()).unwrap(), r#"{"n":3}"#);
+        assert_eq!(migrate::<Counter>("0.1.0".into(), "".into()).unwrap(), r#"{"n":0}"#);
+        let err = migrate::<Counter>("0.1.0".into(), r#"{"n":"x"}"#.into()).unwrap_err();
+        assert!(err.starts_with("the state saved by version 0.1.0 does not fit"), "{err}");
+    }
+}

@@ -1,0 +1,377 @@
+//! The host as the CLI (and later the HTTP API) drives it: one store, one
+//! lazily built runtime, the config and the tools. Operations here check
+//! their input and write through the store; they hold no SQL and no wasmtime.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::Config;
+use crate::model::{ApprovalAnswer, Event, Millis};
+use crate::runtime::{LoadError, Runtime, RuntimeError};
+use crate::store::sqlite::SqliteStore;
+use crate::store::{
+    AgentVersion, AnswerRefused, AuditEntry, Delivery, NewRun, PutAgent, Run, Store, StoreError,
+    Switch,
+};
+use crate::tools::Tools;
+
+/// Everything an operation can refuse or fail with. Messages name what was
+/// wrong and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error(transparent)]
+    Refused(#[from] AnswerRefused),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    NotFound(String),
+}
+
+pub type Result<T, E = AppError> = std::result::Result<T, E>;
+
+/// The host's state for one process.
+pub struct App {
+    pub store: Box<dyn Store>,
+    pub config: Config,
+    pub tools: Tools,
+    pub clock: Box<dyn Clock>,
+    data_dir: PathBuf,
+    /// Built on first use: read-only commands never start an engine.
+    runtime: OnceLock<Arc<Runtime>>,
+}
+
+/// What `deploy` did.
+#[derive(Debug, Serialize)]
+pub struct Deployed {
+    pub agent: AgentVersion,
+    pub already_deployed: bool,
+    /// Granted tools this host has no implementation for: calls to them fail
+    /// with `unknown` until the config adds them.
+    pub unconfigured_tools: Vec<String>,
+}
+
+/// How one `send` went for one run.
+#[derive(Debug, Serialize)]
+pub struct Sent {
+    pub run_id: String,
+    pub delivery: Delivery,
+}
+
+impl App {
+    /// Opens (creating if needed) the data directory.
+    pub fn open(data_dir: &Path, config: Config) -> Result<App> {
+        std::fs::create_dir_all(data_dir).map_err(|e| {
+            AppError::Invalid(format!("cannot create data directory {}: {e}", data_dir.display()))
+        })?;
+        let store = SqliteStore::open(&data_dir.join("wakeful.db"))?;
+        Ok(App {
+            store: Box::new(store),
+            tools: Tools::from_config(&config),
+            config,
+            clock: Box::new(SystemClock),
+            data_dir: data_dir.to_path_buf(),
+            runtime: OnceLock::new(),
+        })
+    }
+
+    pub fn runtime(&self) -> Result<Arc<Runtime>> {
+        if let Some(rt) = self.runtime.get() {
+            return Ok(rt.clone());
+        }
+        let rt = Arc::new(Runtime::new(
+            &self.data_dir.join("cache"),
+            self.config.runtime_limits(),
+        )?);
+        Ok(self.runtime.get_or_init(|| rt).clone())
+    }
+
+    pub fn now(&self) -> Millis {
+        self.clock.now()
+    }
+
+    /// Checks a component, asks it what it is, and records it with its grants.
+    pub fn deploy(&mut self, bytes: &[u8], grants: &[String], grant_all: bool) -> Result<Deployed> {
+        let runtime = self.runtime()?;
+        let loaded = runtime.load(bytes)?;
+        let info = runtime.info(&loaded).map_err(|e| {
+            AppError::Invalid(format!("the component's `info` export failed: {e}"))
+        })?;
+        if info.name.is_empty() || !info.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(AppError::Invalid(format!(
+                "the component calls itself `{}`; an agent name is letters, digits, `-` and `_`",
+                info.name
+            )));
+        }
+        semver::Version::parse(&info.version).map_err(|e| {
+            AppError::Invalid(format!("the component's version `{}` is not semver: {e}", info.version))
+        })?;
+        let granted: Vec<String> = if grant_all {
+            info.tools.clone()
+        } else {
+            if let Some(extra) = grants.iter().find(|g| !info.tools.contains(g)) {
+                return Err(AppError::Invalid(format!(
+                    "{}@{} does not ask for tool `{extra}`; it asks for: {}",
+                    info.name,
+                    info.version,
+                    list_or_none(&info.tools)
+                )));
+            }
+            grants.to_vec()
+        };
+        let missing: Vec<&String> = info.tools.iter().filter(|t| !granted.contains(t)).collect();
+        if !missing.is_empty() {
+            let flags: Vec<String> = missing.iter().map(|t| format!("--grant {t}")).collect();
+            return Err(AppError::Invalid(format!(
+                "{}@{} asks for tools that are not granted: {}; pass {} (or --grant-all) to deploy it",
+                info.name,
+                info.version,
+                missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                flags.join(" ")
+            )));
+        }
+        let version = AgentVersion {
+            name: info.name.clone(),
+            version: info.version.clone(),
+            digest: loaded.digest.clone(),
+            description: info.description.clone(),
+            requested_tools: info.tools.clone(),
+            granted_tools: granted.clone(),
+            size: bytes.len() as u64,
+            deployed_at: self.now(),
+        };
+        let put = self.store.put_agent(&version, bytes)?;
+        if put == PutAgent::Inserted {
+            self.audit(
+                None,
+                "deploy",
+                serde_json::json!({"agent": version.name, "version": version.version,
+                    "digest": version.digest, "granted": granted}),
+            )?;
+        }
+        let unconfigured_tools = granted.iter().filter(|t| !self.tools.knows(t)).cloned().collect();
+        Ok(Deployed {
+            agent: version,
+            already_deployed: put == PutAgent::AlreadyDeployed,
+            unconfigured_tools,
+        })
+    }
+
+    /// Resolves `name` or `name@version` to a deployed version.
+    pub fn resolve_agent(&self, spec: &str) -> Result<AgentVersion> {
+        let (name, version) = match spec.split_once('@') {
+            Some((n, v)) => (n, Some(v)),
+            None => (spec, None),
+        };
+        self.store.agent(name, version)?.ok_or_else(|| {
+            AppError::NotFound(format!(
+                "no agent {spec} is deployed; `wakeful agents` lists what is"
+            ))
+        })
+    }
+
+    /// Starts a run of an agent version with a JSON input.
+    pub fn start(&mut self, agent: &str, input: Option<&str>, run_id: Option<&str>) -> Result<Run> {
+        let version = self.resolve_agent(agent)?;
+        let input = input.unwrap_or("null");
+        self.check_json("--input", input)?;
+        let run_id = match run_id {
+            Some(id) => {
+                check_id("run id", id)?;
+                id.to_string()
+            }
+            None => new_run_id(),
+        };
+        let now = self.now();
+        let limits = &self.config.limits;
+        self.store.create_run(&NewRun {
+            run_id: run_id.clone(),
+            agent: version.name.clone(),
+            version: version.version.clone(),
+            digest: version.digest.clone(),
+            input: input.to_string(),
+            step_budget: limits.steps_per_run,
+            fuel_budget: limits.fuel_per_run,
+            created_at: now,
+        })?;
+        self.audit(
+            Some(&run_id),
+            "start",
+            serde_json::json!({"agent": version.name, "version": version.version}),
+        )?;
+        self.run(&run_id)
+    }
+
+    pub fn run(&self, run_id: &str) -> Result<Run> {
+        self.store
+            .run(run_id)?
+            .ok_or_else(|| AppError::NotFound(format!("run {run_id} does not exist; `wakeful runs` lists the runs")))
+    }
+
+    /// Delivers an event to one run, or (without a run) to every run waiting
+    /// on its topic.
+    pub fn send(
+        &mut self,
+        run_id: Option<&str>,
+        topic: &str,
+        event_id: &str,
+        payload: Option<&str>,
+    ) -> Result<Vec<Sent>> {
+        if topic.trim().is_empty() {
+            return Err(AppError::Invalid("--topic is empty".into()));
+        }
+        check_id("event id", event_id)?;
+        let payload = payload.unwrap_or("null");
+        self.check_json("--payload", payload)?;
+        let event = Event {
+            id: event_id.to_string(),
+            topic: topic.to_string(),
+            payload: payload.to_string(),
+            received_at: self.now(),
+        };
+        let sent: Vec<Sent> = match run_id {
+            Some(id) => {
+                let delivery = self.store.deliver_event(id, &event)?;
+                vec![Sent {
+                    run_id: id.to_string(),
+                    delivery,
+                }]
+            }
+            None => self
+                .store
+                .broadcast_event(&event)?
+                .into_iter()
+                .map(|(run_id, delivery)| Sent { run_id, delivery })
+                .collect(),
+        };
+        for s in sent.iter().filter(|s| s.delivery == Delivery::Accepted) {
+            self.audit(
+                Some(&s.run_id),
+                "event",
+                serde_json::json!({"id": event.id, "topic": event.topic}),
+            )?;
+        }
+        Ok(sent)
+    }
+
+    /// Records a human's answer to an approval request, stamped now.
+    pub fn approve(
+        &mut self,
+        run_id: &str,
+        request_id: &str,
+        by: &str,
+        approved: bool,
+        comment: Option<&str>,
+        details_digest: Option<&str>,
+    ) -> Result<crate::store::Approval> {
+        if by.trim().is_empty() {
+            return Err(AppError::Invalid("--by is empty: say who answers".into()));
+        }
+        let answer = ApprovalAnswer {
+            request_id: request_id.to_string(),
+            approved,
+            by: by.to_string(),
+            at: self.now(),
+            comment: comment.map(str::to_string),
+        };
+        Ok(self.store.answer_approval(run_id, &answer, details_digest)??)
+    }
+
+    /// Sets a kill switch: `all`, `agent:<name>`, `run:<id>` or `tool:<name>`.
+    pub fn pause(&mut self, scope: &str, reason: Option<&str>) -> Result<()> {
+        if let Some(run_id) = scope.strip_prefix("run:") {
+            self.run(run_id)?;
+        }
+        let at = self.now();
+        self.store.set_switch(&Switch {
+            scope: scope.to_string(),
+            reason: reason.map(str::to_string),
+            at,
+        })?;
+        let run = scope.strip_prefix("run:");
+        self.audit(run, "pause", serde_json::json!({"scope": scope, "reason": reason}))
+    }
+
+    /// Lifts a kill switch; for a run, also resumes it if it was parked.
+    /// Returns whether anything changed.
+    pub fn resume(&mut self, scope: &str) -> Result<bool> {
+        let mut changed = self.store.clear_switch(scope)?;
+        let run = scope.strip_prefix("run:");
+        if let Some(run_id) = run {
+            self.run(run_id)?;
+            let at = self.now();
+            changed |= self.store.resume_parked(run_id, at)?;
+        }
+        if changed {
+            self.audit(run, "resume", serde_json::json!({"scope": scope}))?;
+        }
+        Ok(changed)
+    }
+
+    pub fn audit(&mut self, run_id: Option<&str>, kind: &str, data: serde_json::Value) -> Result<()> {
+        let at = self.now();
+        self.store.append_audit(
+            &AuditEntry {
+                run_id: run_id.map(str::to_string),
+                kind: kind.to_string(),
+                data,
+            },
+            at,
+        )?;
+        Ok(())
+    }
+
+    /// Refuses text that is not JSON or is over the payload limit.
+    pub fn check_json(&self, what: &str, text: &str) -> Result<()> {
+        let limit = self.config.limits.max_payload_bytes;
+        if text.len() > limit {
+            return Err(AppError::Invalid(format!(
+                "{what} is {} bytes; the limit is {limit} (limits.max_payload_bytes)",
+                text.len()
+            )));
+        }
+        serde_json::from_str::<serde_json::Value>(text)
+            .map(|_| ())
+            .map_err(|e| AppError::Invalid(format!("{what} is not valid JSON: {e}")))
+    }
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "no tools".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// Ids appear in CLI arguments, URLs and audit rows: keep them plain.
+fn check_id(what: &str, id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '@'));
+    if ok {
+        Ok(())
+    } else {
+        Err(AppError::Invalid(format!(
+            "{what} `{id}` is not valid: use 1-128 letters, digits and - _ . : @"
+        )))
+    }
+}
+
+/// A fresh run id: `run_` and 16 hex digits of OS randomness.
+fn new_run_id() -> String {
+    let mut bytes = [0u8; 8];
+    // The OS source failing is not something a run id can recover from.
+    getrandom::fill(&mut bytes).expect("the OS random source failed");
+    format!("run_{}", hex::encode(bytes))
+}

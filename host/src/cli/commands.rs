@@ -1,0 +1,243 @@
+//! One function per command: parse nothing, decide nothing the app does not;
+//! call the app and print.
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+
+use super::output::{self, print_json};
+use super::{Cli, Command, KvCommand, LeaseCommand};
+use crate::app::App;
+use crate::config::Config;
+use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp};
+use crate::tools;
+use crate::worker::{StepEnd, Worker};
+
+/// Runs one command line.
+pub fn run(cli: Cli) -> Result<()> {
+    let config = load_config(&cli)?;
+    let mut app = App::open(&cli.data, config)?;
+    let json = cli.json;
+    match cli.command {
+        Command::Deploy {
+            file,
+            grants,
+            grant_all,
+        } => {
+            let bytes = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let d = app
+                .deploy(&bytes, &grants, grant_all)
+                .with_context(|| format!("cannot deploy {}", file.display()))?;
+            if json {
+                return print_json(&d);
+            }
+            let verb = if d.already_deployed { "already deployed" } else { "deployed" };
+            println!("{verb} {}@{}", d.agent.name, d.agent.version);
+            println!("digest sha256:{}", d.agent.digest);
+            println!("granted {}", output::list(&d.agent.granted_tools));
+            for t in &d.unconfigured_tools {
+                eprintln!("warning: tool `{t}` is granted but not configured on this host; its calls fail with `unknown` until wakeful.toml adds it");
+            }
+        }
+        Command::Agents => output::agents(&app.store.agents()?, json)?,
+        Command::Start {
+            agent,
+            input,
+            run_id,
+        } => {
+            let run = app.start(&agent, input.as_deref(), run_id.as_deref())?;
+            if json {
+                return print_json(&json!({"run_id": run.run_id, "agent": run.agent, "version": run.version}));
+            }
+            println!("{}", run.run_id);
+        }
+        Command::Work {
+            until_idle,
+            poll_ms,
+        } => work(&mut app, until_idle, poll_ms, json)?,
+        Command::Runs => output::runs(&app.store.runs()?, json)?,
+        Command::Show { run } => {
+            let r = app.run(&run)?;
+            let approvals = app.store.approvals(&run)?;
+            let switches = app.store.switches()?;
+            output::show(&r, &approvals, &switches, json)?;
+        }
+        Command::History { run } => {
+            app.run(&run)?;
+            output::history(&app.store.checkpoints(&run)?, json)?;
+        }
+        Command::Audit { run } => {
+            if let Some(id) = &run {
+                app.run(id)?;
+            }
+            output::audit(&app.store.audit(run.as_deref())?, json)?;
+        }
+        Command::Send {
+            run,
+            topic,
+            event_id,
+            payload,
+        } => {
+            let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref())?;
+            if json {
+                return print_json(&sent);
+            }
+            if sent.is_empty() {
+                println!("no run waits on {topic}; nothing delivered");
+            }
+            for s in &sent {
+                match s.delivery {
+                    Delivery::Accepted => println!("delivered {event_id} to {}", s.run_id),
+                    Delivery::Duplicate => println!("{} already has event {event_id}; nothing changed", s.run_id),
+                    Delivery::Finished => bail!("run {} is done; event {event_id} was not stored", s.run_id),
+                }
+            }
+        }
+        Command::Approve {
+            run,
+            request,
+            by,
+            reject,
+            comment,
+            digest,
+        } => {
+            let a = app.approve(&run, &request, &by, !reject, comment.as_deref(), digest.as_deref())?;
+            if json {
+                return print_json(&a);
+            }
+            let verb = if reject { "rejected" } else { "approved" };
+            println!("{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`");
+        }
+        Command::Pause { scope, reason } => {
+            let key = scope.key();
+            app.pause(&key, reason.as_deref())?;
+            println!("paused {key}: runs take no step until `wakeful resume`");
+        }
+        Command::Resume { scope } => {
+            let key = scope.key();
+            if app.resume(&key)? {
+                println!("resumed {key}");
+            } else {
+                println!("{key} was not paused; nothing changed");
+            }
+        }
+        Command::Switches => output::switches(&app.store.switches()?, json)?,
+        Command::Kv { op } => kv(&mut app, op)?,
+        Command::Lease { op } => lease(&mut app, op)?,
+    }
+    Ok(())
+}
+
+fn load_config(cli: &Cli) -> Result<Config> {
+    let path = match &cli.config {
+        Some(p) => p.clone(),
+        None => {
+            let default = std::path::PathBuf::from("wakeful.toml");
+            if !default.exists() {
+                return Ok(Config::default());
+            }
+            default
+        }
+    };
+    Ok(Config::load(&path)?)
+}
+
+fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {
+    let print = |s: &crate::worker::Stepped| {
+        if json {
+            println!("{}", serde_json::to_string(s).unwrap_or_default());
+            return;
+        }
+        match &s.what {
+            StepEnd::Committed { seq, next, status } => println!(
+                "{} step {seq}: {next}{}",
+                s.run_id,
+                status.as_deref().map(|t| format!(" ({t})")).unwrap_or_default()
+            ),
+            StepEnd::Failed { error, retry_at } => {
+                println!("{} step failed: {error}; retry at {retry_at}", s.run_id)
+            }
+            StepEnd::Parked { reason } => println!("{} parked: {reason}", s.run_id),
+            StepEnd::LostClaim => println!("{} was taken over by another worker", s.run_id),
+        }
+    };
+    let mut worker = Worker::new(app);
+    if until_idle {
+        let steps = worker.until_idle(print)?;
+        if !json {
+            println!("idle after {steps} step(s)");
+        }
+        return Ok(());
+    }
+    loop {
+        worker.until_idle(print)?;
+        std::thread::sleep(std::time::Duration::from_millis(poll_ms));
+    }
+}
+
+fn kv(app: &mut App, op: KvCommand) -> Result<()> {
+    let now = app.now();
+    let (op, audit) = match op {
+        KvCommand::Get { key } => (KvOp::Get { key }, false),
+        KvCommand::Put {
+            key,
+            value,
+            expected_version,
+        } => {
+            app.check_json("the value", &value)?;
+            (
+                KvOp::Put {
+                    key,
+                    value,
+                    expected_version,
+                },
+                true,
+            )
+        }
+        KvCommand::Delete { key } => (
+            KvOp::Delete {
+                key,
+                expected_version: None,
+            },
+            true,
+        ),
+    };
+    let outcome = app.store.kv(&op, None, now)?;
+    if audit {
+        let key = match &op {
+            KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),
+        };
+        app.audit(None, "kv write", json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}))?;
+    }
+    println!("{}", tools::kv::render(&outcome));
+    if let KvOutcome::Wrote(w) = outcome
+        && !w.ok
+    {
+        bail!("the key is at version {}, not the expected one; nothing was written", w.version);
+    }
+    Ok(())
+}
+
+fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
+    let now = app.now();
+    let op = match op {
+        LeaseCommand::Acquire {
+            resource,
+            holder,
+            ttl,
+        } => {
+            if ttl == 0 {
+                bail!("--ttl must be at least 1 second");
+            }
+            LeaseOp::Acquire {
+                resource,
+                holder,
+                ttl_ms: ttl.saturating_mul(1000),
+            }
+        }
+        LeaseCommand::Release { resource, holder } => LeaseOp::Release { resource, holder },
+    };
+    let outcome = app.store.lease(&op, None, now)?;
+    app.audit(None, "lease", json!({"op": format!("{op:?}"), "result": outcome}))?;
+    println!("{}", tools::lease::render(&outcome));
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! The `wakeful` command line: argument definitions here, the commands in
+//! [`commands`], text and JSON rendering in [`output`].
+
+mod commands;
+mod output;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use commands::run;
+
+/// A host for long-running AI agents compiled to WebAssembly components.
+#[derive(Debug, Parser)]
+#[command(name = "wakeful", version, about)]
+pub struct Cli {
+    /// Data directory: the SQLite store and the compiled-component cache.
+    #[arg(long, global = true, env = "WAKEFUL_DATA", default_value = "./.wakeful")]
+    pub data: PathBuf,
+    /// Config file (tools, limits); default: `wakeful.toml` in the current
+    /// directory when it exists, else safe defaults.
+    #[arg(long, global = true, env = "WAKEFUL_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Deploy an agent component (`.wasm`) with the tools it may use.
+    Deploy {
+        file: PathBuf,
+        /// Grant a tool the agent asks for (repeatable).
+        #[arg(long = "grant", value_name = "TOOL")]
+        grants: Vec<String>,
+        /// Grant every tool the agent asks for.
+        #[arg(long)]
+        grant_all: bool,
+    },
+    /// List deployed agent versions.
+    Agents,
+    /// Start a run of AGENT or AGENT@VERSION (default: the highest version).
+    Start {
+        agent: String,
+        /// Start input, JSON.
+        #[arg(long)]
+        input: Option<String>,
+        /// Run id to use instead of a generated one.
+        #[arg(long = "id")]
+        run_id: Option<String>,
+    },
+    /// Process runs that have something to wake them.
+    Work {
+        /// Exit once no run has a wake to deliver.
+        #[arg(long)]
+        until_idle: bool,
+        /// How often an idle worker looks for due runs, in milliseconds.
+        #[arg(long, default_value_t = 200)]
+        poll_ms: u64,
+    },
+    /// List runs.
+    Runs,
+    /// Show one run: status, state, waits, pending approvals.
+    Show { run: String },
+    /// The run's checkpoints, one per step.
+    History { run: String },
+    /// The audit log, or one run's part of it.
+    Audit { run: Option<String> },
+    /// Deliver an event to RUN, or to every run waiting on the topic.
+    Send {
+        run: Option<String>,
+        #[arg(long)]
+        topic: String,
+        /// Event id: a second event with the same id for a run is ignored.
+        #[arg(long = "id")]
+        event_id: String,
+        /// Event payload, JSON.
+        #[arg(long)]
+        payload: Option<String>,
+    },
+    /// Answer an approval request (approve, or --reject).
+    Approve {
+        run: String,
+        request: String,
+        /// Who answers.
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        reject: bool,
+        #[arg(long)]
+        comment: Option<String>,
+        /// Refuse the answer unless the request's details still have this
+        /// SHA-256 digest (shown by `show`).
+        #[arg(long)]
+        digest: Option<String>,
+    },
+    /// Kill switch: stop runs before their next step, losing nothing.
+    Pause {
+        #[command(flatten)]
+        scope: Scope,
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Lift a kill switch; `--run` also resumes a parked run.
+    Resume {
+        #[command(flatten)]
+        scope: Scope,
+    },
+    /// List the kill switches that are on.
+    Switches,
+    /// Read and write the built-in kv store.
+    Kv {
+        #[command(subcommand)]
+        op: KvCommand,
+    },
+    /// Take and give back leases on shared resources.
+    Lease {
+        #[command(subcommand)]
+        op: LeaseCommand,
+    },
+}
+
+/// What a kill switch covers.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct Scope {
+    /// Every run.
+    #[arg(long)]
+    pub all: bool,
+    /// One run.
+    #[arg(long, value_name = "RUN")]
+    pub run: Option<String>,
+    /// Every run of one agent.
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// One tool, for every run (calls get `denied`).
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+}
+
+impl Scope {
+    pub fn key(&self) -> String {
+        if let Some(run) = &self.run {
+            format!("run:{run}")
+        } else if let Some(agent) = &self.agent {
+            format!("agent:{agent}")
+        } else if let Some(tool) = &self.tool {
+            format!("tool:{tool}")
+        } else {
+            "all".into()
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KvCommand {
+    Get {
+        key: String,
+    },
+    Put {
+        key: String,
+        /// The value, JSON.
+        value: String,
+        /// Write only if the key is at this version (0: absent).
+        #[arg(long)]
+        expected_version: Option<u64>,
+    },
+    Delete {
+        key: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LeaseCommand {
+    Acquire {
+        resource: String,
+        #[arg(long)]
+        holder: String,
+        /// Lifetime, in seconds.
+        #[arg(long)]
+        ttl: u64,
+    },
+    Release {
+        resource: String,
+        #[arg(long)]
+        holder: String,
+    },
+}

@@ -1,0 +1,225 @@
+//! Rendering for the CLI: aligned tables for people, JSON for scripts.
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::clock::rfc3339;
+use crate::store::{AgentVersion, Approval, AuditRow, Checkpoint, Run, Switch};
+use crate::worker::{next_summary, wake_summary};
+
+pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+pub fn list(items: &[String]) -> String {
+    if items.is_empty() { "-".into() } else { items.join(",") }
+}
+
+/// Prints rows as columns padded to their widest cell.
+fn table(header: &[&str], rows: Vec<Vec<String>>) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<String>| {
+        let last = cells.len() - 1;
+        let text: Vec<String> = cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| if i == last { c } else { format!("{c:<w$}", w = widths[i]) })
+            .collect();
+        println!("{}", text.join("  ").trim_end());
+    };
+    line(header.iter().map(|h| h.to_string()).collect());
+    for row in rows {
+        line(row);
+    }
+}
+
+fn json_or_text(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
+    if json {
+        return print_json(agents);
+    }
+    table(
+        &["AGENT", "DIGEST", "TOOLS", "GRANTED", "DEPLOYED"],
+        agents
+            .iter()
+            .map(|a| {
+                vec![
+                    format!("{}@{}", a.name, a.version),
+                    a.digest.chars().take(12).collect(),
+                    list(&a.requested_tools),
+                    list(&a.granted_tools),
+                    rfc3339(a.deployed_at),
+                ]
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
+pub fn runs(runs: &[Run], json: bool) -> Result<()> {
+    if json {
+        let rows: Vec<Value> = runs.iter().map(run_summary).collect();
+        return print_json(&rows);
+    }
+    table(
+        &["RUN", "AGENT", "STATUS", "STEPS", "WAKE WHEN", "STATUS TEXT"],
+        runs.iter()
+            .map(|r| {
+                vec![
+                    r.run_id.clone(),
+                    format!("{}@{}", r.agent, r.version),
+                    r.status.as_str().into(),
+                    r.steps.to_string(),
+                    r.wake_when.clone().unwrap_or_else(|| "-".into()),
+                    r.status_text.clone().unwrap_or_default(),
+                ]
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
+fn run_summary(r: &Run) -> Value {
+    json!({
+        "run_id": r.run_id, "agent": r.agent, "version": r.version, "status": r.status,
+        "wake_when": r.wake_when, "status_text": r.status_text, "steps": r.steps, "outcome": r.outcome,
+    })
+}
+
+/// The kill switches that stop this run, if any.
+fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
+    let scopes = ["all".to_string(), format!("agent:{}", run.agent), format!("run:{}", run.run_id)];
+    switches.iter().filter(|s| scopes.contains(&s.scope)).collect()
+}
+
+pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) -> Result<()> {
+    let pending: Vec<&Approval> = approvals
+        .iter()
+        .filter(|a| a.answer.is_none() && !a.consumed && run.waits.iter().any(|w| matches!(w, crate::model::WaitFor::Approval(r) if r.id == a.id)))
+        .collect();
+    let paused = paused_by(run, switches);
+    if json {
+        let mut v = run_summary(run);
+        let extra = json!({
+            "digest": run.digest,
+            "state": json_or_text(&run.state),
+            "input": json_or_text(&run.input),
+            "waits": run.waits,
+            "paused": !paused.is_empty(),
+            "paused_by": paused,
+            "fuel_used": run.fuel_used,
+            "step_budget": run.step_budget,
+            "fuel_budget": run.fuel_budget,
+            "attempts": run.attempts,
+            "last_error": run.last_error,
+            "retry_at": run.retry_at.map(rfc3339),
+            "created_at": rfc3339(run.created_at),
+            "updated_at": rfc3339(run.updated_at),
+            "pending_approvals": pending.iter().map(|a| json!({
+                "id": a.id, "question": a.question, "details": json_or_text(&a.details),
+                "details_digest": a.details_digest, "expires_at": rfc3339(a.expires_at),
+                "expires_at_ms": a.expires_at,
+            })).collect::<Vec<_>>(),
+        });
+        if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
+            m.extend(e);
+        }
+        return print_json(&v);
+    }
+    println!("run        {}", run.run_id);
+    println!("agent      {}@{}", run.agent, run.version);
+    println!("status     {}", run.status.as_str());
+    if let Some(t) = &run.status_text {
+        println!("           {t}");
+    }
+    for s in &paused {
+        println!("paused     by switch `{}`{}", s.scope, s.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default());
+    }
+    if let Some(w) = &run.wake_when {
+        println!("wake when  {w}");
+    }
+    if let Some(o) = &run.outcome {
+        println!("outcome    {o}");
+    }
+    println!("steps      {} of {}", run.steps, run.step_budget);
+    println!("fuel       {} of {}", run.fuel_used, run.fuel_budget);
+    if let Some(e) = &run.last_error {
+        println!("last error {e} (attempts: {})", run.attempts);
+    }
+    for a in pending {
+        println!("approval   {}: {} (expires {})", a.id, a.question, rfc3339(a.expires_at));
+        println!("           details {}", a.details);
+        println!("           wakeful approve {} {} --by NAME [--reject]", run.run_id, a.id);
+    }
+    println!("state      {}", run.state);
+    Ok(())
+}
+
+pub fn history(checkpoints: &[Checkpoint], json: bool) -> Result<()> {
+    if json {
+        let rows: Vec<Value> = checkpoints
+            .iter()
+            .map(|c| {
+                json!({"seq": c.seq, "version": c.version, "wake": c.wake, "next": c.next,
+                    "status_text": c.status_text, "fuel_used": c.fuel_used, "at": rfc3339(c.at),
+                    "state": json_or_text(&c.state)})
+            })
+            .collect();
+        return print_json(&rows);
+    }
+    table(
+        &["SEQ", "AT", "WAKE", "NEXT", "STATUS"],
+        checkpoints
+            .iter()
+            .map(|c| {
+                vec![
+                    c.seq.to_string(),
+                    rfc3339(c.at),
+                    wake_summary(&c.wake),
+                    next_summary(&c.next),
+                    c.status_text.clone().unwrap_or_default(),
+                ]
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
+pub fn audit(rows: &[AuditRow], json: bool) -> Result<()> {
+    if json {
+        return print_json(rows);
+    }
+    for r in rows {
+        println!(
+            "{}  {:<18} {:<22} {}",
+            rfc3339(r.at),
+            r.run_id.as_deref().unwrap_or("-"),
+            r.kind,
+            r.data
+        );
+    }
+    Ok(())
+}
+
+pub fn switches(switches: &[Switch], json: bool) -> Result<()> {
+    if json {
+        return print_json(switches);
+    }
+    if switches.is_empty() {
+        println!("no kill switch is on");
+    }
+    for s in switches {
+        println!("{}  {}  {}", s.scope, rfc3339(s.at), s.reason.as_deref().unwrap_or(""));
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! `wakeful.toml`: tools and limits. Every setting has a safe default, so a
+//! host with no config file at all runs on a local SQLite file.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The whole configuration file.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub limits: LimitsConfig,
+    /// Configured tools by name, besides the built-in `kv` and `lease`.
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolConfig>,
+}
+
+/// Sandbox limits and run budgets.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Fuel one step may burn (roughly one unit per WebAssembly instruction).
+    pub fuel_per_step: u64,
+    /// Fuel a run may burn over its whole life; spending it parks the run.
+    pub fuel_per_run: u64,
+    /// Steps a run may take; taking them all parks the run.
+    pub steps_per_run: u64,
+    pub memory_mib: u64,
+    /// Wall-clock limit of one step.
+    pub step_deadline_ms: u64,
+    pub max_state_bytes: usize,
+    /// Limit on event payloads, start inputs and tool arguments/results.
+    pub max_payload_bytes: usize,
+    pub max_log_bytes: usize,
+    pub max_component_mib: u64,
+    /// Tool calls one step may make.
+    pub tool_calls_per_step: u32,
+    /// Failed attempts of one step before the run is parked for an operator.
+    pub max_attempts: u32,
+    /// Wait before the first retry of a failed step; doubles at each attempt.
+    pub retry_backoff_ms: u64,
+    /// How long a worker's claim on a run lasts. It must outlast the step
+    /// deadline, or a slow step could be taken over while it runs.
+    pub claim_ms: u64,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            fuel_per_step: 2_000_000_000,
+            fuel_per_run: 200_000_000_000,
+            steps_per_run: 100,
+            memory_mib: 64,
+            step_deadline_ms: 10_000,
+            max_state_bytes: 1 << 20,
+            max_payload_bytes: 256 << 10,
+            max_log_bytes: 64 << 10,
+            max_component_mib: 128,
+            tool_calls_per_step: 64,
+            max_attempts: 5,
+            retry_backoff_ms: 1_000,
+            claim_ms: 30_000,
+        }
+    }
+}
+
+/// One configured tool.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ToolConfig {
+    /// Answers every call with the same JSON result: offline demos and tests.
+    Static {
+        result: toml::Value,
+        #[serde(default)]
+        description: Option<String>,
+    },
+}
+
+/// Why a config file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("config {path} is not valid: {message}")]
+    Invalid { path: String, message: String },
+}
+
+/// The built-in tools every host has.
+pub const BUILTIN_TOOLS: &[&str] = &["kv", "lease"];
+
+impl Config {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Parses and checks config text.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.check()?;
+        Ok(config)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let l = &self.limits;
+        if l.claim_ms <= l.step_deadline_ms {
+            return Err(format!(
+                "limits.claim_ms ({}) must be longer than limits.step_deadline_ms ({}), or a slow step could be claimed twice",
+                l.claim_ms, l.step_deadline_ms
+            ));
+        }
+        if l.max_attempts == 0 {
+            return Err("limits.max_attempts must be at least 1".into());
+        }
+        for name in self.tools.keys() {
+            if BUILTIN_TOOLS.contains(&name.as_str()) {
+                return Err(format!("tools.{name}: `{name}` is a built-in tool and cannot be configured"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every tool name this host can run.
+    pub fn tool_names(&self) -> Vec<String> {
+        BUILTIN_TOOLS
+            .iter()
+            .map(|s| s.to_string())
+            .chain(self.tools.keys().cloned())
+            .collect()
+    }
+
+    /// The runtime's sandbox limits.
+    pub fn runtime_limits(&self) -> crate::runtime::Limits {
+        let l = &self.limits;
+        crate::runtime::Limits {
+            fuel_per_step: l.fuel_per_step,
+            memory_bytes: (l.memory_mib as usize) << 20,
+            step_deadline: std::time::Duration::from_millis(l.step_deadline_ms),
+            max_state_bytes: l.max_state_bytes,
+            max_log_bytes: l.max_log_bytes,
+            max_component_bytes: (l.max_component_mib as usize) << 20,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_has_safe_defaults() {
+        let c = Config::parse("").unwrap();
+        assert_eq!(c.limits.steps_per_run, 100);
+        assert_eq!(c.tool_names(), vec!["kv", "lease"]);
+    }
+
+    #[test]
+    fn static_tool_and_limits_parse() {
+        let c = Config::parse(
+            "[limits]\nsteps_per_run = 12\n[tools.llm]\nkind = \"static\"\nresult = { action = \"scale_out\" }\n",
+        )
+        .unwrap();
+        assert_eq!(c.limits.steps_per_run, 12);
+        assert!(matches!(c.tools["llm"], ToolConfig::Static { .. }));
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_limits_are_refused() {
+        assert!(Config::parse("[limits]\nstep_budget = 3\n").unwrap_err().contains("step_budget"));
+        assert!(Config::parse("[limits]\nclaim_ms = 5\n").unwrap_err().contains("claim_ms"));
+        assert!(Config::parse("[tools.kv]\nkind = \"static\"\nresult = 1\n").unwrap_err().contains("built-in"));
+    }
+}

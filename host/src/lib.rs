@@ -1,0 +1,3 @@
+pub mod model;
+pub mod runtime;
+pub mod store;

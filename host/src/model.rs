@@ -1,0 +1,131 @@
+//! The values the runtime, the store and the worker share: what wakes a run,
+//! what it waits for, and what a step returns. They mirror the WIT contract
+//! (`wit/agent.wit`) but are plain host types that serialize to the JSON kept
+//! in checkpoints, so that no storage format depends on generated bindings.
+
+use serde::{Deserialize, Serialize};
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = u64;
+
+/// Why a step is called.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Wake {
+    /// First step; `input` is the start input (JSON text).
+    Start { input: String },
+    /// An event the run waited for.
+    Event(Event),
+    /// A human answered one of the run's approval requests.
+    Approval(ApprovalAnswer),
+    /// An `until` or `cron` wait fired at `due`.
+    Timer { due: Millis },
+    /// The approval request `request_id` expired unanswered.
+    Expired { request_id: String },
+    /// A `continue` slice, or an operator resumed the run.
+    Resume,
+}
+
+/// An event delivered to a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub id: String,
+    pub topic: String,
+    /// JSON text.
+    pub payload: String,
+    pub received_at: Millis,
+}
+
+/// A human's answer to an approval request, stamped by the host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalAnswer {
+    pub request_id: String,
+    pub approved: bool,
+    pub by: String,
+    pub at: Millis,
+    pub comment: Option<String>,
+}
+
+/// An approval request as the guest asked for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    pub id: String,
+    pub question: String,
+    /// JSON text shown to the approver.
+    pub details: String,
+    pub valid_for_ms: u64,
+}
+
+/// One thing a sleeping run waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WaitFor {
+    Event { topic: String },
+    Approval(ApprovalRequest),
+    Until { at: Millis },
+    Cron { expr: String },
+}
+
+/// What the run does after a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Next {
+    Continue,
+    Wait { waits: Vec<WaitFor> },
+    Done { outcome: String },
+}
+
+/// A successful step's result, as returned by the guest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepResult {
+    /// The complete new state (JSON text).
+    pub state: String,
+    pub next: Next,
+    pub status: Option<String>,
+}
+
+/// What the guest asks for in its `info` export.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    pub name: String,
+    pub version: String,
+    pub tools: Vec<String>,
+    pub description: String,
+}
+
+/// A policy failure of a tool call: a value the guest sees and may handle.
+/// Host faults (disk I/O, a lost lease) are not tool errors: they trap the
+/// step so that nothing of the run changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", content = "message", rename_all = "snake_case")]
+pub enum ToolError {
+    #[error("denied: {0}")]
+    Denied(String),
+    #[error("unknown tool: {0}")]
+    Unknown(String),
+    #[error("budget spent: {0}")]
+    Budget(String),
+    #[error("invalid arguments: {0}")]
+    Invalid(String),
+    #[error("tool failed: {0}")]
+    Failed(String),
+}
+
+/// The level of a guest log line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+/// One line the guest logged (through `host.log`, or stdout/stderr).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub level: LogLevel,
+    /// `log`, `stdout` or `stderr`.
+    pub source: String,
+    pub message: String,
+}

@@ -1,0 +1,300 @@
+//! Agents are compiled once per digest: in this process (a map of loaded
+//! agents) and across restarts (precompiled artifacts in the cache
+//! directory, one file per digest and engine configuration).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use sha2::{Digest, Sha256};
+use wasmtime::Engine;
+use wasmtime::component::{Component, Linker};
+
+use super::bindings::AgentPre;
+use super::engine;
+use super::error::{LoadError, RuntimeError};
+use super::sandbox::StoreData;
+use super::LoadedAgent;
+
+/// Lowercase hex SHA-256 of `bytes`: the identity of an agent version.
+pub fn digest(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Cheap checks before compiling: size, magic number, component layer.
+pub(super) fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> {
+    if bytes.len() > limit {
+        return Err(LoadError::TooLarge {
+            size: bytes.len(),
+            limit,
+        });
+    }
+    if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
+        return Err(LoadError::NotWasm);
+    }
+    // The 4 bytes after the magic are a version and a layer: layer 0 is a
+    // core module, layer 1 a component.
+    match bytes[6..8] {
+        [0, 0] => Err(LoadError::CoreModule),
+        [1, 0] => Ok(()),
+        _ => Err(LoadError::Invalid(
+            "unknown WebAssembly binary layer; is this file from a newer toolchain?".into(),
+        )),
+    }
+}
+
+/// What the host provides, by package: the version it is compatible with
+/// (major, minor) and the interfaces. This mirrors what `sandbox::linker`
+/// adds, so that a missing import is named before wasmtime's type check.
+const PROVIDED: &[(&str, (u64, u64), &[&str])] = &[
+    ("wakeful:agent", (0, 1), &["tools", "host", "types"]),
+    (
+        "wasi:cli",
+        (0, 2),
+        &[
+            "environment",
+            "exit",
+            "stdin",
+            "stdout",
+            "stderr",
+            "terminal-input",
+            "terminal-output",
+            "terminal-stdin",
+            "terminal-stdout",
+            "terminal-stderr",
+        ],
+    ),
+    ("wasi:clocks", (0, 2), &["wall-clock", "monotonic-clock"]),
+    ("wasi:filesystem", (0, 2), &["types", "preopens"]),
+    ("wasi:io", (0, 2), &["error", "poll", "streams"]),
+    ("wasi:random", (0, 2), &["random", "insecure", "insecure-seed"]),
+    (
+        "wasi:sockets",
+        (0, 2),
+        &[
+            "network",
+            "instance-network",
+            "tcp",
+            "tcp-create-socket",
+            "udp",
+            "udp-create-socket",
+            "ip-name-lookup",
+        ],
+    ),
+];
+
+/// Whether the host provides the import `name`, e.g. `wasi:io/poll@0.2.3`.
+fn is_provided(name: &str) -> bool {
+    let Some((path, version)) = name.split_once('@') else {
+        return false;
+    };
+    let Some((package, interface)) = path.split_once('/') else {
+        return false;
+    };
+    let Ok(version) = semver::Version::parse(version) else {
+        return false;
+    };
+    PROVIDED.iter().any(|(p, (major, minor), interfaces)| {
+        *p == package
+            && version.major == *major
+            && version.minor == *minor
+            && interfaces.contains(&interface)
+    })
+}
+
+fn check_imports(component: &Component, engine: &Engine) -> Result<(), LoadError> {
+    let ty = component.component_type();
+    match ty.imports(engine).map(|(name, _)| name).find(|n| !is_provided(n)) {
+        Some(name) => Err(LoadError::UnsupportedImport(name.to_owned())),
+        None => Ok(()),
+    }
+}
+
+/// The compiled agents of this process, and their artifacts on disk.
+pub(super) struct Cache {
+    dir: PathBuf,
+    /// Part of every artifact's file name: which engine settings it needs.
+    engine_key: String,
+    /// One slot per digest. A slot's lock is held while its agent is
+    /// compiled, so that concurrent loads of one version compile it once.
+    loaded: Mutex<HashMap<String, Arc<Mutex<Option<Arc<LoadedAgent>>>>>>,
+}
+
+/// Tells temporary files of concurrent writers apart.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Cache {
+    pub(super) fn new(dir: &Path, engine: &Engine) -> Result<Self, RuntimeError> {
+        fs::create_dir_all(dir).map_err(|source| RuntimeError::CacheDir {
+            path: dir.to_owned(),
+            source,
+        })?;
+        Ok(Cache {
+            dir: dir.to_owned(),
+            engine_key: engine::compatibility_key(engine),
+            loaded: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The loaded agent with this digest, compiling (or loading its
+    /// artifact) on first use. `bytes` is called only if there is no
+    /// artifact yet.
+    pub(super) fn load<'b>(
+        &self,
+        linker: &Linker<StoreData>,
+        digest: &str,
+        max_bytes: usize,
+        bytes: impl FnOnce() -> Result<Cow<'b, [u8]>, LoadError>,
+    ) -> Result<Arc<LoadedAgent>, LoadError> {
+        // The digest names a file, so it must be nothing but a digest.
+        if digest.len() != 64 || !digest.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return Err(LoadError::Invalid(format!(
+                "`{digest}` is not a lowercase hex SHA-256 digest"
+            )));
+        }
+        let slot = {
+            let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(loaded.entry(digest.to_owned()).or_default())
+        };
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(agent) = &*slot {
+            return Ok(Arc::clone(agent));
+        }
+
+        let engine = linker.engine();
+        let path = self.dir.join(format!("{digest}-{}.cwasm", self.engine_key));
+        let (component, fresh) = match load_artifact(engine, &path) {
+            Some(component) => (component, false),
+            None => {
+                let bytes = bytes()?;
+                check_header(&bytes, max_bytes)?;
+                let component = Component::from_binary(engine, &bytes)
+                    .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+                (component, true)
+            }
+        };
+        check_imports(&component, engine)?;
+        let pre = linker.instantiate_pre(&component).map_err(|e| {
+            LoadError::Invalid(format!(
+                "its imports do not match what this host provides: {e:#}"
+            ))
+        })?;
+        let pre = AgentPre::new(pre).map_err(|e| {
+            LoadError::Invalid(format!(
+                "it does not export the `agent` world of wit/agent.wit (info, step, migrate): {e:#}"
+            ))
+        })?;
+        if fresh {
+            // A failed write only costs a compile after the next restart.
+            let _ = component
+                .serialize()
+                .map_err(|e| std::io::Error::other(e.to_string()))
+                .and_then(|artifact| write_atomically(&path, &artifact));
+        }
+        let agent = Arc::new(LoadedAgent {
+            digest: digest.to_owned(),
+            pre,
+        });
+        *slot = Some(Arc::clone(&agent));
+        Ok(agent)
+    }
+}
+
+/// Loads a precompiled artifact, or `None` (after removing it) if there is
+/// none or wasmtime cannot use it.
+fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
+    if !path.exists() {
+        return None;
+    }
+    // SAFETY: wasmtime trusts a precompiled artifact to be what
+    // `Component::serialize` produced; arbitrary bytes could contain arbitrary
+    // machine code. This file is sound to load because only `load` above
+    // writes files of this name: it serializes a component that wasmtime just
+    // compiled and validated from the bytes of this digest, fsyncs it and
+    // renames it into place, so a partly written file is never visible under
+    // this name. The name includes the engine's compatibility key, and wasmtime
+    // checks the artifact's engine settings again while loading. The cache
+    // directory belongs to the host: whoever can write there can already
+    // replace the host's own binary.
+    #[allow(unsafe_code)]
+    let loaded = unsafe { Component::deserialize_file(engine, path) };
+    match loaded {
+        Ok(component) => Some(component),
+        Err(_) => {
+            let _ = fs::remove_file(path);
+            None
+        }
+    }
+}
+
+/// Writes `contents` to `path` so that readers see either no file or the
+/// whole file: write a temporary file, flush it to disk, rename it.
+fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let file_name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temp = path.with_file_name(format!(".{file_name}.{}.{n}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_are_checked_before_compiling() {
+        assert_eq!(check_header(b"hello world", 100), Err(LoadError::NotWasm));
+        assert_eq!(check_header(b"\0asm", 100), Err(LoadError::NotWasm));
+        assert_eq!(
+            check_header(b"\0asm\x01\0\0\0", 100),
+            Err(LoadError::CoreModule)
+        );
+        assert_eq!(check_header(b"\0asm\x0d\0\x01\0", 100), Ok(()));
+        assert_eq!(
+            check_header(&[0; 101], 100),
+            Err(LoadError::TooLarge {
+                size: 101,
+                limit: 100
+            })
+        );
+    }
+
+    #[test]
+    fn only_the_hosts_interfaces_are_provided() {
+        assert!(is_provided("wakeful:agent/tools@0.1.0"));
+        assert!(is_provided("wakeful:agent/host@0.1.3"));
+        assert!(is_provided("wasi:io/poll@0.2.0"));
+        assert!(is_provided("wasi:cli/stdout@0.2.12"));
+        assert!(!is_provided("wakeful:agent/tools@0.2.0"));
+        assert!(!is_provided("wasi:io/poll@0.3.0"));
+        assert!(!is_provided("wasi:http/types@0.2.0"));
+        assert!(!is_provided("wasi:clocks/timezone@0.2.0"));
+        assert!(!is_provided("acme:missing/thing@1.0.0"));
+        assert!(!is_provided("wasi:io/poll"));
+        assert!(!is_provided("my-function"));
+    }
+
+    #[test]
+    fn artifacts_are_written_whole() {
+        let dir = std::env::temp_dir().join(format!("wakeful-cache-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.cwasm");
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,155 @@
+//! One call into a guest, start to finish: a fresh store with its limits, on
+//! a thread of its own, while the calling thread answers the guest's tool
+//! calls through the [`ToolGate`].
+//!
+//! The guest runs on a second thread because a `Store`'s data must be
+//! `'static` and the gate is a borrowed `&mut dyn ToolGate`: the gate stays
+//! on the caller's thread and tool calls reach it over a channel. The thread
+//! also gives the guest a native stack of known size whatever thread the
+//! caller is on.
+
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use wasmtime::Store;
+
+use super::bindings::{Agent, AgentPre};
+use super::engine::{self, GUEST_THREAD_STACK};
+use super::outcome::{self, StepFailure, TrapContext};
+use super::output::LogSink;
+use super::sandbox::{CallContext, StoreData};
+use super::{LoadedAgent, Runtime, ToolGate, ToolReply};
+use crate::model::{LogLine, ToolError};
+
+/// What one call produced, whether or not it succeeded.
+pub(super) struct CallReport<R> {
+    pub result: Result<R, StepFailure>,
+    pub fuel_used: u64,
+    pub logs: Vec<LogLine>,
+    pub wall: Duration,
+}
+
+/// What the guest thread hands back.
+struct GuestRun<R> {
+    result: wasmtime::Result<R>,
+    fuel_used: u64,
+    memory_refused: bool,
+    wall: Duration,
+}
+
+/// Instantiates `agent` in a fresh store for `cx` and runs `call` on it.
+pub(super) fn call<R: Send>(
+    runtime: &Runtime,
+    agent: &LoadedAgent,
+    cx: &CallContext<'_>,
+    gate: &mut dyn ToolGate,
+    call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R> + Send,
+) -> CallReport<R> {
+    let limits = &runtime.limits;
+    let log = LogSink::new(limits.max_log_bytes);
+    let (tools, requests) = mpsc::channel();
+    let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
+    let engine = &runtime.engine;
+    let pre = &agent.pre;
+
+    let joined = thread::scope(|scope| {
+        let guest = thread::Builder::new()
+            .name("wakeful-guest".into())
+            .stack_size(GUEST_THREAD_STACK)
+            .spawn_scoped(scope, move || run_guest(engine, pre, data, runtime, call))
+            .map_err(|e| format!("could not start a thread for the guest: {e}"))?;
+        // Ends when the guest's store, and with it the sender, is dropped.
+        for request in requests {
+            let reply = gate.call(&request.name, &request.args, &request.idempotency_key);
+            // The guest may be gone already if it trapped meanwhile.
+            let _ = request.reply.send(reply);
+        }
+        guest
+            .join()
+            .map_err(|panic| format!("the runtime panicked: {}", panic_message(&*panic)))
+    });
+
+    let logs = log.lines();
+    let run = match joined {
+        Ok(run) => run,
+        Err(message) => {
+            return CallReport {
+                result: Err(StepFailure::HostFault(message)),
+                fuel_used: 0,
+                logs,
+                wall: Duration::ZERO,
+            };
+        }
+    };
+    let result = run.result.map_err(|error| {
+        outcome::classify(
+            &error,
+            &TrapContext {
+                limits,
+                memory_refused: run.memory_refused,
+            },
+        )
+    });
+    CallReport {
+        result,
+        fuel_used: run.fuel_used,
+        logs,
+        wall: run.wall,
+    }
+}
+
+fn run_guest<R>(
+    engine: &wasmtime::Engine,
+    pre: &AgentPre<StoreData>,
+    data: StoreData,
+    runtime: &Runtime,
+    call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
+) -> GuestRun<R> {
+    let limits = &runtime.limits;
+    let mut store = Store::new(engine, data);
+    store.limiter(|data| &mut data.limiter);
+    let fuel_set = store.set_fuel(limits.fuel_per_step);
+    store.set_epoch_deadline(engine::deadline_ticks(limits.step_deadline));
+    store.epoch_deadline_trap();
+
+    let start = Instant::now();
+    let result = fuel_set
+        .and_then(|()| pre.instantiate(&mut store))
+        .and_then(|agent| call(&agent, &mut store));
+    let wall = start.elapsed();
+    let fuel_left = store.get_fuel().unwrap_or(0);
+    GuestRun {
+        result,
+        fuel_used: limits.fuel_per_step.saturating_sub(fuel_left),
+        memory_refused: store.data().limiter.refused(),
+        wall,
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}
+
+/// The gate of calls that may not use tools (`info`, `migrate`).
+pub(super) struct NoTools(pub &'static str);
+
+impl ToolGate for NoTools {
+    fn call(&mut self, _name: &str, _args: &str, _key: &str) -> ToolReply {
+        Ok(Err(ToolError::Denied(self.0.into())))
+    }
+}
+
+/// Keeps a guest's error message to a size an operator can read.
+pub(super) fn truncate_message(mut message: String, limit: usize) -> String {
+    if message.len() > limit {
+        let cut = message.len() - limit;
+        message.truncate(message.floor_char_boundary(limit));
+        message.push_str(&format!("… ({cut} more bytes)"));
+    }
+    message
+}

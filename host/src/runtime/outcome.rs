@@ -1,0 +1,234 @@
+//! What went wrong in a call into a guest, and the checks a step's result
+//! must pass before the host stores it.
+
+use wasmtime::Trap;
+use wasmtime_wasi::I32Exit;
+
+use super::limiter::MemoryLimitExceeded;
+use super::{HostFault, Limits};
+use crate::model::{Next, StepResult, WaitFor};
+
+/// The longest `status` a step may return.
+pub const MAX_STATUS_BYTES: usize = 1024;
+
+/// Why a call into a guest (`step`, `info`, `migrate`) did not produce a
+/// usable result. Whatever the variant, nothing of the run changes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StepFailure {
+    /// The guest returned an error of its own.
+    #[error("the agent returned an error: {0}")]
+    GuestError(String),
+    /// The guest used up its fuel (CPU work) for the call.
+    #[error("the agent ran out of fuel: it may execute {limit} units per step (an endless loop?)")]
+    OutOfFuel { limit: u64 },
+    /// The guest tried to use more memory than allowed.
+    #[error("the agent hit its memory limit of {limit} bytes")]
+    MemoryLimit { limit: usize },
+    /// The call did not finish within its wall-clock deadline.
+    #[error("the agent did not finish within the step deadline of {limit_ms} ms")]
+    Deadline { limit_ms: u64 },
+    /// The guest recursed too deeply.
+    #[error("the agent overflowed its call stack (runaway recursion?)")]
+    StackOverflow,
+    /// Any other trap, with wasmtime's description. A guest panic shows as
+    /// `unreachable`, with the panic message on stderr in the step's logs.
+    #[error("the agent trapped: {0}")]
+    Trap(String),
+    /// The guest returned something the host refuses to store.
+    #[error("the agent returned an invalid result: {0}")]
+    InvalidOutput(String),
+    /// The host could not serve the guest (a tool call could not be
+    /// recorded, a thread could not be started).
+    #[error("host fault: {0}")]
+    HostFault(String),
+}
+
+/// Facts about the call that a trap alone does not tell.
+pub(super) struct TrapContext<'a> {
+    pub limits: &'a Limits,
+    /// The memory limiter refused a grow during the call.
+    pub memory_refused: bool,
+}
+
+/// Classifies an error from instantiating or calling a guest, by the types
+/// in its chain rather than by its message.
+pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFailure {
+    let limits = cx.limits;
+    if let Some(fault) = error.downcast_ref::<HostFault>() {
+        return StepFailure::HostFault(fault.0.clone());
+    }
+    if error.downcast_ref::<MemoryLimitExceeded>().is_some() {
+        return StepFailure::MemoryLimit {
+            limit: limits.memory_bytes,
+        };
+    }
+    if let Some(exit) = error.downcast_ref::<I32Exit>() {
+        return StepFailure::Trap(format!(
+            "the agent called exit({}) instead of returning",
+            exit.0
+        ));
+    }
+    match error.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => StepFailure::OutOfFuel {
+            limit: limits.fuel_per_step,
+        },
+        Some(Trap::Interrupt) => StepFailure::Deadline {
+            limit_ms: u64::try_from(limits.step_deadline.as_millis()).unwrap_or(u64::MAX),
+        },
+        Some(Trap::StackOverflow) => StepFailure::StackOverflow,
+        // A guest allocator aborts with `unreachable` when the memory it
+        // asked for was refused.
+        Some(Trap::UnreachableCodeReached) if cx.memory_refused => StepFailure::MemoryLimit {
+            limit: limits.memory_bytes,
+        },
+        _ => StepFailure::Trap(format!("{error:?}")),
+    }
+}
+
+/// Checks a state before the host stores it: valid JSON, not too large.
+pub(super) fn check_state(state: &str, limits: &Limits) -> Result<(), StepFailure> {
+    if state.len() > limits.max_state_bytes {
+        return Err(StepFailure::InvalidOutput(format!(
+            "the state is {} bytes; the limit is {} bytes (keep large data in a tool, not in state)",
+            state.len(),
+            limits.max_state_bytes
+        )));
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(state)
+        .map(drop)
+        .map_err(|e| StepFailure::InvalidOutput(format!("the state is not valid JSON: {e}")))
+}
+
+/// Checks a step's result before the host stores it.
+pub(super) fn check_step_result(result: &StepResult, limits: &Limits) -> Result<(), StepFailure> {
+    let invalid = |message: String| Err(StepFailure::InvalidOutput(message));
+    check_state(&result.state, limits)?;
+    if let Some(status) = &result.status
+        && status.len() > MAX_STATUS_BYTES
+    {
+        return invalid(format!(
+            "the status is {} bytes; the limit is {MAX_STATUS_BYTES} bytes",
+            status.len()
+        ));
+    }
+    match &result.next {
+        Next::Continue => Ok(()),
+        Next::Done { outcome } if outcome.len() > limits.max_state_bytes => invalid(format!(
+            "the `done` outcome is {} bytes; the limit is {} bytes",
+            outcome.len(),
+            limits.max_state_bytes
+        )),
+        Next::Done { .. } => Ok(()),
+        Next::Wait { waits } if waits.is_empty() => invalid(
+            "`wait` with an empty list would sleep forever; wait for at least one thing or return `done`"
+                .into(),
+        ),
+        Next::Wait { waits } => waits.iter().try_for_each(check_wait),
+    }
+}
+
+fn check_wait(wait: &WaitFor) -> Result<(), StepFailure> {
+    let invalid = |message: String| Err(StepFailure::InvalidOutput(message));
+    match wait {
+        WaitFor::Event { topic } if topic.is_empty() => {
+            invalid("an event wait has an empty topic".into())
+        }
+        WaitFor::Approval(request) if request.id.is_empty() => {
+            invalid("an approval request has an empty id".into())
+        }
+        WaitFor::Approval(request) => {
+            serde_json::from_str::<serde::de::IgnoredAny>(&request.details)
+                .map(drop)
+                .map_err(|e| {
+                    StepFailure::InvalidOutput(format!(
+                        "the details of approval request `{}` are not valid JSON: {e}",
+                        request.id
+                    ))
+                })
+        }
+        WaitFor::Event { .. } | WaitFor::Until { .. } | WaitFor::Cron { .. } => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ApprovalRequest;
+
+    fn result(state: &str, next: Next) -> StepResult {
+        StepResult {
+            state: state.into(),
+            next,
+            status: None,
+        }
+    }
+
+    #[test]
+    fn results_are_checked() {
+        let limits = Limits {
+            max_state_bytes: 16,
+            ..Limits::default()
+        };
+        let ok = |r: &StepResult| check_step_result(r, &limits);
+        assert_eq!(ok(&result("{}", Next::Continue)), Ok(()));
+        assert!(ok(&result("{", Next::Continue)).is_err());
+        assert!(ok(&result("[1,2,3,4,5,6,7,8,9]", Next::Continue)).is_err());
+        assert!(ok(&result("{}", Next::Wait { waits: vec![] })).is_err());
+        let mut long_status = result("{}", Next::Continue);
+        long_status.status = Some("x".repeat(MAX_STATUS_BYTES + 1));
+        assert!(ok(&long_status).is_err());
+        let approval = |details: &str| {
+            result(
+                "{}",
+                Next::Wait {
+                    waits: vec![WaitFor::Approval(ApprovalRequest {
+                        id: "a1".into(),
+                        question: "ok?".into(),
+                        details: details.into(),
+                        valid_for_ms: 1000,
+                    })],
+                },
+            )
+        };
+        assert_eq!(ok(&approval("{\"plan\":1}")), Ok(()));
+        assert!(ok(&approval("plan")).is_err());
+    }
+
+    #[test]
+    fn traps_are_classified_by_type() {
+        let limits = Limits::default();
+        let cx = |memory_refused| TrapContext {
+            limits: &limits,
+            memory_refused,
+        };
+        let trap = |t: Trap| wasmtime::Error::new(t).context("error while executing");
+        assert_eq!(
+            classify(&trap(Trap::OutOfFuel), &cx(false)),
+            StepFailure::OutOfFuel {
+                limit: limits.fuel_per_step
+            }
+        );
+        assert_eq!(
+            classify(&trap(Trap::Interrupt), &cx(false)),
+            StepFailure::Deadline { limit_ms: 10_000 }
+        );
+        assert_eq!(
+            classify(&trap(Trap::StackOverflow), &cx(false)),
+            StepFailure::StackOverflow
+        );
+        assert!(matches!(
+            classify(&trap(Trap::UnreachableCodeReached), &cx(false)),
+            StepFailure::Trap(_)
+        ));
+        assert!(matches!(
+            classify(&trap(Trap::UnreachableCodeReached), &cx(true)),
+            StepFailure::MemoryLimit { .. }
+        ));
+        let fault = wasmtime::Error::new(HostFault("disk full".into()));
+        assert_eq!(
+            classify(&fault, &cx(false)),
+            StepFailure::HostFault("disk full".into())
+        );
+    }
+}

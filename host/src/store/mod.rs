@@ -1,0 +1,166 @@
+//! Durable state behind one trait: agent versions, runs, checkpoints, the
+//! inbox, approvals, the tool-call ledger, kv, leases, kill switches and the
+//! audit log. The runtime and the worker see only [`Store`]; SQL stays in
+//! [`sqlite`], so a shared PostgreSQL store can slot in later.
+//!
+//! Every method that writes does so in one transaction: it happens entirely
+//! or not at all. Writes made on behalf of a claimed run carry the claim's
+//! fencing `epoch`; a writer whose claim was taken over gets
+//! [`StoreError::LostClaim`] and changes nothing.
+
+mod types;
+
+pub mod sqlite;
+
+pub use types::*;
+
+use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
+
+/// Failures of the store itself, or requests it refuses.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Db(String),
+    #[error(
+        "the data file {path} was written by a newer wakeful (schema {found}, this build knows up to {supported}); upgrade wakeful"
+    )]
+    TooNew {
+        path: String,
+        found: i64,
+        supported: i64,
+    },
+    #[error("run {0} does not exist")]
+    UnknownRun(String),
+    #[error("run {0} already exists; choose another --id")]
+    RunExists(String),
+    #[error("no agent version has digest {0}")]
+    UnknownDigest(String),
+    #[error(
+        "{name}@{version} is already deployed with other bytes (digest {existing}); bump the version in the agent's Cargo.toml"
+    )]
+    VersionConflict {
+        name: String,
+        version: String,
+        existing: String,
+    },
+    #[error("run {run_id} was claimed by another worker (epoch {epoch} is stale); this step's writes were discarded")]
+    LostClaim { run_id: String, epoch: u64 },
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Renders the JSON result a built-in tool records in the ledger, inside the
+/// same transaction as the tool's effect.
+pub type RenderResult<'a, T> = &'a dyn Fn(&T) -> String;
+
+/// The store the host runs on.
+pub trait Store: Send {
+    // ---- agents
+    /// Records a deployed agent version and its bytes.
+    fn put_agent(&mut self, version: &AgentVersion, bytes: &[u8]) -> Result<PutAgent>;
+    /// Every deployed version, by name then semver.
+    fn agents(&self) -> Result<Vec<AgentVersion>>;
+    /// One version of an agent; `None` picks the highest semver.
+    fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>>;
+    /// The component bytes of a deployed version.
+    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>>;
+
+    // ---- runs (reads)
+    fn create_run(&mut self, run: &NewRun) -> Result<()>;
+    /// Every run, newest first.
+    fn runs(&self) -> Result<Vec<Run>>;
+    fn run(&self, run_id: &str) -> Result<Option<Run>>;
+    /// The run's checkpoints, oldest first.
+    fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>>;
+    /// The run's approval requests, oldest first.
+    fn approvals(&self, run_id: &str) -> Result<Vec<Approval>>;
+    /// The run's inbox, oldest first.
+    fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>>;
+
+    // ---- the step protocol
+    /// Leases the next run that has a wake to deliver now and returns it with
+    /// that wake. A run is skipped when a kill switch covers it (`all`,
+    /// `agent:<name>`, `run:<id>`), when it is done or parked, when another
+    /// claim's lease is unexpired, or when its retry time is ahead. Wakes are
+    /// chosen in this order: the start input or a pending resume/continue; an
+    /// answered approval it waits for; the oldest unconsumed inbox event on a
+    /// topic it waits for; an approval it waits for that expired unanswered
+    /// (`Expired`); an `until`/`cron` wait that is due (`Timer`).
+    fn claim(&mut self, now: Millis, owner: &str, lease_ms: u64) -> Result<Option<(Claim, Wake)>>;
+    /// How many runs have a wake to deliver now but are leased by a live
+    /// claim (another worker is stepping them, or a dead one's lease has not
+    /// expired yet).
+    fn due_but_claimed(&self, now: Millis) -> Result<u64>;
+    /// Writes the checkpoint, the run's new status and waits, consumes the
+    /// delivered wake, records new approval requests (keeping the expiry of
+    /// ones that already exist), appends the audit rows and releases the
+    /// claim — all in one transaction.
+    fn commit_step(&mut self, commit: &StepCommit) -> Result<()>;
+    /// Records a failed attempt (retry later, or park when `retry_at` is
+    /// `None`) and releases the claim. State, waits and wakes are untouched.
+    fn fail_step(&mut self, failed: &StepFailed) -> Result<()>;
+    /// Parks a claimed run for an operator without stepping it (a budget is
+    /// spent) and releases the claim.
+    fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()>;
+    /// Gives a claim back untouched.
+    fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;
+
+    // ---- triggers
+    /// Puts an event in one run's inbox. Stored even if the run does not wait
+    /// on that topic yet: it is delivered when the run does.
+    fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery>;
+    /// Puts an event in the inbox of every live run that waits on its topic.
+    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>>;
+    /// Records a human's answer, stamped `answer.at` by the host. Refused
+    /// (and nothing changes) when the request is unknown, already answered,
+    /// no longer waited on, expired at `answer.at`, or when
+    /// `details_digest` is given and differs from the request's.
+    fn answer_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+    ) -> Result<Result<Approval, AnswerRefused>>;
+    /// An operator resumes a parked run: it gets a `Resume` wake and its
+    /// failed attempts are forgotten. Returns false when it was not parked.
+    fn resume_parked(&mut self, run_id: &str, at: Millis) -> Result<bool>;
+
+    // ---- tools
+    fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
+    /// Records a tool call's result (and its audit row) under the claim's
+    /// epoch.
+    fn ledger_put(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        at: Millis,
+    ) -> Result<()>;
+    /// Runs a kv operation; with `ledger`, records its rendered result under
+    /// the claim in the same transaction.
+    fn kv(
+        &mut self,
+        op: &KvOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
+        at: Millis,
+    ) -> Result<KvOutcome>;
+    /// Runs a lease operation (expiry judged at `now`); with `ledger`, as `kv`.
+    fn lease(
+        &mut self,
+        op: &LeaseOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
+        now: Millis,
+    ) -> Result<LeaseOutcome>;
+
+    // ---- kill switches
+    fn set_switch(&mut self, switch: &Switch) -> Result<()>;
+    /// Returns false when no such switch was set.
+    fn clear_switch(&mut self, scope: &str) -> Result<bool>;
+    fn switches(&self) -> Result<Vec<Switch>>;
+
+    // ---- audit
+    fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()>;
+    /// The audit log, oldest first; only one run's rows with `run_id`.
+    fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>>;
+}

@@ -1,0 +1,177 @@
+//! Deployed agent versions. A version is immutable once deployed: the same
+//! name and version with other bytes is refused, so a run pinned to a
+//! version always runs the bytes it started with.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::{Context, from_json, to_json, write};
+use crate::store::{AgentVersion, PutAgent, Result, StoreError};
+
+const COLUMNS: &str =
+    "name, version, digest, description, requested_tools, granted_tools, size, deployed_at";
+
+struct AgentRow {
+    name: String,
+    version: String,
+    digest: String,
+    description: String,
+    requested_tools: String,
+    granted_tools: String,
+    size: u64,
+    deployed_at: u64,
+}
+
+impl AgentRow {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<AgentRow> {
+        Ok(AgentRow {
+            name: row.get("name")?,
+            version: row.get("version")?,
+            digest: row.get("digest")?,
+            description: row.get("description")?,
+            requested_tools: row.get("requested_tools")?,
+            granted_tools: row.get("granted_tools")?,
+            size: row.get("size")?,
+            deployed_at: row.get("deployed_at")?,
+        })
+    }
+
+    fn into_agent(self) -> Result<AgentVersion> {
+        let what = |field: &str| format!("{field} of agent {}@{}", self.name, self.version);
+        let requested_tools = from_json(&self.requested_tools, || what("requested tools"))?;
+        let granted_tools = from_json(&self.granted_tools, || what("granted tools"))?;
+        Ok(AgentVersion {
+            name: self.name,
+            version: self.version,
+            digest: self.digest,
+            description: self.description,
+            requested_tools,
+            granted_tools,
+            size: self.size,
+            deployed_at: self.deployed_at,
+        })
+    }
+}
+
+pub(super) fn put_agent(
+    conn: &mut Connection,
+    agent: &AgentVersion,
+    bytes: &[u8],
+) -> Result<PutAgent> {
+    let label = format!("{}@{}", agent.name, agent.version);
+    write(conn, &format!("deploying {label}"), |tx| {
+        let existing: Option<String> = tx
+            .prepare_cached("SELECT digest FROM agents WHERE name = ?1 AND version = ?2")
+            .and_then(|mut stmt| {
+                stmt.query_row([&agent.name, &agent.version], |row| row.get(0))
+                    .optional()
+            })
+            .ctx_with(|| format!("looking up {label}"))?;
+        if let Some(existing) = existing {
+            if existing == agent.digest {
+                return Ok(PutAgent::AlreadyDeployed);
+            }
+            return Err(StoreError::VersionConflict {
+                name: agent.name.clone(),
+                version: agent.version.clone(),
+                existing,
+            });
+        }
+        let other: Option<(String, String)> = tx
+            .prepare_cached("SELECT name, version FROM agents WHERE digest = ?1")
+            .and_then(|mut stmt| {
+                stmt.query_row([&agent.digest], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .ctx_with(|| format!("looking up digest {}", agent.digest))?;
+        if let Some((name, version)) = other {
+            return Err(StoreError::Db(format!(
+                "the bytes of {label} (digest {}) are already deployed as {name}@{version}",
+                agent.digest
+            )));
+        }
+        let requested = to_json(&agent.requested_tools, "requested tools")?;
+        let granted = to_json(&agent.granted_tools, "granted tools")?;
+        tx.prepare_cached(
+            "INSERT INTO agents (name, version, digest, bytes, description, requested_tools, \
+             granted_tools, size, deployed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                agent.name,
+                agent.version,
+                agent.digest,
+                bytes,
+                agent.description,
+                requested,
+                granted,
+                agent.size,
+                agent.deployed_at,
+            ])
+        })
+        .ctx_with(|| format!("inserting {label}"))?;
+        Ok(PutAgent::Inserted)
+    })
+}
+
+/// Orders versions by semver; a version that does not parse sorts before
+/// every one that does (and among its kind by text), so it never wins the
+/// "latest" choice over a real release.
+fn semver_key(version: &str) -> (Option<semver::Version>, &str) {
+    (semver::Version::parse(version).ok(), version)
+}
+
+pub(super) fn agents(conn: &Connection) -> Result<Vec<AgentVersion>> {
+    let rows = conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM agents"))
+        .and_then(|mut stmt| {
+            stmt.query_map([], AgentRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx("listing agent versions")?;
+    let mut agents = rows
+        .into_iter()
+        .map(AgentRow::into_agent)
+        .collect::<Result<Vec<_>>>()?;
+    agents.sort_by(|a, b| {
+        a.name
+            .cmp(&b.name)
+            .then_with(|| semver_key(&a.version).cmp(&semver_key(&b.version)))
+    });
+    Ok(agents)
+}
+
+pub(super) fn agent(
+    conn: &Connection,
+    name: &str,
+    version: Option<&str>,
+) -> Result<Option<AgentVersion>> {
+    let rows = match version {
+        Some(version) => conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM agents WHERE name = ?1 AND version = ?2"
+            ))
+            .and_then(|mut stmt| {
+                stmt.query_map([name, version], AgentRow::from_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx_with(|| format!("looking up {name}@{version}"))?,
+        None => conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM agents WHERE name = ?1"))
+            .and_then(|mut stmt| {
+                stmt.query_map([name], AgentRow::from_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx_with(|| format!("looking up the versions of {name}"))?,
+    };
+    rows.into_iter()
+        .max_by(|a, b| semver_key(&a.version).cmp(&semver_key(&b.version)))
+        .map(AgentRow::into_agent)
+        .transpose()
+}
+
+pub(super) fn agent_bytes(conn: &Connection, digest: &str) -> Result<Vec<u8>> {
+    conn.prepare_cached("SELECT bytes FROM agents WHERE digest = ?1")
+        .and_then(|mut stmt| stmt.query_row([digest], |row| row.get(0)).optional())
+        .ctx_with(|| format!("reading the bytes of agent digest {digest}"))?
+        .ok_or_else(|| StoreError::UnknownDigest(digest.to_string()))
+}

@@ -1,0 +1,87 @@
+//! The append-only audit log. Other table groups append their rows through
+//! [`insert`] inside their own transaction, so that an action and its audit
+//! row are written together or not at all.
+
+use rusqlite::{Connection, Row, params};
+
+use super::{Context, from_json, to_json};
+use crate::model::Millis;
+use crate::store::{AuditEntry, AuditRow, Result};
+
+/// Appends one row inside the caller's transaction.
+pub(super) fn insert(conn: &Connection, entry: &AuditEntry, at: Millis) -> Result<()> {
+    let data = to_json(&entry.data, "an audit row")?;
+    conn.prepare_cached("INSERT INTO audit (at, run_id, kind, data) VALUES (?1, ?2, ?3, ?4)")
+        .and_then(|mut stmt| stmt.execute(params![at, entry.run_id, entry.kind, data]))
+        .ctx_with(|| format!("appending an audit row of kind `{}`", entry.kind))?;
+    Ok(())
+}
+
+/// Shorthand for the rows the store writes itself.
+pub(super) fn insert_kind(
+    conn: &Connection,
+    run_id: Option<&str>,
+    kind: &str,
+    data: serde_json::Value,
+    at: Millis,
+) -> Result<()> {
+    let entry = AuditEntry {
+        run_id: run_id.map(str::to_string),
+        kind: kind.to_string(),
+        data,
+    };
+    insert(conn, &entry, at)
+}
+
+struct AuditRecord {
+    id: u64,
+    at: Millis,
+    run_id: Option<String>,
+    kind: String,
+    data: String,
+}
+
+impl AuditRecord {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<AuditRecord> {
+        Ok(AuditRecord {
+            id: row.get("id")?,
+            at: row.get("at")?,
+            run_id: row.get("run_id")?,
+            kind: row.get("kind")?,
+            data: row.get("data")?,
+        })
+    }
+
+    fn into_row(self) -> Result<AuditRow> {
+        let id = self.id;
+        Ok(AuditRow {
+            data: from_json(&self.data, || format!("data of audit row {id}"))?,
+            id: self.id,
+            at: self.at,
+            run_id: self.run_id,
+            kind: self.kind,
+        })
+    }
+}
+
+pub(super) fn audit(conn: &Connection, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
+    let records = match run_id {
+        Some(run_id) => conn
+            .prepare_cached(
+                "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = ?1 ORDER BY id",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_map([run_id], AuditRecord::from_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
+        None => conn
+            .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
+            .and_then(|mut stmt| {
+                stmt.query_map([], AuditRecord::from_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx("reading the audit log")?,
+    };
+    records.into_iter().map(AuditRecord::into_row).collect()
+}

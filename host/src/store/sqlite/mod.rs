@@ -1,0 +1,490 @@
+//! The embedded store: one SQLite file in WAL mode, shared by the processes
+//! of one machine (workers, the CLI). Leases and fencing epochs keep them
+//! apart; `busy_timeout` makes them wait for each other's write transactions
+//! instead of failing.
+//!
+//! Layout, one file per table group:
+//! - [`agents`]: deployed agent versions and their bytes;
+//! - [`runs`]: creating and reading runs, checkpoints, inbox and approvals;
+//! - [`claims`]: the step protocol (claim, commit, fail, park, release) and
+//!   the choice of the wake to deliver;
+//! - [`triggers`]: events, approval answers, resuming parked runs;
+//! - [`tools`]: the tool-call ledger, kv and leases;
+//! - [`switches`]: kill switches;
+//! - [`audit`]: the append-only audit log.
+//!
+//! Every write runs in one `BEGIN IMMEDIATE` transaction: it takes the write
+//! lock up front, so a transaction never fails halfway on a lock upgrade.
+
+mod agents;
+mod audit;
+mod claims;
+mod runs;
+mod switches;
+mod tools;
+mod triggers;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{
+    AgentVersion, Approval, AnswerRefused, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
+    InboxItem, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun, PutAgent,
+    RenderResult, Result, Run, StepCommit, StepFailed, Store, StoreError, Switch,
+};
+use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
+
+/// How long a process waits for another one's write transaction before it
+/// gives up with "database is locked".
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
+/// Append only; never edit a migration that has shipped.
+const MIGRATIONS: &[&str] = &[SCHEMA_V1];
+
+/// The schema version this build writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+const SCHEMA_V1: &str = r#"
+CREATE TABLE agents (
+    name            TEXT NOT NULL,
+    version         TEXT NOT NULL,
+    digest          TEXT NOT NULL UNIQUE,
+    bytes           BLOB NOT NULL,
+    description     TEXT NOT NULL,
+    requested_tools TEXT NOT NULL,          -- JSON array of tool names
+    granted_tools   TEXT NOT NULL,          -- JSON array of tool names
+    size            INTEGER NOT NULL,
+    deployed_at     INTEGER NOT NULL,
+    UNIQUE (name, version)
+);
+
+CREATE TABLE runs (
+    run_id        TEXT PRIMARY KEY NOT NULL,
+    agent         TEXT NOT NULL,
+    version       TEXT NOT NULL,
+    digest        TEXT NOT NULL REFERENCES agents (digest),
+    status        TEXT NOT NULL CHECK (status IN ('active', 'waiting', 'done', 'parked')),
+    status_text   TEXT,
+    state         TEXT NOT NULL,
+    outcome       TEXT,
+    wake_when     TEXT,
+    waits         TEXT NOT NULL,            -- JSON array of WaitFor
+    steps         INTEGER NOT NULL,
+    fuel_used     INTEGER NOT NULL,
+    step_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
+    fuel_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
+    attempts      INTEGER NOT NULL,
+    last_error    TEXT,
+    retry_at      INTEGER,
+    input         TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    -- The wake an active run has to deliver that no other table holds.
+    pending_wake  TEXT CHECK (pending_wake IN ('start', 'resume')),
+    lease_owner   TEXT,
+    lease_expires INTEGER,
+    -- Bumped by every claim; writes under a claim must carry the current one.
+    epoch         INTEGER NOT NULL
+);
+CREATE INDEX runs_by_status ON runs (status, updated_at);
+
+CREATE TABLE checkpoints (
+    run_id      TEXT NOT NULL REFERENCES runs (run_id),
+    seq         INTEGER NOT NULL,
+    version     TEXT NOT NULL,
+    wake        TEXT NOT NULL,              -- JSON Wake
+    state       TEXT NOT NULL,
+    next        TEXT NOT NULL,              -- JSON Next
+    status_text TEXT,
+    fuel_used   INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+-- The current waits of each run, replaced at every commit. `key` is the
+-- event topic, the approval id, the `until` time or the cron expression.
+CREATE TABLE waits (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    pos    INTEGER NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('event', 'approval', 'until', 'cron')),
+    key    TEXT NOT NULL,
+    due_at INTEGER,
+    wait   TEXT NOT NULL,                   -- JSON WaitFor
+    PRIMARY KEY (run_id, pos)
+) WITHOUT ROWID;
+CREATE INDEX waits_by_key ON waits (kind, key);
+CREATE INDEX waits_by_due ON waits (due_at) WHERE due_at IS NOT NULL;
+
+CREATE TABLE inbox (
+    run_id           TEXT NOT NULL REFERENCES runs (run_id),
+    event_id         TEXT NOT NULL,
+    topic            TEXT NOT NULL,
+    payload          TEXT NOT NULL,
+    received_at      INTEGER NOT NULL,
+    consumed_at_step INTEGER,
+    UNIQUE (run_id, event_id)
+);
+CREATE INDEX inbox_unconsumed ON inbox (run_id, topic) WHERE consumed_at_step IS NULL;
+
+CREATE TABLE approvals (
+    run_id         TEXT NOT NULL REFERENCES runs (run_id),
+    id             TEXT NOT NULL,
+    question       TEXT NOT NULL,
+    details        TEXT NOT NULL,
+    details_digest TEXT NOT NULL,           -- lowercase hex SHA-256 of details
+    token          TEXT NOT NULL UNIQUE,    -- 32 random bytes, hex
+    requested_at   INTEGER NOT NULL,
+    expires_at     INTEGER NOT NULL,
+    answered       INTEGER NOT NULL CHECK (answered IN (0, 1)),
+    approved       INTEGER CHECK (approved IN (0, 1)),
+    answered_by    TEXT,
+    answered_at    INTEGER,
+    comment        TEXT,
+    consumed       INTEGER NOT NULL CHECK (consumed IN (0, 1)),
+    PRIMARY KEY (run_id, id)
+);
+
+CREATE TABLE ledger (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    key    TEXT NOT NULL,
+    tool   TEXT NOT NULL,
+    args   TEXT NOT NULL,
+    result TEXT NOT NULL,                   -- JSON {"Ok": text} or {"Err": ToolError}
+    at     INTEGER NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE kv (
+    key     TEXT PRIMARY KEY NOT NULL,
+    value   TEXT NOT NULL,
+    version INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE leases (
+    resource   TEXT PRIMARY KEY NOT NULL,
+    holder     TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE switches (
+    scope  TEXT PRIMARY KEY NOT NULL,
+    reason TEXT,
+    at     INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE audit (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     INTEGER NOT NULL,
+    run_id TEXT,
+    kind   TEXT NOT NULL,
+    data   TEXT NOT NULL                    -- JSON
+);
+CREATE INDEX audit_by_run ON audit (run_id, id);
+"#;
+
+/// The SQLite implementation of [`Store`]. One connection; `Send` so that a
+/// worker thread or a `spawn_blocking` task can own it.
+pub struct SqliteStore {
+    conn: Connection,
+    path: PathBuf,
+}
+
+// The store moves into worker threads; a field that is not `Send` must fail
+// the build here, not in some caller.
+const _: fn() = || {
+    fn assert_send<T: Send>() {}
+    assert_send::<SqliteStore>();
+};
+
+impl SqliteStore {
+    /// Opens (creating if needed) the store at `path` and brings its schema
+    /// up to date. A file written by a newer schema is refused untouched.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        let path = path.as_ref().to_path_buf();
+        let shown = path.display().to_string();
+        if let Some(parent) = path.parent()
+            && !parent.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                StoreError::Db(format!(
+                    "creating the directory {} for {shown}: {e}",
+                    parent.display()
+                ))
+            })?;
+        }
+        let mut conn =
+            Connection::open(&path).ctx_with(|| format!("opening the data file {shown}"))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .ctx("setting the busy timeout")?;
+
+        // Checked before any pragma that writes to the file, so that a newer
+        // file is left exactly as it was.
+        let found = user_version(&conn)?;
+        if found > SCHEMA_VERSION {
+            return Err(too_new(&shown, found));
+        }
+
+        // Pragmas cannot change inside a transaction; set them first.
+        let mode: String = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+            .ctx("switching to WAL journal mode")?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Db(format!(
+                "{shown} could not be switched to WAL mode (it reports `{mode}`)"
+            )));
+        }
+        conn.pragma_update(None, "synchronous", "FULL")
+            .ctx("setting synchronous=FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .ctx("enabling foreign keys")?;
+
+        migrate(&mut conn, &shown)?;
+        Ok(SqliteStore { conn, path })
+    }
+
+    /// The data file this store was opened on.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn user_version(conn: &Connection) -> Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+        .ctx("reading the schema version")
+}
+
+fn too_new(path: &str, found: i64) -> StoreError {
+    StoreError::TooNew {
+        path: path.to_string(),
+        found,
+        supported: SCHEMA_VERSION,
+    }
+}
+
+/// Applies the missing migrations in one transaction. The version is read
+/// again under the write lock: another process may have migrated meanwhile.
+fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
+    if user_version(conn)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .ctx("starting the schema migration")?;
+    let found = user_version(&tx)?;
+    if found > SCHEMA_VERSION {
+        return Err(too_new(path, found));
+    }
+    for (from, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
+        tx.execute_batch(sql)
+            .ctx_with(|| format!("migrating {path} from schema {from} to {}", from + 1))?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .ctx("recording the schema version")?;
+    tx.commit()
+        .ctx_with(|| format!("committing the schema migration of {path}"))
+}
+
+/// Runs `f` in one `BEGIN IMMEDIATE` transaction and commits when it returns
+/// `Ok`; an `Err` rolls everything back.
+fn write<T>(
+    conn: &mut Connection,
+    what: &str,
+    f: impl FnOnce(&Transaction<'_>) -> Result<T>,
+) -> Result<T> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .ctx_with(|| format!("starting a transaction for {what}"))?;
+    let value = f(&tx)?;
+    tx.commit().ctx_with(|| format!("committing {what}"))?;
+    Ok(value)
+}
+
+/// Adds what was being done to a SQLite error.
+trait Context<T> {
+    fn ctx(self, what: &str) -> Result<T>;
+    fn ctx_with(self, what: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T> Context<T> for rusqlite::Result<T> {
+    fn ctx(self, what: &str) -> Result<T> {
+        self.map_err(|e| StoreError::Db(format!("{what}: {e}")))
+    }
+
+    fn ctx_with(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| StoreError::Db(format!("{}: {e}", what())))
+    }
+}
+
+fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Db(format!("encoding {what}: {e}")))
+}
+
+/// Stored JSON that does not parse means the file was damaged or written by
+/// something else: that is corruption, not a bad request.
+fn from_json<T: DeserializeOwned>(text: &str, what: impl FnOnce() -> String) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{}: {e}", what())))
+}
+
+/// SQLite integers are signed. Budgets may be `u64::MAX` ("no limit") and
+/// are never compared in SQL, so they are stored bit for bit.
+fn budget_to_sql(v: u64) -> i64 {
+    v as i64
+}
+
+fn budget_from_sql(v: i64) -> u64 {
+    v as u64
+}
+
+/// Times past `i64::MAX` ms (a "never expires" of `u64::MAX`) are clamped so
+/// that they still compare as the far future in SQL.
+fn clamp_time(ms: u64) -> u64 {
+    ms.min(i64::MAX as u64)
+}
+
+impl Store for SqliteStore {
+    fn put_agent(&mut self, version: &AgentVersion, bytes: &[u8]) -> Result<PutAgent> {
+        agents::put_agent(&mut self.conn, version, bytes)
+    }
+
+    fn agents(&self) -> Result<Vec<AgentVersion>> {
+        agents::agents(&self.conn)
+    }
+
+    fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>> {
+        agents::agent(&self.conn, name, version)
+    }
+
+    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>> {
+        agents::agent_bytes(&self.conn, digest)
+    }
+
+    fn create_run(&mut self, run: &NewRun) -> Result<()> {
+        runs::create_run(&mut self.conn, run)
+    }
+
+    fn runs(&self) -> Result<Vec<Run>> {
+        runs::runs(&self.conn)
+    }
+
+    fn run(&self, run_id: &str) -> Result<Option<Run>> {
+        runs::run(&self.conn, run_id)
+    }
+
+    fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>> {
+        runs::checkpoints(&self.conn, run_id)
+    }
+
+    fn approvals(&self, run_id: &str) -> Result<Vec<Approval>> {
+        runs::approvals(&self.conn, run_id)
+    }
+
+    fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>> {
+        runs::inbox(&self.conn, run_id)
+    }
+
+    fn claim(&mut self, now: Millis, owner: &str, lease_ms: u64) -> Result<Option<(Claim, Wake)>> {
+        claims::claim(&mut self.conn, now, owner, lease_ms)
+    }
+
+    fn due_but_claimed(&self, now: Millis) -> Result<u64> {
+        claims::due_but_claimed(&self.conn, now)
+    }
+
+    fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
+        claims::commit_step(&mut self.conn, commit)
+    }
+
+    fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
+        claims::fail_step(&mut self.conn, failed)
+    }
+
+    fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()> {
+        claims::park(&mut self.conn, run_id, epoch, reason, at)
+    }
+
+    fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
+        claims::release(&mut self.conn, run_id, epoch)
+    }
+
+    fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
+        triggers::deliver_event(&mut self.conn, run_id, event)
+    }
+
+    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>> {
+        triggers::broadcast_event(&mut self.conn, event)
+    }
+
+    fn answer_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn resume_parked(&mut self, run_id: &str, at: Millis) -> Result<bool> {
+        triggers::resume_parked(&mut self.conn, run_id, at)
+    }
+
+    fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
+        tools::ledger_get(&self.conn, run_id, key)
+    }
+
+    fn ledger_put(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        at: Millis,
+    ) -> Result<()> {
+        tools::ledger_put(&mut self.conn, call, result, at)
+    }
+
+    fn kv(
+        &mut self,
+        op: &KvOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
+        at: Millis,
+    ) -> Result<KvOutcome> {
+        tools::kv(&mut self.conn, op, ledger, at)
+    }
+
+    fn lease(
+        &mut self,
+        op: &LeaseOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
+        now: Millis,
+    ) -> Result<LeaseOutcome> {
+        tools::lease(&mut self.conn, op, ledger, now)
+    }
+
+    fn set_switch(&mut self, switch: &Switch) -> Result<()> {
+        switches::set_switch(&mut self.conn, switch)
+    }
+
+    fn clear_switch(&mut self, scope: &str) -> Result<bool> {
+        switches::clear_switch(&mut self.conn, scope)
+    }
+
+    fn switches(&self) -> Result<Vec<Switch>> {
+        switches::switches(&self.conn)
+    }
+
+    fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()> {
+        write(&mut self.conn, "appending an audit row", |tx| {
+            audit::insert(tx, entry, at)
+        })
+    }
+
+    fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
+        audit::audit(&self.conn, run_id)
+    }
+}

@@ -1,0 +1,374 @@
+//! Creating runs and reading them back with their checkpoints, inbox and
+//! approval requests. Everything that changes a run after its creation lives
+//! in `claims` (the step protocol) or `triggers` (the outside world).
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
+use crate::model::{ApprovalAnswer, Event, Millis};
+use crate::store::{
+    Approval, Checkpoint, InboxItem, NewRun, Result, Run, RunStatus, StoreError,
+};
+
+/// The columns [`RunRow::from_row`] reads by name; select them from `runs`
+/// alone (no join), so that each result column is named after its column.
+macro_rules! run_columns {
+    () => {
+        "run_id, agent, version, digest, status, status_text, state, outcome, wake_when, waits, \
+         steps, fuel_used, step_budget, fuel_budget, attempts, last_error, retry_at, input, \
+         created_at, updated_at"
+    };
+}
+pub(super) use run_columns;
+
+pub(super) struct RunRow {
+    run_id: String,
+    agent: String,
+    version: String,
+    digest: String,
+    status: String,
+    status_text: Option<String>,
+    state: String,
+    outcome: Option<String>,
+    wake_when: Option<String>,
+    waits: String,
+    steps: u64,
+    fuel_used: u64,
+    step_budget: i64,
+    fuel_budget: i64,
+    attempts: u32,
+    last_error: Option<String>,
+    retry_at: Option<Millis>,
+    input: String,
+    created_at: Millis,
+    updated_at: Millis,
+}
+
+impl RunRow {
+    pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<RunRow> {
+        Ok(RunRow {
+            run_id: row.get("run_id")?,
+            agent: row.get("agent")?,
+            version: row.get("version")?,
+            digest: row.get("digest")?,
+            status: row.get("status")?,
+            status_text: row.get("status_text")?,
+            state: row.get("state")?,
+            outcome: row.get("outcome")?,
+            wake_when: row.get("wake_when")?,
+            waits: row.get("waits")?,
+            steps: row.get("steps")?,
+            fuel_used: row.get("fuel_used")?,
+            step_budget: row.get("step_budget")?,
+            fuel_budget: row.get("fuel_budget")?,
+            attempts: row.get("attempts")?,
+            last_error: row.get("last_error")?,
+            retry_at: row.get("retry_at")?,
+            input: row.get("input")?,
+            created_at: row.get("created_at")?,
+            updated_at: row.get("updated_at")?,
+        })
+    }
+
+    pub(super) fn into_run(self) -> Result<Run> {
+        let status = RunStatus::parse(&self.status).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "run {} has unknown status `{}`",
+                self.run_id, self.status
+            ))
+        })?;
+        let run_id = &self.run_id;
+        let waits = from_json(&self.waits, || format!("waits of run {run_id}"))?;
+        Ok(Run {
+            run_id: self.run_id,
+            agent: self.agent,
+            version: self.version,
+            digest: self.digest,
+            status,
+            status_text: self.status_text,
+            state: self.state,
+            outcome: self.outcome,
+            wake_when: self.wake_when,
+            waits,
+            steps: self.steps,
+            fuel_used: self.fuel_used,
+            step_budget: budget_from_sql(self.step_budget),
+            fuel_budget: budget_from_sql(self.fuel_budget),
+            attempts: self.attempts,
+            last_error: self.last_error,
+            retry_at: self.retry_at,
+            input: self.input,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
+    write(conn, &format!("creating run {}", run.run_id), |tx| {
+        let exists = tx
+            .prepare_cached("SELECT 1 FROM runs WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.exists([&run.run_id]))
+            .ctx_with(|| format!("looking up run {}", run.run_id))?;
+        if exists {
+            return Err(StoreError::RunExists(run.run_id.clone()));
+        }
+        let known = tx
+            .prepare_cached("SELECT 1 FROM agents WHERE digest = ?1")
+            .and_then(|mut stmt| stmt.exists([&run.digest]))
+            .ctx_with(|| format!("looking up agent digest {}", run.digest))?;
+        if !known {
+            return Err(StoreError::UnknownDigest(run.digest.clone()));
+        }
+        // A new run is active with its start input as the pending wake; its
+        // state is JSON `null` until the first step writes one.
+        tx.prepare_cached(
+            "INSERT INTO runs (run_id, agent, version, digest, status, state, waits, steps, \
+             fuel_used, step_budget, fuel_budget, attempts, input, created_at, updated_at, \
+             pending_wake, epoch) \
+             VALUES (?1, ?2, ?3, ?4, 'active', 'null', '[]', 0, 0, ?5, ?6, 0, ?7, ?8, ?8, \
+             'start', 0)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run.run_id,
+                run.agent,
+                run.version,
+                run.digest,
+                budget_to_sql(run.step_budget),
+                budget_to_sql(run.fuel_budget),
+                run.input,
+                run.created_at,
+            ])
+        })
+        .ctx_with(|| format!("inserting run {}", run.run_id))?;
+        Ok(())
+    })
+}
+
+pub(super) fn runs(conn: &Connection) -> Result<Vec<Run>> {
+    let rows = conn
+        .prepare_cached(concat!(
+            "SELECT ",
+            run_columns!(),
+            " FROM runs ORDER BY created_at DESC, rowid DESC"
+        ))
+        .and_then(|mut stmt| {
+            stmt.query_map([], RunRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx("listing runs")?;
+    rows.into_iter().map(RunRow::into_run).collect()
+}
+
+pub(super) fn run(conn: &Connection, run_id: &str) -> Result<Option<Run>> {
+    conn.prepare_cached(concat!(
+        "SELECT ",
+        run_columns!(),
+        " FROM runs WHERE run_id = ?1"
+    ))
+    .and_then(|mut stmt| stmt.query_row([run_id], RunRow::from_row).optional())
+    .ctx_with(|| format!("reading run {run_id}"))?
+    .map(RunRow::into_run)
+    .transpose()
+}
+
+pub(super) fn run_exists(conn: &Connection, run_id: &str) -> Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.exists([run_id]))
+        .ctx_with(|| format!("looking up run {run_id}"))
+}
+
+struct CheckpointRow {
+    run_id: String,
+    seq: u64,
+    version: String,
+    wake: String,
+    state: String,
+    next: String,
+    status_text: Option<String>,
+    fuel_used: u64,
+    at: Millis,
+}
+
+impl CheckpointRow {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
+        Ok(CheckpointRow {
+            run_id: row.get("run_id")?,
+            seq: row.get("seq")?,
+            version: row.get("version")?,
+            wake: row.get("wake")?,
+            state: row.get("state")?,
+            next: row.get("next")?,
+            status_text: row.get("status_text")?,
+            fuel_used: row.get("fuel_used")?,
+            at: row.get("at")?,
+        })
+    }
+
+    fn into_checkpoint(self) -> Result<Checkpoint> {
+        let what = |field: &str| format!("{field} of checkpoint {} of run {}", self.seq, self.run_id);
+        let wake = from_json(&self.wake, || what("wake"))?;
+        let next = from_json(&self.next, || what("next"))?;
+        Ok(Checkpoint {
+            run_id: self.run_id,
+            seq: self.seq,
+            version: self.version,
+            wake,
+            state: self.state,
+            next,
+            status_text: self.status_text,
+            fuel_used: self.fuel_used,
+            at: self.at,
+        })
+    }
+}
+
+pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpoint>> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT run_id, seq, version, wake, state, next, status_text, fuel_used, at \
+             FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], CheckpointRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
+    rows.into_iter().map(CheckpointRow::into_checkpoint).collect()
+}
+
+/// The columns [`ApprovalRow::from_row`] reads (unqualified, as above).
+macro_rules! approval_columns {
+    () => {
+        "run_id, id, question, details, details_digest, token, requested_at, expires_at, \
+         answered, approved, answered_by, answered_at, comment, consumed"
+    };
+}
+pub(super) use approval_columns;
+
+pub(super) struct ApprovalRow {
+    run_id: String,
+    id: String,
+    question: String,
+    details: String,
+    details_digest: String,
+    token: String,
+    requested_at: Millis,
+    expires_at: Millis,
+    answered: bool,
+    approved: Option<bool>,
+    answered_by: Option<String>,
+    answered_at: Option<Millis>,
+    comment: Option<String>,
+    consumed: bool,
+}
+
+impl ApprovalRow {
+    pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ApprovalRow> {
+        Ok(ApprovalRow {
+            run_id: row.get("run_id")?,
+            id: row.get("id")?,
+            question: row.get("question")?,
+            details: row.get("details")?,
+            details_digest: row.get("details_digest")?,
+            token: row.get("token")?,
+            requested_at: row.get("requested_at")?,
+            expires_at: row.get("expires_at")?,
+            answered: row.get("answered")?,
+            approved: row.get("approved")?,
+            answered_by: row.get("answered_by")?,
+            answered_at: row.get("answered_at")?,
+            comment: row.get("comment")?,
+            consumed: row.get("consumed")?,
+        })
+    }
+
+    pub(super) fn into_approval(self) -> Result<Approval> {
+        let answer = if self.answered {
+            match (self.approved, self.answered_by, self.answered_at) {
+                (Some(approved), Some(by), Some(at)) => Some(ApprovalAnswer {
+                    request_id: self.id.clone(),
+                    approved,
+                    by,
+                    at,
+                    comment: self.comment,
+                }),
+                _ => {
+                    return Err(StoreError::Corrupt(format!(
+                        "approval {} of run {} is marked answered without an answer",
+                        self.id, self.run_id
+                    )));
+                }
+            }
+        } else {
+            None
+        };
+        Ok(Approval {
+            run_id: self.run_id,
+            id: self.id,
+            question: self.question,
+            details: self.details,
+            details_digest: self.details_digest,
+            token: self.token,
+            requested_at: self.requested_at,
+            expires_at: self.expires_at,
+            answer,
+            consumed: self.consumed,
+        })
+    }
+}
+
+pub(super) fn approvals(conn: &Connection, run_id: &str) -> Result<Vec<Approval>> {
+    let rows = conn
+        .prepare_cached(concat!(
+            "SELECT ",
+            approval_columns!(),
+            " FROM approvals WHERE run_id = ?1 ORDER BY requested_at, rowid"
+        ))
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], ApprovalRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the approval requests of run {run_id}"))?;
+    rows.into_iter().map(ApprovalRow::into_approval).collect()
+}
+
+pub(super) fn approval(conn: &Connection, run_id: &str, id: &str) -> Result<Option<Approval>> {
+    conn.prepare_cached(concat!(
+        "SELECT ",
+        approval_columns!(),
+        " FROM approvals WHERE run_id = ?1 AND id = ?2"
+    ))
+    .and_then(|mut stmt| stmt.query_row([run_id, id], ApprovalRow::from_row).optional())
+    .ctx_with(|| format!("reading approval request {id} of run {run_id}"))?
+    .map(ApprovalRow::into_approval)
+    .transpose()
+}
+
+/// Reads an inbox row (`event_id, topic, payload, received_at`) as an event.
+pub(super) fn event_from_row(row: &Row<'_>) -> rusqlite::Result<Event> {
+    Ok(Event {
+        id: row.get("event_id")?,
+        topic: row.get("topic")?,
+        payload: row.get("payload")?,
+        received_at: row.get("received_at")?,
+    })
+}
+
+pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
+    conn.prepare_cached(
+        "SELECT event_id, topic, payload, received_at, consumed_at_step FROM inbox \
+         WHERE run_id = ?1 ORDER BY received_at, rowid",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([run_id], |row| {
+            Ok(InboxItem {
+                event: event_from_row(row)?,
+                consumed_at_step: row.get("consumed_at_step")?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("reading the inbox of run {run_id}"))
+}

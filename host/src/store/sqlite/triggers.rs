@@ -1,0 +1,225 @@
+//! What the outside world does to runs: events into inboxes, human answers
+//! to approval requests, an operator resuming a parked run. None of these
+//! steps a run; they make a wake that the next claim delivers.
+
+use chrono::{DateTime, SecondsFormat};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::json;
+
+use super::runs::{self, run_exists};
+use super::{Context, audit, write};
+use crate::model::{ApprovalAnswer, Event, Millis};
+use crate::store::{AnswerRefused, Approval, Delivery, Result, StoreError};
+
+/// Offers `event` to one run inside the caller's transaction.
+fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
+    let status: Option<String> = conn
+        .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+        .ctx_with(|| format!("looking up run {run_id}"))?;
+    match status.as_deref() {
+        None => return Err(StoreError::UnknownRun(run_id.to_string())),
+        Some("done") => return Ok(Delivery::Finished),
+        Some(_) => {}
+    }
+    let inserted = conn
+        .prepare_cached(
+            "INSERT INTO inbox (run_id, event_id, topic, payload, received_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (run_id, event_id) DO NOTHING",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                event.id,
+                event.topic,
+                event.payload,
+                event.received_at
+            ])
+        })
+        .ctx_with(|| format!("storing event {} for run {run_id}", event.id))?;
+    Ok(if inserted == 0 {
+        Delivery::Duplicate
+    } else {
+        Delivery::Accepted
+    })
+}
+
+pub(super) fn deliver_event(conn: &mut Connection, run_id: &str, event: &Event) -> Result<Delivery> {
+    write(
+        conn,
+        &format!("delivering event {} to run {run_id}", event.id),
+        |tx| offer(tx, run_id, event),
+    )
+}
+
+pub(super) fn broadcast_event(
+    conn: &mut Connection,
+    event: &Event,
+) -> Result<Vec<(String, Delivery)>> {
+    write(
+        conn,
+        &format!("broadcasting event {} on topic {}", event.id, event.topic),
+        |tx| {
+            let run_ids: Vec<String> = tx
+                .prepare_cached(
+                    "SELECT DISTINCT r.run_id FROM runs r JOIN waits w ON w.run_id = r.run_id \
+                     WHERE w.kind = 'event' AND w.key = ?1 AND r.status IN ('active', 'waiting') \
+                     ORDER BY r.run_id",
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_map([&event.topic], |row| row.get(0))?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .ctx_with(|| format!("finding runs waiting on topic {}", event.topic))?;
+            run_ids
+                .into_iter()
+                .map(|run_id| {
+                    let delivery = offer(tx, &run_id, event)?;
+                    Ok((run_id, delivery))
+                })
+                .collect()
+        },
+    )
+}
+
+fn rfc3339(ms: Millis) -> String {
+    i64::try_from(ms)
+        .ok()
+        .and_then(DateTime::from_timestamp_millis)
+        .map(|t| t.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        .unwrap_or_else(|| format!("{ms} ms after the Unix epoch"))
+}
+
+pub(super) fn answer_approval(
+    conn: &mut Connection,
+    run_id: &str,
+    answer: &ApprovalAnswer,
+    details_digest: Option<&str>,
+) -> Result<Result<Approval, AnswerRefused>> {
+    let request = answer.request_id.as_str();
+    write(
+        conn,
+        &format!("answering approval request {request} of run {run_id}"),
+        |tx| {
+            if !run_exists(tx, run_id)? {
+                return Ok(Err(AnswerRefused::UnknownRun(run_id.to_string())));
+            }
+            let Some(approval) = runs::approval(tx, run_id, request)? else {
+                return Ok(Err(AnswerRefused::UnknownRequest {
+                    run: run_id.to_string(),
+                    request: request.to_string(),
+                }));
+            };
+            if let Some(previous) = &approval.answer {
+                return Ok(Err(AnswerRefused::AlreadyAnswered {
+                    run: run_id.to_string(),
+                    request: request.to_string(),
+                    by: previous.by.clone(),
+                }));
+            }
+            // The request is valid in [requested_at, expires_at): a claim at
+            // `expires_at` already delivers `Expired`, so an answer stamped
+            // then must lose. A consumed unanswered request was delivered as
+            // `Expired`, even if this host's clock still says otherwise.
+            if answer.at >= approval.expires_at || approval.consumed {
+                audit::insert_kind(
+                    tx,
+                    Some(run_id),
+                    "approval refused",
+                    json!({
+                        "request_id": request,
+                        "by": answer.by,
+                        "approved": answer.approved,
+                        "reason": "expired",
+                        "expires_at": approval.expires_at,
+                    }),
+                    answer.at,
+                )?;
+                return Ok(Err(AnswerRefused::Expired {
+                    run: run_id.to_string(),
+                    request: request.to_string(),
+                    expires_at: approval.expires_at,
+                    expires_at_text: rfc3339(approval.expires_at),
+                }));
+            }
+            if let Some(digest) = details_digest
+                && !digest.eq_ignore_ascii_case(&approval.details_digest)
+            {
+                return Ok(Err(AnswerRefused::DetailsChanged {
+                    run: run_id.to_string(),
+                    request: request.to_string(),
+                }));
+            }
+            let waited = tx
+                .prepare_cached(
+                    "SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2",
+                )
+                .and_then(|mut stmt| stmt.exists([run_id, request]))
+                .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
+            if !waited {
+                return Ok(Err(AnswerRefused::NotWaiting {
+                    run: run_id.to_string(),
+                    request: request.to_string(),
+                }));
+            }
+            tx.prepare_cached(
+                "UPDATE approvals SET answered = 1, approved = ?3, answered_by = ?4, \
+                 answered_at = ?5, comment = ?6 WHERE run_id = ?1 AND id = ?2 AND answered = 0",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    run_id,
+                    request,
+                    answer.approved,
+                    answer.by,
+                    answer.at,
+                    answer.comment
+                ])
+            })
+            .ctx_with(|| format!("recording the answer to {request} of run {run_id}"))?;
+            audit::insert_kind(
+                tx,
+                Some(run_id),
+                "approval",
+                json!({
+                    "request_id": request,
+                    "by": answer.by,
+                    "approved": answer.approved,
+                    "comment": answer.comment,
+                }),
+                answer.at,
+            )?;
+            let stored = runs::approval(tx, run_id, request)?.ok_or_else(|| {
+                StoreError::Db(format!(
+                    "approval request {request} of run {run_id} vanished while being answered"
+                ))
+            })?;
+            Ok(Ok(stored))
+        },
+    )
+}
+
+pub(super) fn resume_parked(conn: &mut Connection, run_id: &str, at: Millis) -> Result<bool> {
+    write(conn, &format!("resuming run {run_id}"), |tx| {
+        // A run parked before its first step keeps its start wake: the guest
+        // has no state yet and needs the start input, not a resume.
+        let changed = tx
+            .prepare_cached(
+                "UPDATE runs SET status = 'active', \
+                 pending_wake = CASE WHEN pending_wake = 'start' THEN 'start' ELSE 'resume' END, \
+                 attempts = 0, retry_at = NULL, status_text = 'resumed by an operator', \
+                 updated_at = ?2 WHERE run_id = ?1 AND status = 'parked'",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, at]))
+            .ctx_with(|| format!("resuming run {run_id}"))?;
+        if changed == 0 {
+            return if run_exists(tx, run_id)? {
+                Ok(false)
+            } else {
+                Err(StoreError::UnknownRun(run_id.to_string()))
+            };
+        }
+        audit::insert_kind(tx, Some(run_id), "resume", json!({ "from": "parked" }), at)?;
+        Ok(true)
+    })
+}

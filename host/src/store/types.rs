@@ -1,0 +1,358 @@
+//! Rows and requests that cross the store boundary. Plain data, no SQL.
+
+use serde::Serialize;
+
+use crate::model::{ApprovalAnswer, Millis, Next, ToolError, Wake, WaitFor};
+
+/// A deployed build of an agent, without its bytes.
+#[derive(Clone, Debug, Serialize)]
+pub struct AgentVersion {
+    pub name: String,
+    pub version: String,
+    pub digest: String,
+    pub description: String,
+    /// The tools this version asked for in its `info` export.
+    pub requested_tools: Vec<String>,
+    /// The tools the operator granted at deploy; calls to others are denied.
+    pub granted_tools: Vec<String>,
+    pub size: u64,
+    pub deployed_at: Millis,
+}
+
+/// What `put_agent` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PutAgent {
+    Inserted,
+    /// The same bytes were already deployed under the same name and version.
+    AlreadyDeployed,
+}
+
+/// Where a run is in its life. Pausing is separate (kill switches): a paused
+/// run keeps its status and takes no step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Has a wake to deliver now (start, continue, resume).
+    Active,
+    /// Sleeps until one of its waits happens.
+    Waiting,
+    /// Finished with an outcome.
+    Done,
+    /// Stopped for an operator: a budget is spent or a step kept failing.
+    Parked,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Active => "active",
+            RunStatus::Waiting => "waiting",
+            RunStatus::Done => "done",
+            RunStatus::Parked => "parked",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RunStatus> {
+        Some(match s {
+            "active" => RunStatus::Active,
+            "waiting" => RunStatus::Waiting,
+            "done" => RunStatus::Done,
+            "parked" => RunStatus::Parked,
+            _ => return None,
+        })
+    }
+}
+
+/// A request to create a run.
+#[derive(Clone, Debug)]
+pub struct NewRun {
+    pub run_id: String,
+    pub agent: String,
+    pub version: String,
+    pub digest: String,
+    /// The start input (JSON text), delivered as the first wake.
+    pub input: String,
+    pub step_budget: u64,
+    pub fuel_budget: u64,
+    pub created_at: Millis,
+}
+
+/// A run as stored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    pub run_id: String,
+    pub agent: String,
+    pub version: String,
+    pub digest: String,
+    pub status: RunStatus,
+    pub status_text: Option<String>,
+    /// JSON text of the latest checkpoint's state (`null` before the first step).
+    pub state: String,
+    pub outcome: Option<String>,
+    /// The operator's text form of the current waits, e.g. `event:mail:invoice`.
+    pub wake_when: Option<String>,
+    pub waits: Vec<WaitFor>,
+    /// Checkpoints written so far.
+    pub steps: u64,
+    pub fuel_used: u64,
+    pub step_budget: u64,
+    pub fuel_budget: u64,
+    /// Failed attempts of the current step since the last checkpoint.
+    pub attempts: u32,
+    pub last_error: Option<String>,
+    /// A failed step is retried no earlier than this.
+    pub retry_at: Option<Millis>,
+    pub input: String,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+}
+
+/// A run claimed by one worker: nobody else steps it until the lease expires
+/// or is released. `epoch` fences every write of this claim.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub run: Run,
+    pub epoch: u64,
+    pub owner: String,
+}
+
+/// A wait as stored, with the time at which it is due (if it has one).
+#[derive(Clone, Debug)]
+pub struct StoredWait {
+    pub wait: WaitFor,
+    /// `until` time, next cron tick, or approval expiry.
+    pub due_at: Option<Millis>,
+}
+
+/// An inbox item: an event delivered to a run, consumed by at most one step.
+#[derive(Clone, Debug, Serialize)]
+pub struct InboxItem {
+    pub event: crate::model::Event,
+    pub consumed_at_step: Option<u64>,
+}
+
+/// The result of offering an event to a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    Accepted,
+    /// This run already has an event with that id; nothing changed.
+    Duplicate,
+    /// The run is done; nothing was stored.
+    Finished,
+}
+
+/// An approval request as stored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Approval {
+    pub run_id: String,
+    pub id: String,
+    pub question: String,
+    /// JSON text.
+    pub details: String,
+    /// SHA-256 of `details`: an answer is bound to the details it was given for.
+    pub details_digest: String,
+    /// Unguessable; lets a link answer this request without an operator token.
+    #[serde(skip)]
+    pub token: String,
+    pub requested_at: Millis,
+    pub expires_at: Millis,
+    pub answer: Option<ApprovalAnswer>,
+    pub consumed: bool,
+}
+
+/// Why an answer to an approval request was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerRefused {
+    #[error("run {0} does not exist")]
+    UnknownRun(String),
+    #[error("run {run} has no approval request {request}")]
+    UnknownRequest { run: String, request: String },
+    #[error(
+        "approval request {request} of run {run} expired at {expires_at_text}; the run is woken with `expired` and needs a fresh request"
+    )]
+    Expired {
+        run: String,
+        request: String,
+        expires_at: Millis,
+        expires_at_text: String,
+    },
+    #[error("approval request {request} of run {run} was already answered by {by}")]
+    AlreadyAnswered {
+        run: String,
+        request: String,
+        by: String,
+    },
+    #[error(
+        "the answer was given for other details than approval request {request} of run {run} now shows; read the request again"
+    )]
+    DetailsChanged { run: String, request: String },
+    #[error("run {run} no longer waits for approval request {request}")]
+    NotWaiting { run: String, request: String },
+}
+
+/// A checkpoint: what one step produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checkpoint {
+    pub run_id: String,
+    pub seq: u64,
+    pub version: String,
+    pub wake: Wake,
+    /// JSON text.
+    pub state: String,
+    pub next: Next,
+    pub status_text: Option<String>,
+    pub fuel_used: u64,
+    pub at: Millis,
+}
+
+/// Everything a successful step writes, in one transaction.
+#[derive(Clone, Debug)]
+pub struct StepCommit {
+    pub run_id: String,
+    pub epoch: u64,
+    pub wake: Wake,
+    pub state: String,
+    pub next: Next,
+    pub status_text: Option<String>,
+    pub fuel_used: u64,
+    pub waits: Vec<StoredWait>,
+    pub wake_when: Option<String>,
+    pub audit: Vec<AuditEntry>,
+    pub at: Millis,
+}
+
+/// A step that failed: nothing of the run's state changes.
+#[derive(Clone, Debug)]
+pub struct StepFailed {
+    pub run_id: String,
+    pub epoch: u64,
+    pub error: String,
+    /// Fuel burnt by the failed attempt; it counts against the run's budget.
+    pub fuel_used: u64,
+    /// `Some` retries no earlier than this; `None` parks the run.
+    pub retry_at: Option<Millis>,
+    pub audit: Vec<AuditEntry>,
+    pub at: Millis,
+}
+
+/// One line of the append-only audit log, before it is stored.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditEntry {
+    pub run_id: Option<String>,
+    /// e.g. `step`, `tool`, `approval`, `pause`, `deploy`.
+    pub kind: String,
+    pub data: serde_json::Value,
+}
+
+/// A stored audit line.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditRow {
+    pub id: u64,
+    pub at: Millis,
+    pub run_id: Option<String>,
+    pub kind: String,
+    pub data: serde_json::Value,
+}
+
+/// A recorded tool call: repeats of the key get this result back.
+#[derive(Clone, Debug, Serialize)]
+pub struct LedgerEntry {
+    pub run_id: String,
+    pub key: String,
+    pub tool: String,
+    pub args: String,
+    pub result: Result<String, ToolError>,
+    pub at: Millis,
+}
+
+/// A kv value with its version (bumped by every write; 0 = absent).
+#[derive(Clone, Debug, Serialize)]
+pub struct KvEntry {
+    pub key: String,
+    /// JSON text, `None` when absent.
+    pub value: Option<String>,
+    pub version: u64,
+}
+
+/// What a kv write did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KvWrite {
+    /// False when `expected_version` did not match: nothing was written.
+    pub ok: bool,
+    /// The version after the write (or the current one when refused).
+    pub version: u64,
+}
+
+/// A kv operation, run by the `kv` tool or the operator's CLI.
+#[derive(Clone, Debug)]
+pub enum KvOp {
+    Get {
+        key: String,
+    },
+    Put {
+        key: String,
+        value: String,
+        expected_version: Option<u64>,
+    },
+    Delete {
+        key: String,
+        expected_version: Option<u64>,
+    },
+}
+
+/// The result of a `KvOp`.
+#[derive(Clone, Debug)]
+pub enum KvOutcome {
+    Read(KvEntry),
+    Wrote(KvWrite),
+}
+
+/// A lease operation on a named resource.
+#[derive(Clone, Debug)]
+pub enum LeaseOp {
+    Acquire {
+        resource: String,
+        holder: String,
+        ttl_ms: u64,
+    },
+    Release {
+        resource: String,
+        holder: String,
+    },
+}
+
+/// The result of a `LeaseOp`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum LeaseOutcome {
+    /// `granted` is false when another holder has an unexpired lease; `holder`
+    /// then names it.
+    Acquire {
+        granted: bool,
+        holder: String,
+        expires_at: Millis,
+    },
+    Release {
+        released: bool,
+    },
+}
+
+/// Where a tool call's ledger row goes, written in the same transaction as a
+/// built-in tool's effect so that the effect happens at most once.
+#[derive(Clone, Debug)]
+pub struct LedgerWrite {
+    pub run_id: String,
+    pub epoch: u64,
+    pub key: String,
+    pub tool: String,
+    pub args: String,
+}
+
+/// A kill switch. Scopes: `all`, `agent:<name>`, `run:<id>`, `tool:<name>`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Switch {
+    pub scope: String,
+    pub reason: Option<String>,
+    pub at: Millis,
+}

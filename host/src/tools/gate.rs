@@ -1,0 +1,126 @@
+//! The one path of every tool call a guest makes during a step.
+//!
+//! In order: a key already in the run's ledger returns the recorded result
+//! without running anything (a step retried after a crash sees what the first
+//! attempt saw); otherwise the call is checked against the version's grants,
+//! the tool kill switches, the per-step call budget and the payload limit,
+//! then executed, and its result is made durable before the guest sees it.
+
+use crate::failpoint;
+use crate::model::{Millis, ToolError};
+use crate::runtime::{HostFault, ToolGate};
+use crate::store::{LedgerWrite, Store};
+use crate::tools::Tools;
+
+/// A gate for one step of one claimed run.
+pub struct StepGate<'a> {
+    pub store: &'a mut dyn Store,
+    pub tools: &'a Tools,
+    pub run_id: &'a str,
+    /// The claim's fencing epoch: writes of a superseded claim are refused.
+    pub epoch: u64,
+    /// The tools granted to the run's agent version.
+    pub granted: &'a [String],
+    /// Tools switched off by an operator (`tool:<name>` kill switches).
+    pub paused_tools: &'a [String],
+    pub now: Millis,
+    /// Calls this step may still make.
+    pub calls_left: u32,
+    /// Tool calls that actually ran (not replays), for the step's audit row.
+    pub executed: u32,
+    pub replayed: u32,
+}
+
+impl StepGate<'_> {
+    fn check(&mut self, name: &str, args: &str) -> Result<(), ToolError> {
+        if !self.tools.knows(name) {
+            return Err(ToolError::Unknown(format!(
+                "no tool named `{name}` on this host"
+            )));
+        }
+        if !self.granted.iter().any(|g| g == name) {
+            return Err(ToolError::Denied(format!(
+                "tool `{name}` is not granted to this agent version; redeploy with --grant {name}"
+            )));
+        }
+        if self.paused_tools.iter().any(|t| t == name) {
+            return Err(ToolError::Denied(format!(
+                "tool `{name}` is paused by a kill switch"
+            )));
+        }
+        if self.calls_left == 0 {
+            return Err(ToolError::Budget(
+                "this step made all the tool calls it may make; continue in a new step".into(),
+            ));
+        }
+        if args.len() > self.tools.max_payload() {
+            return Err(ToolError::Invalid(format!(
+                "arguments are {} bytes; the limit is {}",
+                args.len(),
+                self.tools.max_payload()
+            )));
+        }
+        if serde_json::from_str::<serde_json::Value>(args).is_err() {
+            return Err(ToolError::Invalid("arguments are not valid JSON".into()));
+        }
+        Ok(())
+    }
+}
+
+impl ToolGate for StepGate<'_> {
+    fn call(
+        &mut self,
+        name: &str,
+        args: &str,
+        idempotency_key: &str,
+    ) -> Result<Result<String, ToolError>, HostFault> {
+        let fault = |e: crate::store::StoreError| HostFault(e.to_string());
+        if idempotency_key.is_empty() {
+            return Ok(Err(ToolError::Invalid(
+                "the idempotency key is empty; give every call a key that names the action".into(),
+            )));
+        }
+        if let Some(entry) = self.store.ledger_get(self.run_id, idempotency_key).map_err(fault)? {
+            if entry.tool != name {
+                return Ok(Err(ToolError::Invalid(format!(
+                    "idempotency key `{idempotency_key}` was already used for tool `{}`",
+                    entry.tool
+                ))));
+            }
+            self.replayed += 1;
+            return Ok(entry.result);
+        }
+        // Policy refusals are not recorded: a kill switch lifted later must
+        // let the retried call through.
+        if let Err(e) = self.check(name, args) {
+            return Ok(Err(e));
+        }
+        self.calls_left -= 1;
+        let call = LedgerWrite {
+            run_id: self.run_id.to_string(),
+            epoch: self.epoch,
+            key: idempotency_key.to_string(),
+            tool: name.to_string(),
+            args: args.to_string(),
+        };
+        let executed = self.tools.execute(self.store, &call, self.now).map_err(fault)?;
+        let mut result = executed.result;
+        if let Ok(out) = &result
+            && out.len() > self.tools.max_payload()
+        {
+            result = Err(ToolError::Failed(format!(
+                "the result is {} bytes; the limit is {}",
+                out.len(),
+                self.tools.max_payload()
+            )));
+        }
+        if !executed.recorded {
+            self.store
+                .ledger_put(&call, &result, self.now)
+                .map_err(fault)?;
+        }
+        self.executed += 1;
+        failpoint::after_call(idempotency_key);
+        Ok(result)
+    }
+}

@@ -1,0 +1,318 @@
+//! The step protocol (DESIGN.md, "The step protocol"): claim a run that has a
+//! wake, check its budgets, step it once in the sandbox with every tool call
+//! going through the gate, then commit the checkpoint, status, waits and
+//! audit in one transaction — or, on a failure, change nothing of the run's
+//! state and retry it later, parking it after too many attempts.
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::app::{App, AppError};
+use crate::clock::rfc3339;
+use crate::model::{Next, Wake, WaitFor};
+use crate::runtime::{StepFailure, StepInput};
+use crate::store::{AuditEntry, Claim, StepCommit, StepFailed, StoreError};
+use crate::tools::gate::StepGate;
+use crate::waits;
+
+/// What happened to one claimed run.
+#[derive(Debug, Serialize)]
+pub struct Stepped {
+    pub run_id: String,
+    #[serde(flatten)]
+    pub what: StepEnd,
+}
+
+/// How a claimed step ended.
+#[derive(Debug, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum StepEnd {
+    /// A checkpoint was written.
+    Committed { seq: u64, next: String, status: Option<String> },
+    /// The step failed; nothing changed; it is retried later.
+    Failed { error: String, retry_at: String },
+    /// The run is parked for an operator.
+    Parked { reason: String },
+    /// Another worker took the run over; this step's writes were discarded.
+    LostClaim,
+}
+
+/// A worker bound to one process's app.
+pub struct Worker<'a> {
+    app: &'a mut App,
+    /// Names this worker in claims: `<host>:<pid>`.
+    owner: String,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(app: &'a mut App) -> Worker<'a> {
+        let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+        let owner = format!("{}:{}", host.trim(), std::process::id());
+        Worker { app, owner }
+    }
+
+    /// Steps runs until none has a wake to deliver. Runs that are due but
+    /// claimed by another worker are waited for (their claim ends when that
+    /// worker commits, or when a dead worker's claim expires).
+    pub fn until_idle(&mut self, mut on_step: impl FnMut(&Stepped)) -> Result<usize, AppError> {
+        let mut steps = 0;
+        loop {
+            match self.step_next()? {
+                Some(stepped) => {
+                    steps += 1;
+                    on_step(&stepped);
+                }
+                None => {
+                    let now = self.app.now();
+                    if self.app.store.due_but_claimed(now)? == 0 {
+                        return Ok(steps);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            }
+        }
+    }
+
+    /// Claims and steps one run; `None` when no run has a wake now.
+    pub fn step_next(&mut self) -> Result<Option<Stepped>, AppError> {
+        let now = self.app.now();
+        let claim_ms = self.app.config.limits.claim_ms;
+        let Some((claim, wake)) = self.app.store.claim(now, &self.owner, claim_ms)? else {
+            return Ok(None);
+        };
+        let run_id = claim.run.run_id.clone();
+        let what = match self.step_claimed(&claim, wake) {
+            Ok(end) => end,
+            Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
+            Err(e) => return Err(e),
+        };
+        Ok(Some(Stepped { run_id, what }))
+    }
+
+    fn step_claimed(&mut self, claim: &Claim, wake: Wake) -> Result<StepEnd, AppError> {
+        let run = &claim.run;
+        let now = self.app.now();
+        if run.steps >= run.step_budget {
+            let reason = format!(
+                "step budget of {} steps is spent; resume the run to grant it more, or cancel it",
+                run.step_budget
+            );
+            return self.park(claim, reason);
+        }
+        if run.fuel_used >= run.fuel_budget {
+            let reason = format!(
+                "fuel budget of {} is spent ({} used); resume the run to grant it more, or cancel it",
+                run.fuel_budget, run.fuel_used
+            );
+            return self.park(claim, reason);
+        }
+        let Some(version) = self.app.store.agent(&run.agent, Some(&run.version))? else {
+            let reason = format!("agent {}@{} is no longer deployed", run.agent, run.version);
+            return self.park(claim, reason);
+        };
+        let runtime = self.app.runtime()?;
+        let store = &self.app.store;
+        let loaded = runtime.load_stored(&run.digest, || {
+            store.agent_bytes(&run.digest).map_err(|e| e.to_string())
+        });
+        let loaded = match loaded {
+            Ok(l) => l,
+            Err(e) => return self.fail(claim, &wake, format!("cannot load the agent: {e}"), 0, vec![]),
+        };
+        let paused_tools: Vec<String> = self
+            .app
+            .store
+            .switches()?
+            .into_iter()
+            .filter_map(|s| s.scope.strip_prefix("tool:").map(str::to_string))
+            .collect();
+        let input = StepInput {
+            run_id: run.run_id.clone(),
+            step_number: run.steps + 1,
+            now_ms: now,
+            state: run.state.clone(),
+            wake: wake.clone(),
+        };
+        let mut gate = StepGate {
+            store: self.app.store.as_mut(),
+            tools: &self.app.tools,
+            run_id: &run.run_id,
+            epoch: claim.epoch,
+            granted: &version.granted_tools,
+            paused_tools: &paused_tools,
+            now,
+            calls_left: self.app.config.limits.tool_calls_per_step,
+            executed: 0,
+            replayed: 0,
+        };
+        let report = runtime.step(&loaded, &input, &mut gate);
+        let (executed, replayed) = (gate.executed, gate.replayed);
+        let logs: Vec<AuditEntry> = report
+            .logs
+            .iter()
+            .map(|l| audit(run, "log", json!(l)))
+            .collect();
+        let result = match report.result {
+            Ok(result) => result,
+            Err(failure) => {
+                return self.fail(claim, &wake, failure.to_string(), report.fuel_used, logs);
+            }
+        };
+        let planned = match &result.next {
+            Next::Wait { waits } => {
+                let existing = self.app.store.approvals(&run.run_id)?;
+                match waits::plan(waits, now, &existing) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let failure = StepFailure::InvalidOutput(e);
+                        return self.fail(claim, &wake, failure.to_string(), report.fuel_used, logs);
+                    }
+                }
+            }
+            _ => vec![],
+        };
+        let wait_list: Vec<WaitFor> = planned.iter().map(|w| w.wait.clone()).collect();
+        let seq = run.steps + 1;
+        let mut rows = vec![audit(
+            run,
+            "step",
+            json!({
+                "seq": seq,
+                "version": run.version,
+                "wake": wake_summary(&wake),
+                "next": next_summary(&result.next),
+                "status": result.status,
+                "fuel": report.fuel_used,
+                "wall_ms": report.wall.as_millis() as u64,
+                "tool_calls": executed,
+                "replayed_tool_calls": replayed,
+            }),
+        )];
+        rows.extend(logs);
+        for w in &planned {
+            if let WaitFor::Approval(req) = &w.wait {
+                rows.push(audit(
+                    run,
+                    "approval requested",
+                    json!({"id": req.id, "question": req.question,
+                        "details": serde_json::from_str::<serde_json::Value>(&req.details).ok(),
+                        "expires_at": w.due_at.map(rfc3339)}),
+                ));
+            }
+        }
+        if let Next::Done { outcome } = &result.next {
+            rows.push(audit(run, "done", json!({"outcome": outcome})));
+        }
+        let commit = StepCommit {
+            run_id: run.run_id.clone(),
+            epoch: claim.epoch,
+            wake,
+            state: result.state,
+            next: result.next.clone(),
+            status_text: result.status.clone(),
+            fuel_used: report.fuel_used,
+            waits: planned,
+            wake_when: waits::wake_when(&wait_list),
+            audit: rows,
+            at: now,
+        };
+        self.app.store.commit_step(&commit)?;
+        Ok(StepEnd::Committed {
+            seq,
+            next: next_summary(&result.next),
+            status: result.status,
+        })
+    }
+
+    fn park(&mut self, claim: &Claim, reason: String) -> Result<StepEnd, AppError> {
+        let now = self.app.now();
+        self.app.store.park(&claim.run.run_id, claim.epoch, &reason, now)?;
+        Ok(StepEnd::Parked { reason })
+    }
+
+    /// Records a failed attempt: retried with exponential backoff, parked
+    /// once the attempts are used up.
+    fn fail(
+        &mut self,
+        claim: &Claim,
+        wake: &Wake,
+        error: String,
+        fuel_used: u64,
+        mut rows: Vec<AuditEntry>,
+    ) -> Result<StepEnd, AppError> {
+        let run = &claim.run;
+        let now = self.app.now();
+        let limits = &self.app.config.limits;
+        let attempt = run.attempts + 1;
+        let retry_at = (attempt < limits.max_attempts).then(|| {
+            let backoff = limits
+                .retry_backoff_ms
+                .saturating_mul(1u64 << (attempt - 1).min(20));
+            now.saturating_add(backoff)
+        });
+        rows.insert(
+            0,
+            audit(
+                run,
+                "step failed",
+                json!({"seq": run.steps + 1, "attempt": attempt, "wake": wake_summary(wake),
+                    "error": error, "fuel": fuel_used, "retry_at": retry_at.map(rfc3339)}),
+            ),
+        );
+        let error = if retry_at.is_none() {
+            format!("step failed {attempt} times; last error: {error}")
+        } else {
+            error
+        };
+        self.app.store.fail_step(&StepFailed {
+            run_id: run.run_id.clone(),
+            epoch: claim.epoch,
+            error: error.clone(),
+            fuel_used,
+            retry_at,
+            audit: rows,
+            at: now,
+        })?;
+        Ok(match retry_at {
+            Some(at) => StepEnd::Failed {
+                error,
+                retry_at: rfc3339(at),
+            },
+            None => StepEnd::Parked { reason: error },
+        })
+    }
+}
+
+fn audit(run: &crate::store::Run, kind: &str, data: serde_json::Value) -> AuditEntry {
+    AuditEntry {
+        run_id: Some(run.run_id.clone()),
+        kind: kind.to_string(),
+        data,
+    }
+}
+
+/// A short text form of a wake for audit rows and history.
+pub fn wake_summary(wake: &Wake) -> String {
+    match wake {
+        Wake::Start { .. } => "start".into(),
+        Wake::Event(e) => format!("event {} on {}", e.id, e.topic),
+        Wake::Approval(a) => format!(
+            "approval {} {} by {}",
+            a.request_id,
+            if a.approved { "approved" } else { "rejected" },
+            a.by
+        ),
+        Wake::Timer { due } => format!("timer {}", rfc3339(*due)),
+        Wake::Expired { request_id } => format!("approval {request_id} expired"),
+        Wake::Resume => "resume".into(),
+    }
+}
+
+/// A short text form of what a step asked for next.
+pub fn next_summary(next: &Next) -> String {
+    match next {
+        Next::Continue => "continue".into(),
+        Next::Wait { waits } => format!("wait {}", waits::wake_when(waits).unwrap_or_default()),
+        Next::Done { outcome } => format!("done: {outcome}"),
+    }
+}

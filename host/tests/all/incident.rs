@@ -1,0 +1,194 @@
+//! The six experiments of the incident agent (seed 001), each against the
+//! real binary: the approval pause across processes, crashes around the model
+//! call and the action, a colleague fixing the service first, a stale
+//! approval, another holder of the lease, and the kill switch.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, FAST_LIMITS, INCIDENT_TOOLS};
+
+const RUN: &str = "inc-7001";
+const REQUEST: &str = "approve-scale_out";
+
+fn degraded() -> String {
+    json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0}).to_string()
+}
+
+/// A host with the incident agent deployed, the service degraded, and a run
+/// started. `input` overrides fields of the start input.
+fn setup(name: &str, input: Value) -> Env {
+    let env = Env::new(name, &format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}"));
+    env.ok(&["kv", "put", "service/payments-api", &degraded()]);
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let mut start = json!({"incident": "INC-7001", "service": "payments-api"});
+    start.as_object_mut().unwrap().extend(input.as_object().unwrap().clone());
+    let id = env.ok(&["start", "incident", "--input", &start.to_string(), "--id", RUN]);
+    assert_eq!(id.trim(), RUN);
+    env
+}
+
+/// Runs the worker until the run waits for the approval, and checks it does.
+fn until_approval(env: &Env) -> Value {
+    env.work();
+    let show = env.show(RUN);
+    assert_eq!(show["status"], "waiting", "{show}");
+    assert_eq!(show["wake_when"], format!("approval:{REQUEST}"));
+    let pending = show["pending_approvals"].as_array().unwrap();
+    assert_eq!(pending.len(), 1, "{show}");
+    assert_eq!(pending[0]["id"], REQUEST);
+    assert_eq!(pending[0]["question"], "Approve 'scale_out' on payments-api?");
+    assert_eq!(pending[0]["details"]["action"], "scale_out");
+    show
+}
+
+fn approve(env: &Env) {
+    env.ok(&["approve", RUN, REQUEST, "--by", "on-call engineer"]);
+}
+
+fn actions_applied(env: &Env) -> i64 {
+    env.kv("service/payments-api")["actions_applied"].as_i64().unwrap()
+}
+
+fn outcome(env: &Env) -> String {
+    let show = env.show(RUN);
+    assert_eq!(show["status"], "done", "{show}");
+    show["outcome"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn experiment_1_pause_at_approval_and_finish_from_new_processes() {
+    let env = setup("exp1", json!({}));
+    let waiting = until_approval(&env);
+    assert_eq!(waiting["steps"], 3);
+    assert_eq!(waiting["state"]["plan"]["action"], "scale_out");
+    // Every command below is a new process: the run lives only in the file.
+    approve(&env);
+    env.work();
+    assert_eq!(outcome(&env), "resolved");
+    let history = env.json(&["history", RUN]);
+    assert!(history.as_array().unwrap().len() >= 6, "{history}");
+    assert_eq!(actions_applied(&env), 1);
+    let approvals = env.audit_rows(RUN, "approval");
+    assert_eq!(approvals.len(), 1);
+    assert_eq!(approvals[0]["data"]["by"], "on-call engineer");
+}
+
+#[cfg(feature = "failpoints")]
+fn killed_worker(env: &Env, failpoint: &str) {
+    let out = env
+        .clone_with_env("WAKEFUL_FAILPOINT", failpoint)
+        .output(&["work", "--until-idle"]);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        out.status.signal(),
+        Some(9),
+        "the worker should die by SIGKILL at {failpoint}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(feature = "failpoints")]
+#[test]
+fn experiment_2_crash_after_the_model_call() {
+    let env = setup("exp2-model", json!({}));
+    killed_worker(&env, "after-call:INC-7001:diagnose");
+    // The model's answer was durable before the crash: the retried step
+    // replays it instead of calling the model again.
+    until_approval(&env);
+    let calls: Vec<Value> = env
+        .audit_rows(RUN, "tool")
+        .into_iter()
+        .filter(|r| r["data"]["key"] == "INC-7001:diagnose")
+        .collect();
+    assert_eq!(calls.len(), 1, "the model was called once: {calls:?}");
+    approve(&env);
+    env.work();
+    assert_eq!(outcome(&env), "resolved");
+    assert_eq!(actions_applied(&env), 1);
+}
+
+#[cfg(feature = "failpoints")]
+#[test]
+fn experiment_2_crash_after_the_action_before_its_checkpoint() {
+    let env = setup("exp2-action", json!({}));
+    until_approval(&env);
+    approve(&env);
+    killed_worker(&env, "after-call:INC-7001:scale_out");
+    // The action happened, the checkpoint did not.
+    assert_eq!(actions_applied(&env), 1);
+    assert_eq!(env.show(RUN)["status"], "active");
+    env.work();
+    assert_eq!(outcome(&env), "resolved");
+    assert_eq!(actions_applied(&env), 1, "the action ran exactly once");
+}
+
+#[test]
+fn experiment_3_a_colleague_fixes_it_first() {
+    let env = setup("exp3", json!({}));
+    until_approval(&env);
+    let fixed = json!({"status": "healthy", "memory_pct": 40, "actions_applied": 0});
+    env.ok(&["kv", "put", "service/payments-api", &fixed.to_string()]);
+    approve(&env);
+    env.work();
+    let outcome = outcome(&env);
+    assert!(outcome.starts_with("world changed since the plan"), "{outcome}");
+    assert!(outcome.contains("healthy"), "{outcome}");
+    assert_eq!(actions_applied(&env), 0);
+}
+
+#[test]
+fn experiment_4_a_stale_approval_is_refused() {
+    let env = setup("exp4", json!({"approval_valid_ms": 1000}));
+    until_approval(&env);
+    std::thread::sleep(std::time::Duration::from_millis(1300));
+    let err = env.fails(&["approve", RUN, REQUEST, "--by", "on-call engineer"]);
+    assert!(err.contains("expired"), "{err}");
+    env.work();
+    assert_eq!(outcome(&env), "approval expired; needs a fresh plan");
+    assert_eq!(actions_applied(&env), 0);
+    let refused = env.audit_rows(RUN, "approval refused");
+    assert_eq!(refused.len(), 1, "the late answer is in the audit log");
+}
+
+#[test]
+fn experiment_5_another_holder_has_the_lease() {
+    let env = setup("exp5", json!({}));
+    until_approval(&env);
+    env.ok(&["lease", "acquire", "service/payments-api", "--holder", "agent-2", "--ttl", "300"]);
+    approve(&env);
+    env.work();
+    assert_eq!(outcome(&env), "agent-2 holds the lease on payments-api; backed off");
+    assert_eq!(actions_applied(&env), 0);
+}
+
+#[test]
+fn experiment_6_the_kill_switch_pauses_without_losing_anything() {
+    let env = setup("exp6", json!({}));
+    until_approval(&env);
+    env.ok(&["pause", "--all", "--reason", "incident review"]);
+    approve(&env);
+    let worked = env.work();
+    assert!(worked.contains("idle after 0 step(s)"), "{worked}");
+    let paused = env.show(RUN);
+    assert_eq!(paused["paused"], true);
+    assert_eq!(paused["steps"], 3, "no step was taken while paused");
+    env.ok(&["resume", "--all"]);
+    env.work();
+    assert_eq!(outcome(&env), "resolved");
+    assert_eq!(actions_applied(&env), 1);
+}
+
+#[test]
+fn an_unknown_model_action_escalates_to_a_human() {
+    let config = "[tools.llm]\nkind = \"static\"\nresult = { action = \"drop_database\", reason = \"why not\" }\n";
+    let env = Env::new("escalate", &format!("{config}\n{FAST_LIMITS}"));
+    env.ok(&["kv", "put", "service/payments-api", &degraded()]);
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let input = json!({"incident": "INC-7002", "service": "payments-api"}).to_string();
+    env.ok(&["start", "incident", "--input", &input, "--id", RUN]);
+    env.work();
+    let outcome = outcome(&env);
+    assert!(outcome.starts_with("escalated to a human"), "{outcome}");
+    assert!(outcome.contains("drop_database"), "{outcome}");
+    assert_eq!(actions_applied(&env), 0);
+}

@@ -1,0 +1,55 @@
+//! The invoice agent (seed 000): a run that waits for an email, files it once,
+//! and ignores a second delivery of the same mail.
+
+use serde_json::json;
+
+use crate::harness::Env;
+
+#[test]
+fn invoice_mail_is_filed_once_despite_a_duplicated_delivery() {
+    let env = Env::new("invoice", "");
+    env.deploy("invoice-mail", &["kv"]);
+    let run = env.ok(&["start", "invoice-mail"]).trim().to_string();
+    assert!(run.starts_with("run_"), "{run}");
+    env.work();
+    let show = env.show(&run);
+    assert_eq!(show["status"], "waiting");
+    assert_eq!(show["status_text"], "waiting on the invoice email");
+    assert_eq!(show["wake_when"], "event:mail:invoice");
+
+    let mail = json!({"from": "billing@acme.test", "amount": 120}).to_string();
+    // By topic: every run waiting on it gets the mail.
+    let sent = env.ok(&["send", "--topic", "mail:invoice", "--id", "mail-42", "--payload", &mail]);
+    assert!(sent.contains(&format!("delivered mail-42 to {run}")), "{sent}");
+    // The same mail again, by run id: recognised, nothing changes.
+    let again = env.ok(&["send", &run, "--topic", "mail:invoice", "--id", "mail-42", "--payload", &mail]);
+    assert!(again.contains("already has event mail-42"), "{again}");
+
+    env.work();
+    let show = env.show(&run);
+    assert_eq!(show["status"], "done", "{show}");
+    assert!(show["outcome"].as_str().unwrap().contains("mail-42"), "{show}");
+    assert_eq!(show["steps"], 2);
+    let filed = env.ok(&["kv", "get", "invoices/mail-42"]);
+    let filed: serde_json::Value = serde_json::from_str(&filed).unwrap();
+    assert_eq!(filed["version"], 1, "filed exactly once: {filed}");
+    assert_eq!(filed["value"]["amount"], 120);
+
+    // After the run is done, a late duplicate is refused and stores nothing.
+    let err = env.fails(&["send", &run, "--topic", "mail:invoice", "--id", "mail-43"]);
+    assert!(err.contains("is done"), "{err}");
+    env.work();
+    assert_eq!(env.json(&["history", &run]).as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn an_event_sent_before_the_run_waits_is_kept_for_it() {
+    let env = Env::new("invoice-early", "");
+    env.deploy("invoice-mail", &["kv"]);
+    let run = env.ok(&["start", "invoice-mail", "--id", "early"]).trim().to_string();
+    env.ok(&["send", &run, "--topic", "mail:invoice", "--id", "mail-1", "--payload", "{}"]);
+    env.work();
+    let show = env.show(&run);
+    assert_eq!(show["status"], "done", "{show}");
+    assert!(show["outcome"].as_str().unwrap().contains("mail-1"));
+}

@@ -1,0 +1,9 @@
+//! End-to-end tests: the real `wakeful` binary, one process per command, a
+//! real SQLite file, agents built from source in `agents/`.
+
+mod bad_input;
+mod harness;
+mod incident;
+mod invoice;
+mod race;
+mod sandbox;

@@ -1,0 +1,105 @@
+//! Each sandbox limit proven with a real hostile guest (agents/testing/),
+//! and the budgets that park a run instead of letting it loop.
+
+use serde_json::{Value, json};
+
+use crate::harness::Env;
+
+/// One attempt per step, so a failing step parks its run at once.
+const STRICT: &str = "[limits]\nmax_attempts = 1\nfuel_per_step = 300000000\nmemory_mib = 32\nstep_deadline_ms = 8000\nclaim_ms = 20000\n";
+
+/// Starts the hostile agent in `mode` and works until idle.
+fn hostile(env: &Env, run: &str, mode: &str) -> Value {
+    env.ok(&["start", "hostile", "--id", run, "--input", &json!({"mode": mode}).to_string()]);
+    env.work();
+    env.show(run)
+}
+
+fn parked_with(show: &Value, needle: &str) {
+    assert_eq!(show["status"], "parked", "{show}");
+    let error = show["last_error"].as_str().unwrap_or_default().to_lowercase();
+    assert!(error.contains(needle), "expected `{needle}` in: {error}");
+    assert_eq!(show["steps"], 0, "a failed step writes no checkpoint");
+}
+
+#[test]
+fn hostile_guests_hit_each_limit_and_are_parked() {
+    let env = Env::new("hostile", STRICT);
+    env.deploy("hostile", &["kv"]);
+    parked_with(&hostile(&env, "spin", "spin"), "fuel");
+    parked_with(&hostile(&env, "membomb", "membomb"), "memory");
+    parked_with(&hostile(&env, "recurse", "recurse"), "stack overflow");
+    parked_with(&hostile(&env, "bigstate", "bigstate"), "state");
+    parked_with(&hostile(&env, "error", "error"), "hostile error");
+    let panic = hostile(&env, "panic", "panic");
+    parked_with(&panic, "trap");
+    let logs = env.audit_rows("panic", "log");
+    assert!(
+        logs.iter().any(|l| l["data"]["message"].as_str().unwrap_or("").contains("hostile panic")),
+        "the panic message reaches the audit log: {logs:?}"
+    );
+}
+
+#[test]
+fn a_step_past_its_deadline_is_stopped() {
+    let config = "[limits]\nmax_attempts = 1\nfuel_per_step = 1000000000000\nstep_deadline_ms = 300\n";
+    let env = Env::new("deadline", config);
+    env.deploy("hostile", &["kv"]);
+    parked_with(&hostile(&env, "spin", "spin"), "deadline");
+}
+
+#[test]
+fn guest_output_is_bounded() {
+    let env = Env::new("chatty", STRICT);
+    env.deploy("hostile", &["kv"]);
+    let show = hostile(&env, "chatty", "chatty");
+    assert_eq!(show["status"], "waiting", "printing a lot is not an error: {show}");
+    let logs = env.audit_rows("chatty", "log");
+    let bytes: usize = logs.iter().map(|l| l["data"]["message"].as_str().unwrap_or("").len()).sum();
+    assert!(bytes > 0 && bytes <= 70 * 1024, "{bytes} bytes of logs kept");
+    assert!(
+        logs.iter().any(|l| l["data"]["message"].as_str().unwrap_or("").contains("dropped")),
+        "the excess is reported"
+    );
+}
+
+#[test]
+fn the_sandbox_pins_time_and_hides_the_host() {
+    let env = Env::new("pinned", STRICT);
+    env.deploy("hostile", &["kv"]);
+    let clock = hostile(&env, "clock", "clock");
+    assert_eq!(clock["status"], "done", "{clock}");
+    assert_eq!(clock["state"]["now"], clock["state"]["wall"], "WASI's clock is the step's time");
+    let files = hostile(&env, "files", "files");
+    assert_eq!(files["status"], "done", "{files}");
+    let state = files["state"].to_string();
+    assert!(!state.contains("etc") && !state.contains("PATH"), "the guest saw the host: {state}");
+}
+
+#[test]
+fn a_failing_step_is_retried_then_parked_and_can_be_resumed() {
+    let env = Env::new("retry", "[limits]\nmax_attempts = 3\nretry_backoff_ms = 0\n");
+    env.deploy("hostile", &["kv"]);
+    let show = hostile(&env, "err", "error");
+    assert_eq!(show["status"], "parked", "{show}");
+    assert_eq!(show["attempts"], 3);
+    assert_eq!(env.audit_rows("err", "step failed").len(), 3);
+    env.ok(&["resume", "--run", "err"]);
+    assert_eq!(env.show("err")["status"], "active");
+    env.work();
+    assert_eq!(env.audit_rows("err", "step failed").len(), 6);
+}
+
+#[test]
+fn a_run_that_spends_its_step_budget_is_parked() {
+    let env = Env::new("budget", "[limits]\nsteps_per_run = 1\n");
+    env.deploy("invoice-mail", &["kv"]);
+    env.ok(&["start", "invoice-mail", "--id", "b"]);
+    env.ok(&["send", "b", "--topic", "mail:invoice", "--id", "m1"]);
+    env.work();
+    let show = env.show("b");
+    assert_eq!(show["status"], "parked", "{show}");
+    assert!(show["status_text"].as_str().unwrap().contains("step budget of 1"), "{show}");
+    assert_eq!(show["steps"], 1);
+    assert_eq!(env.kv("invoices/m1"), Value::Null, "no step ran past the budget");
+}

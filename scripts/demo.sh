@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The incident scenario of seed 001, end to end, each command a new process:
+# start, pause at the approval, approve from another process, resolve, and
+# print the audit trail. Installs the wasm32-wasip2 target if missing and
+# builds the agents and the host from source.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/build-agents.sh >/dev/null
+cargo build -p wakeful --quiet
+wakeful=target/debug/wakeful
+
+export WAKEFUL_DATA=target/demo
+export WAKEFUL_CONFIG=agents/incident/wakeful.toml
+rm -rf "$WAKEFUL_DATA"
+run=INC-7001
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "the world: payments-api is degraded"
+$wakeful kv put service/payments-api '{"status":"degraded","memory_pct":97,"actions_applied":0}'
+
+say "deploy the incident agent with the tools it asks for"
+$wakeful deploy agents/target/wasm32-wasip2/release/incident.wasm --grant kv --grant lease --grant llm
+
+say "start a run and work until it waits"
+$wakeful start incident --id "$run" --input '{"incident":"INC-7001","service":"payments-api","holder":"agent-1"}'
+$wakeful work --until-idle
+
+say "every process has ended: the run is rows in $WAKEFUL_DATA/wakeful.db, waiting for a human"
+$wakeful show "$run"
+
+say "an on-call engineer approves, from another process"
+$wakeful approve "$run" approve-scale_out --by "on-call engineer" --comment "go ahead"
+
+say "a new worker finishes the run"
+$wakeful work --until-idle
+$wakeful show "$run"
+
+say "the service was changed exactly once"
+$wakeful kv get service/payments-api
+
+say "history: one checkpoint per step"
+$wakeful history "$run"
+
+say "audit trail"
+$wakeful audit "$run"

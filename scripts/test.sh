@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every check and test, from a fresh clone: installs what is missing (the
+# wasm32-wasip2 target, rustfmt, clippy), checks formatting and lints, builds
+# the agents from source and runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+echo "== format"
+cargo fmt --all --check
+cargo fmt --manifest-path agents/Cargo.toml --all --check
+cargo fmt --manifest-path guest-sdk/Cargo.toml --all --check
+
+echo "== agents (wasm32-wasip2, from source)"
+scripts/build-agents.sh
+cargo clippy --manifest-path agents/Cargo.toml --target wasm32-wasip2 --all-targets -- -D warnings
+
+echo "== host lints"
+cargo clippy --workspace --all-targets --features wakeful/failpoints -- -D warnings
+
+echo "== tests"
+cargo test --workspace --features wakeful/failpoints
