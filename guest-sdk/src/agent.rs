@@ -43,7 +43,9 @@ pub trait Agent {
             return Ok(Self::State::default());
         }
         serde_json::from_value(old).map_err(|e| {
-            format!("the state saved by version {from_version} does not fit this version's State: {e}")
+            format!(
+                "the state saved by version {from_version} does not fit this version's State: {e}"
+            )
         })
     }
 }

@@ -1,7 +1,11 @@
 //! The generated bindings of `wit/agent.wit`. Public only so that
 //! [`export_agent!`](crate::export_agent) can name them from an agent crate;
 //! agents use the typed API of this crate instead.
-#![allow(missing_docs)]
+#![allow(
+    missing_docs,
+    clippy::too_many_arguments,
+    reason = "generated: exports take one argument per flattened WIT value"
+)]
 
 wit_bindgen::generate!({
     path: "../wit",

@@ -31,9 +31,8 @@ pub fn step<A: Agent>(state: String, wake: wit::Wake) -> Result<wit::StepResult,
 pub fn migrate<A: Agent>(from_version: String, state: String) -> Result<String, String> {
     let old = match state.trim() {
         "" => Value::Null,
-        text => serde_json::from_str(text).map_err(|e| {
-            format!("the state saved by version {from_version} is not JSON: {e}")
-        })?,
+        text => serde_json::from_str(text)
+            .map_err(|e| format!("the state saved by version {from_version} is not JSON: {e}"))?,
     };
     encode_state(&A::migrate(&from_version, old)?)
 }
@@ -49,7 +48,8 @@ fn decode_state<S: DeserializeOwned + Default>(text: &str) -> Result<S, String> 
 }
 
 fn encode_state<S: Serialize>(state: &S) -> Result<String, String> {
-    serde_json::to_string(state).map_err(|e| format!("the new state cannot be written as JSON: {e}"))
+    serde_json::to_string(state)
+        .map_err(|e| format!("the new state cannot be written as JSON: {e}"))
 }
 
 /// Registers an [`Agent`] as the component's exports. Use it once, at the
@@ -128,7 +128,10 @@ mod tests {
     #[test]
     fn info_lists_tools_and_description() {
         let info = info::<Counter>("counter", "1.2.3");
-        assert_eq!((info.name.as_str(), info.version.as_str()), ("counter", "1.2.3"));
+        assert_eq!(
+            (info.name.as_str(), info.version.as_str()),
+            ("counter", "1.2.3")
+        );
         assert_eq!(info.tools, ["kv"]);
         assert_eq!(info.description, "Counts its steps.");
     }
@@ -154,9 +157,18 @@ mod tests {
 
     #[test]
     fn default_migrate_reads_the_old_state() {
-        assert_eq!(migrate::<Counter>("0.1.0".into(), r#"{"n":3}"#.into()).unwrap(), r#"{"n":3}"#);
-        assert_eq!(migrate::<Counter>("0.1.0".into(), "".into()).unwrap(), r#"{"n":0}"#);
+        assert_eq!(
+            migrate::<Counter>("0.1.0".into(), r#"{"n":3}"#.into()).unwrap(),
+            r#"{"n":3}"#
+        );
+        assert_eq!(
+            migrate::<Counter>("0.1.0".into(), "".into()).unwrap(),
+            r#"{"n":0}"#
+        );
         let err = migrate::<Counter>("0.1.0".into(), r#"{"n":"x"}"#.into()).unwrap_err();
-        assert!(err.starts_with("the state saved by version 0.1.0 does not fit"), "{err}");
+        assert!(
+            err.starts_with("the state saved by version 0.1.0 does not fit"),
+            "{err}"
+        );
     }
 }

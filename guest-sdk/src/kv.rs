@@ -59,7 +59,10 @@ struct Request<'a, V: Serialize + ?Sized> {
 
 /// Reads `key`. A stored value that does not fit `T` is a
 /// [`ToolError::Failed`].
-pub fn get<T: DeserializeOwned>(key: &str, idempotency_key: &str) -> Result<Versioned<T>, ToolError> {
+pub fn get<T: DeserializeOwned>(
+    key: &str,
+    idempotency_key: &str,
+) -> Result<Versioned<T>, ToolError> {
     tools::call("kv", &get_args(key), idempotency_key)
 }
 
@@ -72,7 +75,11 @@ pub fn put<T: Serialize + ?Sized>(
     expected_version: Option<u64>,
     idempotency_key: &str,
 ) -> Result<Written, ToolError> {
-    tools::call("kv", &put_args(key, value, expected_version), idempotency_key)
+    tools::call(
+        "kv",
+        &put_args(key, value, expected_version),
+        idempotency_key,
+    )
 }
 
 /// Deletes `key`, with the same `expected_version` check as [`put`].
@@ -85,7 +92,12 @@ pub fn delete(
 }
 
 fn get_args(key: &str) -> Request<'_, ()> {
-    Request { op: "get", key, value: None, expected_version: None }
+    Request {
+        op: "get",
+        key,
+        value: None,
+        expected_version: None,
+    }
 }
 
 fn put_args<'a, T: Serialize + ?Sized>(
@@ -93,11 +105,21 @@ fn put_args<'a, T: Serialize + ?Sized>(
     value: &'a T,
     expected_version: Option<u64>,
 ) -> Request<'a, T> {
-    Request { op: "put", key, value: Some(value), expected_version }
+    Request {
+        op: "put",
+        key,
+        value: Some(value),
+        expected_version,
+    }
 }
 
 fn delete_args(key: &str, expected_version: Option<u64>) -> Request<'_, ()> {
-    Request { op: "delete", key, value: None, expected_version }
+    Request {
+        op: "delete",
+        key,
+        value: None,
+        expected_version,
+    }
 }
 
 #[cfg(test)]
@@ -108,7 +130,10 @@ mod tests {
 
     #[test]
     fn requests_have_the_host_shapes() {
-        assert_eq!(to_value(get_args("a")).unwrap(), json!({"op": "get", "key": "a"}));
+        assert_eq!(
+            to_value(get_args("a")).unwrap(),
+            json!({"op": "get", "key": "a"})
+        );
         assert_eq!(
             to_value(put_args("a", &json!({"x": 1}), Some(3))).unwrap(),
             json!({"op": "put", "key": "a", "value": {"x": 1}, "expected_version": 3})
@@ -129,8 +154,20 @@ mod tests {
         assert!(!absent.exists());
         assert_eq!(absent.value, None);
         let found: Versioned<u64> = read_result("kv", r#"{"value":7,"version":2}"#).unwrap();
-        assert_eq!(found, Versioned { value: Some(7), version: 2 });
+        assert_eq!(
+            found,
+            Versioned {
+                value: Some(7),
+                version: 2
+            }
+        );
         let stale: Written = read_result("kv", r#"{"ok":false,"version":9}"#).unwrap();
-        assert_eq!(stale, Written { ok: false, version: 9 });
+        assert_eq!(
+            stale,
+            Written {
+                ok: false,
+                version: 9
+            }
+        );
     }
 }

@@ -39,21 +39,36 @@ pub fn acquire(
     ttl_ms: u64,
     idempotency_key: &str,
 ) -> Result<Lease, ToolError> {
-    tools::call("lease", &acquire_args(resource, holder, ttl_ms), idempotency_key)
+    tools::call(
+        "lease",
+        &acquire_args(resource, holder, ttl_ms),
+        idempotency_key,
+    )
 }
 
 /// Gives the lease back; `false` when `holder` did not hold it.
 pub fn release(resource: &str, holder: &str, idempotency_key: &str) -> Result<bool, ToolError> {
-    let released: Released = tools::call("lease", &release_args(resource, holder), idempotency_key)?;
+    let released: Released =
+        tools::call("lease", &release_args(resource, holder), idempotency_key)?;
     Ok(released.released)
 }
 
 fn acquire_args<'a>(resource: &'a str, holder: &'a str, ttl_ms: u64) -> Request<'a> {
-    Request { op: "acquire", resource, holder, ttl_ms: Some(ttl_ms) }
+    Request {
+        op: "acquire",
+        resource,
+        holder,
+        ttl_ms: Some(ttl_ms),
+    }
 }
 
 fn release_args<'a>(resource: &'a str, holder: &'a str) -> Request<'a> {
-    Request { op: "release", resource, holder, ttl_ms: None }
+    Request {
+        op: "release",
+        resource,
+        holder,
+        ttl_ms: None,
+    }
 }
 
 #[cfg(test)]
@@ -76,9 +91,19 @@ mod tests {
 
     #[test]
     fn results_are_read() {
-        let busy: Lease =
-            read_result("lease", r#"{"granted":false,"holder":"agent-2","expires_at":99}"#).unwrap();
-        assert_eq!(busy, Lease { granted: false, holder: "agent-2".into(), expires_at: 99 });
+        let busy: Lease = read_result(
+            "lease",
+            r#"{"granted":false,"holder":"agent-2","expires_at":99}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            busy,
+            Lease {
+                granted: false,
+                holder: "agent-2".into(),
+                expires_at: 99
+            }
+        );
         let released: Released = read_result("lease", r#"{"released":true}"#).unwrap();
         assert!(released.released);
     }

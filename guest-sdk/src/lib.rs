@@ -28,13 +28,15 @@
 //!     fn step(state: &mut State, wake: Wake) -> Result<Step, String> {
 //!         match wake {
 //!             Wake::Event(mail) if mail.topic == "mail:invoice" => {
-//!                 // The key makes a retried step file the mail once.
-//!                 kv::put(&format!("invoices/{}", mail.id), &mail.payload, None, &format!("file:{}", mail.id))
-//!                     .map_err(|e| format!("kv put failed: {e}"))?;
-//!                 log::info(format!("filed {}", mail.id));
+//!                 let key = format!("invoices/{}", mail.id);
+//!                 // Keyed by the mail, so a retried step files it once.
+//!                 kv::put(&key, &mail.payload, None, &format!("file:{}", mail.id))
+//!                     .map_err(|e| format!("kv put {key}: {e}"))?;
+//!                 log::info(format!("filed {key}"));
 //!                 state.filed = Some(mail.id.clone());
 //!                 Ok(Step::done(format!("filed invoice mail {}", mail.id)).status("invoice filed"))
 //!             }
+//!             // The start, and anything else while waiting: keep waiting.
 //!             _ => Ok(Step::wait_event("mail:invoice").status("waiting on the invoice email")),
 //!         }
 //!     }
@@ -43,7 +45,7 @@
 //! wakeful_sdk::export_agent!(InvoiceMail);
 //! ```
 //!
-//! Its `Cargo.toml`:
+//! This is `agents/invoice-mail`. Its `Cargo.toml`:
 //!
 //! ```toml
 //! [package]
@@ -72,6 +74,7 @@
 //! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs` |
 //! | time, run id, log | `host.rs`: [`now`], [`run_id`], [`log`] |
 //! | exports and JSON state | `export.rs`: [`export_agent!`] |
+//! | a fake host for native tests | `testing.rs`: `testing` (not in WebAssembly builds) |
 //! | generated WIT bindings | `bindings.rs` (hidden) |
 //!
 //! # Rules of a step
@@ -82,6 +85,12 @@
 //!   what the call means. The host runs each key once per run.
 //! - Use [`now`] rather than the system clock: it is the step's logical time.
 //! - Keep the state small (the host limits its size); put bulk data in `kv`.
+//!
+//! # Testing
+//!
+//! The SDK also builds natively, where the `testing` module stands in for
+//! the host: `cargo test` on an agent crate can call `Agent::step` directly
+//! with fake tools and a set clock.
 #![warn(missing_docs)]
 
 mod agent;
@@ -92,6 +101,8 @@ mod host;
 pub mod kv;
 pub mod lease;
 mod step;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod testing;
 pub mod tools;
 mod wake;
 
@@ -107,8 +118,8 @@ pub use serde_json;
 /// What an agent needs, in one import: `use wakeful_sdk::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, kv, lease,
-        log, now, run_id, tools,
+        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, kv, lease, log,
+        now, run_id, tools,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

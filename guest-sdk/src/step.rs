@@ -205,7 +205,10 @@ mod tests {
     #[test]
     fn builders_set_next_and_status() {
         let step = Step::wait_event("mail:invoice").status("waiting");
-        assert_eq!(step.next, Next::Wait(vec![Wait::Event("mail:invoice".into())]));
+        assert_eq!(
+            step.next,
+            Next::Wait(vec![Wait::Event("mail:invoice".into())])
+        );
         assert_eq!(step.status.as_deref(), Some("waiting"));
         assert_eq!(Step::done("ok").next, Next::Done("ok".into()));
         assert_eq!(Step::continue_().next, Next::Continue);
@@ -214,12 +217,21 @@ mod tests {
 
     #[test]
     fn or_combines_waits() {
-        let step = Step::wait_cron("0 9 * * *").or(Wait::until(5)).or(Wait::event("t"));
+        let step = Step::wait_cron("0 9 * * *")
+            .or(Wait::until(5))
+            .or(Wait::event("t"));
         assert_eq!(
             step.next,
-            Next::Wait(vec![Wait::cron("0 9 * * *"), Wait::until(5), Wait::event("t")])
+            Next::Wait(vec![
+                Wait::cron("0 9 * * *"),
+                Wait::until(5),
+                Wait::event("t")
+            ])
         );
-        assert_eq!(Step::done("x").or(Wait::until(1)).next, Next::Wait(vec![Wait::until(1)]));
+        assert_eq!(
+            Step::done("x").or(Wait::until(1)).next,
+            Next::Wait(vec![Wait::until(1)])
+        );
     }
 
     #[test]

@@ -92,9 +92,8 @@ impl Wake {
                 parse_json(&input).map_err(|e| format!("the start input is not JSON: {e}"))?,
             ),
             wit::Wake::Event(event) => Wake::Event(Event {
-                payload: parse_json(&event.payload).map_err(|e| {
-                    format!("the payload of event {} is not JSON: {e}", event.id)
-                })?,
+                payload: parse_json(&event.payload)
+                    .map_err(|e| format!("the payload of event {} is not JSON: {e}", event.id))?,
                 id: event.id,
                 topic: event.topic,
                 received_at: event.received_at,
@@ -185,7 +184,10 @@ mod tests {
         let Wake::Approval(a) = wake else {
             panic!("not an approval")
         };
-        assert_eq!((a.request_id.as_str(), a.approved, a.by.as_str(), a.at), ("r", false, "ann", 7));
+        assert_eq!(
+            (a.request_id.as_str(), a.approved, a.by.as_str(), a.at),
+            ("r", false, "ann", 7)
+        );
         assert_eq!(a.comment.as_deref(), Some("no"));
     }
 }

@@ -209,7 +209,7 @@ impl<'a> Worker<'a> {
             wake,
             state: result.state,
             next: result.next.clone(),
-            status_text: result.status.clone(),
+            status_text: result.status.clone().or_else(|| run.status_text.clone()),
             fuel_used: report.fuel_used,
             waits: planned,
             wake_when: waits::wake_when(&wait_list),

@@ -12,7 +12,12 @@
 use wakeful_sdk::prelude::*;
 
 /// What the model may propose; anything else becomes an escalation.
-const ACTIONS: [&str; 4] = ["restart_service", "clear_disk_space", "scale_out", "escalate_to_human"];
+const ACTIONS: [&str; 4] = [
+    "restart_service",
+    "clear_disk_space",
+    "scale_out",
+    "escalate_to_human",
+];
 const ESCALATE: &str = "escalate_to_human";
 const LEASE_TTL_MS: u64 = 300_000;
 
@@ -113,8 +118,7 @@ struct Incident;
 impl Agent for Incident {
     type State = State;
     const TOOLS: &'static [&'static str] = &["kv", "lease", "llm"];
-    const DESCRIPTION: &'static str =
-        "Handles a service incident: triage, diagnose, ask approval, re-check, act under a lease, verify.";
+    const DESCRIPTION: &'static str = "Handles a service incident: triage, diagnose, ask approval, re-check, act under a lease, verify.";
 
     fn step(state: &mut State, wake: Wake) -> Result<Step, String> {
         match state.phase {
@@ -134,9 +138,15 @@ fn triage(state: &mut State, wake: &Wake) -> Result<Step, String> {
     let input: Input = wake.input()?;
     let found = read_service(&input, "triage")?;
     let Some(service) = found.value else {
-        return Ok(Step::done(format!("unknown service {}; escalating to a human", input.service)));
+        return Ok(Step::done(format!(
+            "unknown service {}; escalating to a human",
+            input.service
+        )));
     };
-    state.facts = Some(Facts { service, version: found.version });
+    state.facts = Some(Facts {
+        service,
+        version: found.version,
+    });
     state.input = Some(input);
     state.phase = Phase::Diagnose;
     Ok(Step::continue_().status("triaged; diagnosing"))
@@ -162,9 +172,16 @@ fn diagnose(state: &mut State) -> Result<Step, String> {
         let reason = format!("model proposed an unknown action: {}", proposal.action);
         (ESCALATE.to_owned(), reason)
     };
-    log::info(format!("plan: {action} ({reason}), based on version {}", facts.version));
+    log::info(format!(
+        "plan: {action} ({reason}), based on version {}",
+        facts.version
+    ));
     let status = format!("planned {action}; asking for approval");
-    state.plan = Some(Plan { action, reason, based_on_version: facts.version });
+    state.plan = Some(Plan {
+        action,
+        reason,
+        based_on_version: facts.version,
+    });
     state.phase = Phase::Approve;
     Ok(Step::continue_().status(status))
 }
@@ -193,7 +210,10 @@ fn ask_approval(input: &Input, plan: &Plan) -> Step {
         details,
         input.approval_valid_ms,
     )
-    .status(format!("waiting for approval of {} on {}", plan.action, input.service))
+    .status(format!(
+        "waiting for approval of {} on {}",
+        plan.action, input.service
+    ))
 }
 
 fn approval_id(plan: &Plan) -> String {
@@ -213,7 +233,9 @@ fn revalidate(state: &mut State, wake: Wake) -> Result<Step, String> {
     };
     if !approval.approved {
         return Ok(Step::done(match approval.comment.as_deref() {
-            Some(comment) if !comment.is_empty() => format!("rejected by {}: {comment}", approval.by),
+            Some(comment) if !comment.is_empty() => {
+                format!("rejected by {}: {comment}", approval.by)
+            }
             _ => format!("rejected by {}", approval.by),
         }));
     }
@@ -224,14 +246,20 @@ fn revalidate(state: &mut State, wake: Wake) -> Result<Step, String> {
     }
     let current = read_service(input, "revalidate")?;
     if current.version != plan.based_on_version {
-        let status = current.value.map_or_else(|| "absent".to_owned(), |s| s.status);
+        let status = current
+            .value
+            .map_or_else(|| "absent".to_owned(), |s| s.status);
         return Ok(Step::done(format!(
             "world changed since the plan (version {} -> {}, status now '{status}'); action not taken",
             plan.based_on_version, current.version
         )));
     }
     let status = format!("approved by {}; acting", approval.by);
-    state.approval = Some(Approved { by: approval.by, at: approval.at, comment: approval.comment });
+    state.approval = Some(Approved {
+        by: approval.by,
+        at: approval.at,
+        comment: approval.comment,
+    });
     state.phase = Phase::Act;
     Ok(Step::continue_().status(status))
 }
@@ -239,7 +267,11 @@ fn revalidate(state: &mut State, wake: Wake) -> Result<Step, String> {
 /// Applies the plan under the service's lease. The kv write stands in for
 /// the real action; `expected_version` makes it refuse a changed world.
 fn act(state: &mut State) -> Result<Step, String> {
-    let (input, facts, plan) = (need(&state.input, "input")?, need(&state.facts, "facts")?, need(&state.plan, "plan")?);
+    let (input, facts, plan) = (
+        need(&state.input, "input")?,
+        need(&state.facts, "facts")?,
+        need(&state.plan, "plan")?,
+    );
     let resource = input.resource();
     let lease = lease::acquire(&resource, &input.holder, LEASE_TTL_MS, &input.key("lease"))
         .map_err(|e| format!("lease acquire {resource}: {e}"))?;
@@ -252,8 +284,13 @@ fn act(state: &mut State) -> Result<Step, String> {
     let applied = facts.service.actions_applied + 1;
     let healthy = json!({"status": "healthy", "memory_pct": 41, "actions_applied": applied});
     let action_key = input.key(&plan.action);
-    let written = kv::put(&resource, &healthy, Some(plan.based_on_version), &action_key)
-        .map_err(|e| format!("kv put {resource}: {e}"))?;
+    let written = kv::put(
+        &resource,
+        &healthy,
+        Some(plan.based_on_version),
+        &action_key,
+    )
+    .map_err(|e| format!("kv put {resource}: {e}"))?;
     if !written.ok {
         release(input)?;
         return Ok(Step::done(format!(
@@ -261,7 +298,9 @@ fn act(state: &mut State) -> Result<Step, String> {
             plan.based_on_version, written.version
         )));
     }
-    log::info(format!("ACTION APPLIED key={action_key} actions_applied={applied}"));
+    log::info(format!(
+        "ACTION APPLIED key={action_key} actions_applied={applied}"
+    ));
     release(input)?;
     state.phase = Phase::Verify;
     Ok(Step::continue_().status(format!("applied {}; verifying", plan.action)))
@@ -292,3 +331,7 @@ fn need<'a, T>(part: &'a Option<T>, name: &str) -> Result<&'a T, String> {
     part.as_ref()
         .ok_or_else(|| format!("the state has no {name}; it was not written by this agent"))
 }
+
+// The SDK's fake host, which the tests use, exists only in native builds.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -35,3 +35,7 @@ impl Agent for InvoiceMail {
 }
 
 wakeful_sdk::export_agent!(InvoiceMail);
+
+// The SDK's fake host, which the tests use, exists only in native builds.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -14,11 +14,11 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
+use super::LoadedAgent;
 use super::bindings::AgentPre;
 use super::engine;
 use super::error::{LoadError, RuntimeError};
 use super::sandbox::StoreData;
-use super::LoadedAgent;
 
 /// Lowercase hex SHA-256 of `bytes`: the identity of an agent version.
 pub fn digest(bytes: &[u8]) -> String {
@@ -71,7 +71,11 @@ const PROVIDED: &[(&str, (u64, u64), &[&str])] = &[
     ("wasi:clocks", (0, 2), &["wall-clock", "monotonic-clock"]),
     ("wasi:filesystem", (0, 2), &["types", "preopens"]),
     ("wasi:io", (0, 2), &["error", "poll", "streams"]),
-    ("wasi:random", (0, 2), &["random", "insecure", "insecure-seed"]),
+    (
+        "wasi:random",
+        (0, 2),
+        &["random", "insecure", "insecure-seed"],
+    ),
     (
         "wasi:sockets",
         (0, 2),
@@ -108,7 +112,11 @@ fn is_provided(name: &str) -> bool {
 
 fn check_imports(component: &Component, engine: &Engine) -> Result<(), LoadError> {
     let ty = component.component_type();
-    match ty.imports(engine).map(|(name, _)| name).find(|n| !is_provided(n)) {
+    match ty
+        .imports(engine)
+        .map(|(name, _)| name)
+        .find(|n| !is_provided(n))
+    {
         Some(name) => Err(LoadError::UnsupportedImport(name.to_owned())),
         None => Ok(()),
     }
@@ -121,8 +129,11 @@ pub(super) struct Cache {
     engine_key: String,
     /// One slot per digest. A slot's lock is held while its agent is
     /// compiled, so that concurrent loads of one version compile it once.
-    loaded: Mutex<HashMap<String, Arc<Mutex<Option<Arc<LoadedAgent>>>>>>,
+    loaded: Mutex<HashMap<String, Slot>>,
 }
+
+/// Where one digest's agent is kept once it is loaded.
+type Slot = Arc<Mutex<Option<Arc<LoadedAgent>>>>;
 
 /// Tells temporary files of concurrent writers apart.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -151,7 +162,11 @@ impl Cache {
         bytes: impl FnOnce() -> Result<Cow<'b, [u8]>, LoadError>,
     ) -> Result<Arc<LoadedAgent>, LoadError> {
         // The digest names a file, so it must be nothing but a digest.
-        if digest.len() != 64 || !digest.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        if digest.len() != 64
+            || !digest
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        {
             return Err(LoadError::Invalid(format!(
                 "`{digest}` is not a lowercase hex SHA-256 digest"
             )));
@@ -160,11 +175,33 @@ impl Cache {
             let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
             Arc::clone(loaded.entry(digest.to_owned()).or_default())
         };
-        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(agent) = &*slot {
+        let mut guard = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(agent) = &*guard {
             return Ok(Arc::clone(agent));
         }
+        match self.compile(linker, digest, max_bytes, bytes) {
+            Ok(agent) => {
+                *guard = Some(Arc::clone(&agent));
+                Ok(agent)
+            }
+            Err(error) => {
+                // Forget the empty slot, so that bad uploads do not pile up.
+                let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+                if loaded.get(digest).is_some_and(|s| Arc::ptr_eq(s, &slot)) {
+                    loaded.remove(digest);
+                }
+                Err(error)
+            }
+        }
+    }
 
+    fn compile<'b>(
+        &self,
+        linker: &Linker<StoreData>,
+        digest: &str,
+        max_bytes: usize,
+        bytes: impl FnOnce() -> Result<Cow<'b, [u8]>, LoadError>,
+    ) -> Result<Arc<LoadedAgent>, LoadError> {
         let engine = linker.engine();
         let path = self.dir.join(format!("{digest}-{}.cwasm", self.engine_key));
         let (component, fresh) = match load_artifact(engine, &path) {
@@ -195,12 +232,10 @@ impl Cache {
                 .map_err(|e| std::io::Error::other(e.to_string()))
                 .and_then(|artifact| write_atomically(&path, &artifact));
         }
-        let agent = Arc::new(LoadedAgent {
+        Ok(Arc::new(LoadedAgent {
             digest: digest.to_owned(),
             pre,
-        });
-        *slot = Some(Arc::clone(&agent));
-        Ok(agent)
+        }))
     }
 }
 

@@ -50,14 +50,13 @@ pub(super) fn call<R: Send>(
     let log = LogSink::new(limits.max_log_bytes);
     let (tools, requests) = mpsc::channel();
     let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
-    let engine = &runtime.engine;
     let pre = &agent.pre;
 
     let joined = thread::scope(|scope| {
         let guest = thread::Builder::new()
             .name("wakeful-guest".into())
             .stack_size(GUEST_THREAD_STACK)
-            .spawn_scoped(scope, move || run_guest(engine, pre, data, runtime, call))
+            .spawn_scoped(scope, move || run_guest(runtime, pre, data, call))
             .map_err(|e| format!("could not start a thread for the guest: {e}"))?;
         // Ends when the guest's store, and with it the sender, is dropped.
         for request in requests {
@@ -100,13 +99,12 @@ pub(super) fn call<R: Send>(
 }
 
 fn run_guest<R>(
-    engine: &wasmtime::Engine,
+    runtime: &Runtime,
     pre: &AgentPre<StoreData>,
     data: StoreData,
-    runtime: &Runtime,
     call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
 ) -> GuestRun<R> {
-    let limits = &runtime.limits;
+    let (engine, limits) = (&runtime.engine, &runtime.limits);
     let mut store = Store::new(engine, data);
     store.limiter(|data| &mut data.limiter);
     let fuel_set = store.set_fuel(limits.fuel_per_step);

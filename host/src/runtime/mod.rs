@@ -1,1 +1,357 @@
-//! Placeholder until the runtime lands.
+//! Runs agent components: loads and compiles them once per digest, and calls
+//! their exports (`info`, `step`, `migrate`) each in a fresh sandboxed store
+//! with fuel, memory, wall-time and output limits.
+//!
+//! Layout:
+//! - `engine.rs`: the one wasmtime `Config`, and the epoch ticker thread
+//! - `cache.rs`: digests, checks before compiling, compiled agents in memory
+//!   and on disk
+//! - `sandbox.rs`: the WASI context and the host side of `wit/agent.wit`
+//! - `output.rs`: the step's bounded log (`host.log`, stdout, stderr)
+//! - `limiter.rs`: the per-store memory limit
+//! - `exec.rs`: one call into a guest, on its own thread
+//! - `outcome.rs`: classifying failures, checking results
+//! - `bindings.rs`: the generated bindings and their conversions
+
+mod bindings;
+mod cache;
+mod engine;
+mod error;
+mod exec;
+mod limiter;
+mod outcome;
+mod output;
+mod sandbox;
+#[cfg(test)]
+mod scratch_tests;
+
+use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use wasmtime::Engine;
+use wasmtime::component::Linker;
+
+pub use self::cache::digest;
+pub use self::error::{LoadError, RuntimeError};
+pub use self::outcome::{MAX_STATUS_BYTES, StepFailure};
+use self::sandbox::{CallContext, StoreData};
+use crate::model::{self, AgentInfo, LogLine};
+
+/// The longest error message a guest's `step` or `migrate` may return; the
+/// rest is cut off.
+const MAX_GUEST_ERROR_BYTES: usize = 4096;
+
+/// Limits of every call into a guest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel (roughly, wasm instructions) one call may use.
+    pub fuel_per_step: u64,
+    /// Bytes of linear memory and tables one call's instance may use.
+    pub memory_bytes: usize,
+    /// Wall-clock time of one call, including instantiation and the time
+    /// its tool calls take.
+    pub step_deadline: Duration,
+    /// The largest state a step or migration may return.
+    pub max_state_bytes: usize,
+    /// Bytes of `host.log` lines, stdout and stderr kept per call; the rest
+    /// is dropped and counted in a last line.
+    pub max_log_bytes: usize,
+    /// The largest component `load` accepts.
+    pub max_component_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel_per_step: 2_000_000_000,
+            memory_bytes: 64 << 20,
+            step_deadline: Duration::from_secs(10),
+            max_state_bytes: 1 << 20,
+            max_log_bytes: 64 << 10,
+            // Components built from Python or JavaScript are 10-40 MiB.
+            max_component_bytes: 128 << 20,
+        }
+    }
+}
+
+/// The process's WebAssembly runtime. `Send + Sync`; share it with an `Arc`.
+pub struct Runtime {
+    engine: Engine,
+    /// WASI p2 and `wakeful:agent`: everything a guest may import.
+    linker: Linker<StoreData>,
+    cache: cache::Cache,
+    limits: Limits,
+}
+
+/// A compiled, pre-linked agent version, ready to be instantiated.
+pub struct LoadedAgent {
+    /// Lowercase hex SHA-256 of the component's bytes.
+    pub digest: String,
+    pre: bindings::AgentPre<StoreData>,
+}
+
+impl std::fmt::Debug for LoadedAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedAgent")
+            .field("digest", &self.digest)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a step is called with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepInput {
+    pub run_id: String,
+    pub step_number: u64,
+    /// The step's logical time: what the guest's clocks and `host.now` say.
+    pub now_ms: u64,
+    /// The run's current state (JSON).
+    pub state: String,
+    pub wake: model::Wake,
+}
+
+/// What the gate answers to one tool call.
+pub type ToolReply = Result<Result<String, model::ToolError>, HostFault>;
+
+/// The guest's only path to the world, implemented by the worker (grants,
+/// ledger, budgets).
+///
+/// Policy failures (not granted, a budget spent, bad arguments, the tool
+/// failed) are `Ok(Err(tool_error))`: values the guest sees and may handle.
+/// Host faults (the ledger could not be written, the lease was lost) are
+/// `Err(HostFault)`: they trap the step, which is then classified
+/// [`StepFailure::HostFault`] so that nothing of the run changes.
+pub trait ToolGate {
+    /// Executes (or replays from the ledger) one tool call.
+    fn call(&mut self, name: &str, args: &str, idempotency_key: &str) -> ToolReply;
+}
+
+/// A failure of the host while serving a guest; it aborts the step.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct HostFault(pub String);
+
+/// Everything a step produced, whether or not it succeeded.
+#[derive(Debug, Clone)]
+pub struct StepReport {
+    /// The checked result, or why there is none.
+    pub result: Result<model::StepResult, StepFailure>,
+    /// Fuel the step used (all of it if it ran out).
+    pub fuel_used: u64,
+    /// What the guest logged, also when it failed: operators debug with it.
+    pub logs: Vec<LogLine>,
+    /// Wall-clock time of instantiation and the call.
+    pub wall: Duration,
+}
+
+impl Runtime {
+    /// Sets up the process's engine (component model, fuel, epoch
+    /// interruption) and its epoch ticker; compiled agents are kept in
+    /// `cache_dir`, which is created if missing.
+    pub fn new(cache_dir: &Path, limits: Limits) -> Result<Runtime, RuntimeError> {
+        let engine = engine::build()?;
+        let linker =
+            sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
+        let cache = cache::Cache::new(cache_dir, &engine)?;
+        engine::spawn_epoch_ticker(&engine)?;
+        Ok(Runtime {
+            engine,
+            linker,
+            cache,
+            limits,
+        })
+    }
+
+    /// The limits every call runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Checks that `bytes` are a component of acceptable size whose every
+    /// import the host provides, compiles it (or loads its precompiled
+    /// artifact) and pre-links it. Loading the same bytes again is cheap.
+    pub fn load(&self, bytes: &[u8]) -> Result<Arc<LoadedAgent>, LoadError> {
+        cache::check_header(bytes, self.limits.max_component_bytes)?;
+        let digest = digest(bytes);
+        self.cache.load(
+            &self.linker,
+            &digest,
+            self.limits.max_component_bytes,
+            || Ok(Cow::Borrowed(bytes)),
+        )
+    }
+
+    /// Like [`load`](Self::load) for a stored version whose digest is known:
+    /// `bytes` is called only if the agent is compiled neither in this
+    /// process nor on disk, and then its bytes must hash to `digest`.
+    pub fn load_stored(
+        &self,
+        digest: &str,
+        bytes: impl FnOnce() -> Result<Vec<u8>, String>,
+    ) -> Result<Arc<LoadedAgent>, LoadError> {
+        self.cache.load(
+            &self.linker,
+            digest,
+            self.limits.max_component_bytes,
+            || {
+                let bytes = bytes().map_err(LoadError::Unavailable)?;
+                // Compiling dwarfs hashing; a wrong digest would file the
+                // artifact under another version's name.
+                let actual = self::digest(&bytes);
+                if actual != digest {
+                    return Err(LoadError::Invalid(format!(
+                        "the stored bytes of {digest} hash to {actual}; the stored agent version is corrupt"
+                    )));
+                }
+                Ok(Cow::Owned(bytes))
+            },
+        )
+    }
+
+    /// Calls the agent's `info` export. The sandbox is the same as a step's,
+    /// with the clock at 0 and every tool call denied.
+    pub fn info(&self, agent: &LoadedAgent) -> Result<AgentInfo, StepFailure> {
+        let cx = CallContext {
+            run_id: "",
+            step_number: 0,
+            now_ms: 0,
+        };
+        let mut gate = exec::NoTools("no tools during info");
+        exec::call(self, agent, &cx, &mut gate, |guest, store| {
+            guest.call_info(store)
+        })
+        .result
+        .map(AgentInfo::from)
+    }
+
+    /// Runs one step in a fresh store, and checks its result.
+    pub fn step(
+        &self,
+        agent: &LoadedAgent,
+        input: &StepInput,
+        gate: &mut dyn ToolGate,
+    ) -> StepReport {
+        let cx = CallContext {
+            run_id: &input.run_id,
+            step_number: input.step_number,
+            now_ms: input.now_ms,
+        };
+        let wake = bindings::Wake::from(&input.wake);
+        let state = input.state.as_str();
+        let report = exec::call(self, agent, &cx, gate, |guest, store| {
+            guest.call_step(store, state, &wake)
+        });
+        let result = report.result.and_then(|returned| match returned {
+            Ok(result) => {
+                let result = model::StepResult::from(result);
+                outcome::check_step_result(&result, &self.limits).map(|()| result)
+            }
+            Err(message) => Err(StepFailure::GuestError(exec::truncate_message(
+                message,
+                MAX_GUEST_ERROR_BYTES,
+            ))),
+        });
+        StepReport {
+            result,
+            fuel_used: report.fuel_used,
+            logs: report.logs,
+            wall: report.wall,
+        }
+    }
+
+    /// Calls `migrate(from_version, input.state)` under the same limits as
+    /// a step, without tools, and checks the new state. `input.wake` is
+    /// not used.
+    pub fn migrate(
+        &self,
+        agent: &LoadedAgent,
+        input: &StepInput,
+        from_version: &str,
+    ) -> Result<String, StepFailure> {
+        let cx = CallContext {
+            run_id: &input.run_id,
+            step_number: input.step_number,
+            now_ms: input.now_ms,
+        };
+        let state = input.state.as_str();
+        let mut gate = exec::NoTools("no tools during migrate");
+        let returned = exec::call(self, agent, &cx, &mut gate, |guest, store| {
+            guest.call_migrate(store, from_version, state)
+        })
+        .result?;
+        let state = returned.map_err(|message| {
+            StepFailure::GuestError(exec::truncate_message(message, MAX_GUEST_ERROR_BYTES))
+        })?;
+        outcome::check_state(&state, &self.limits)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime() -> (Runtime, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "wakeful-runtime-test-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        (Runtime::new(&dir, Limits::default()).unwrap(), dir)
+    }
+
+    #[test]
+    fn runtime_and_agents_can_be_shared_across_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Runtime>();
+        shared::<LoadedAgent>();
+    }
+
+    #[test]
+    fn bad_bytes_are_refused_before_compiling() {
+        let (rt, dir) = runtime();
+        assert_eq!(
+            rt.load(b"#!/bin/sh\necho hi\n").unwrap_err(),
+            LoadError::NotWasm
+        );
+        assert_eq!(
+            rt.load(b"\0asm\x01\0\0\0").unwrap_err(),
+            LoadError::CoreModule
+        );
+        let big = vec![0u8; rt.limits().max_component_bytes + 1];
+        assert!(matches!(
+            rt.load(&big).unwrap_err(),
+            LoadError::TooLarge { .. }
+        ));
+        // A component header with nothing valid after it.
+        assert!(matches!(
+            rt.load(b"\0asm\x0d\0\x01\0\xff\xff").unwrap_err(),
+            LoadError::Invalid(_)
+        ));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_stored_version_needs_a_real_digest() {
+        let (rt, dir) = runtime();
+        let err = rt
+            .load_stored("../../etc/passwd", || Ok(vec![]))
+            .unwrap_err();
+        assert!(matches!(err, LoadError::Invalid(_)), "{err}");
+        let missing = digest(b"gone");
+        let err = rt
+            .load_stored(&missing, || Err("not in the store".into()))
+            .unwrap_err();
+        assert_eq!(err, LoadError::Unavailable("not in the store".into()));
+        let err = rt
+            .load_stored(&missing, || Ok(b"\0asm\x0d\0\x01\0".to_vec()))
+            .unwrap_err();
+        assert!(
+            matches!(&err, LoadError::Invalid(m) if m.contains("corrupt")),
+            "{err}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,7 +1,7 @@
 //! What went wrong in a call into a guest, and the checks a step's result
 //! must pass before the host stores it.
 
-use wasmtime::Trap;
+use wasmtime::{Trap, WasmBacktrace};
 use wasmtime_wasi::I32Exit;
 
 use super::limiter::MemoryLimitExceeded;
@@ -13,8 +13,11 @@ pub const MAX_STATUS_BYTES: usize = 1024;
 
 /// Why a call into a guest (`step`, `info`, `migrate`) did not produce a
 /// usable result. Whatever the variant, nothing of the run changes.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+///
+/// Serialized as `{"kind": "out_of_fuel", "detail": {"limit": 2000000000}}`,
+/// `{"kind": "guest_error", "detail": "..."}` or `{"kind": "stack_overflow"}`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum StepFailure {
     /// The guest returned an error of its own.
     #[error("the agent returned an error: {0}")]
@@ -82,8 +85,27 @@ pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFai
         Some(Trap::UnreachableCodeReached) if cx.memory_refused => StepFailure::MemoryLimit {
             limit: limits.memory_bytes,
         },
-        _ => StepFailure::Trap(format!("{error:?}")),
+        Some(Trap::UnreachableCodeReached) => StepFailure::Trap(format!(
+            "{} (a panic or abort in the agent: its stderr is in the step's logs){}",
+            Trap::UnreachableCodeReached,
+            backtrace(error)
+        )),
+        _ => StepFailure::Trap(format!("{}{}", describe(error), backtrace(error))),
     }
+}
+
+/// What went wrong at the bottom of the error: the trap, or the host error
+/// that became one. (The layers above it are the backtrace.)
+fn describe(error: &wasmtime::Error) -> String {
+    error.root_cause().to_string()
+}
+
+/// The wasm backtrace of a trap on a line of its own, if there is one.
+fn backtrace(error: &wasmtime::Error) -> String {
+    error
+        .downcast_ref::<WasmBacktrace>()
+        .map(|bt| format!("\n{bt}"))
+        .unwrap_or_default()
 }
 
 /// Checks a state before the host stores it: valid JSON, not too large.
@@ -193,6 +215,26 @@ mod tests {
         };
         assert_eq!(ok(&approval("{\"plan\":1}")), Ok(()));
         assert!(ok(&approval("plan")).is_err());
+    }
+
+    #[test]
+    fn failures_serialize_with_their_kind() {
+        let json = |f: StepFailure| serde_json::to_string(&f).unwrap();
+        assert_eq!(
+            json(StepFailure::OutOfFuel { limit: 5 }),
+            r#"{"kind":"out_of_fuel","detail":{"limit":5}}"#
+        );
+        assert_eq!(
+            json(StepFailure::GuestError("no".into())),
+            r#"{"kind":"guest_error","detail":"no"}"#
+        );
+        assert_eq!(
+            json(StepFailure::StackOverflow),
+            r#"{"kind":"stack_overflow"}"#
+        );
+        let back: StepFailure =
+            serde_json::from_str(r#"{"kind":"deadline","detail":{"limit_ms":10}}"#).unwrap();
+        assert_eq!(back, StepFailure::Deadline { limit_ms: 10 });
     }
 
     #[test]

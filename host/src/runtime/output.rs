@@ -274,9 +274,16 @@ mod tests {
         }
         sink.log(LogLevel::Error, "never seen");
         let lines = sink.lines();
-        assert_eq!(messages(&lines[..2]), [("stdout", "abcd"), ("stdout", "abcd")]);
+        assert_eq!(
+            messages(&lines[..2]),
+            [("stdout", "abcd"), ("stdout", "abcd")]
+        );
         assert_eq!(lines.len(), 3);
-        assert!(lines[2].message.starts_with("501 more bytes"), "{:?}", lines[2]);
+        assert!(
+            lines[2].message.starts_with("501 more bytes"),
+            "{:?}",
+            lines[2]
+        );
     }
 
     #[test]

@@ -19,7 +19,6 @@ use super::bindings::{self, Level, ToolError, wakeful::agent};
 use super::limiter::MemoryLimiter;
 use super::output::{LogSink, Stream};
 use super::{HostFault, ToolReply};
-use crate::model;
 
 /// The largest `get-random-bytes` request a guest may make; larger ones trap
 /// instead of making the host allocate them.

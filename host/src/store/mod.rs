@@ -102,7 +102,7 @@ pub trait Store: Send {
     /// `None`) and releases the claim. State, waits and wakes are untouched.
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()>;
     /// Parks a claimed run for an operator without stepping it (a budget is
-    /// spent) and releases the claim.
+    /// spent) and releases the claim. Appends a `parked` audit row.
     fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()>;
     /// Gives a claim back untouched.
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;
@@ -116,15 +116,19 @@ pub trait Store: Send {
     /// Records a human's answer, stamped `answer.at` by the host. Refused
     /// (and nothing changes) when the request is unknown, already answered,
     /// no longer waited on, expired at `answer.at`, or when
-    /// `details_digest` is given and differs from the request's.
+    /// `details_digest` is given and differs from the request's. Appends an
+    /// `approval` audit row; a refusal for expiry appends an `approval
+    /// refused` row and changes nothing else.
     fn answer_approval(
         &mut self,
         run_id: &str,
         answer: &ApprovalAnswer,
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>>;
-    /// An operator resumes a parked run: it gets a `Resume` wake and its
-    /// failed attempts are forgotten. Returns false when it was not parked.
+    /// An operator resumes a parked run: it gets a `Resume` wake (a run
+    /// parked before its first step gets its `Start` again) and its failed
+    /// attempts are forgotten. Appends a `resume` audit row. Returns false
+    /// when it was not parked.
     fn resume_parked(&mut self, run_id: &str, at: Millis) -> Result<bool>;
 
     // ---- tools
@@ -137,8 +141,10 @@ pub trait Store: Send {
         result: &std::result::Result<String, ToolError>,
         at: Millis,
     ) -> Result<()>;
-    /// Runs a kv operation; with `ledger`, records its rendered result under
-    /// the claim in the same transaction.
+    /// Runs a kv operation; with `ledger`, records its rendered result (and a
+    /// `tool` audit row) under the claim in the same transaction, and refuses
+    /// a key the ledger already holds rather than run the effect twice.
+    /// Deleting a key forgets its version: a later put starts again at 1.
     fn kv(
         &mut self,
         op: &KvOp,

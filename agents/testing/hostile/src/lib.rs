@@ -43,13 +43,16 @@ impl Agent for Hostile {
 
     fn step(state: &mut Value, wake: Wake) -> Result<Step, String> {
         if !matches!(wake, Wake::Start(_)) {
-            return Ok(Step::done(format!("woken by {}; nothing to do", wake.kind())));
+            return Ok(Step::done(format!(
+                "woken by {}; nothing to do",
+                wake.kind()
+            )));
         }
         let input: Input = wake.input()?;
         match input.mode.as_str() {
             "spin" => spin(),
             "membomb" => membomb(),
-            "recurse" => Ok(Step::done(format!("recursed {} times", recurse(0)))),
+            "recurse" => Ok(Step::done(format!("recursion returned {}", recurse(0)))),
             "panic" => panic!("hostile panic"),
             "bigstate" => {
                 *state = json!({"blob": "x".repeat(2 << 20)});
@@ -103,13 +106,17 @@ fn membomb() -> Result<Step, String> {
     }
 }
 
-/// Each frame keeps its result live across the call, so this is no tail
-/// call, and it has no locals in linear memory: the wasm call stack
-/// overflows, not the shadow stack.
+/// Each level is one frame on the wasm call stack, which must overflow: the
+/// result is used after the call (no tail call), and the subtraction is not
+/// an accumulator the optimizer can turn into a loop. Nothing is kept in
+/// linear memory, so the shadow stack does not run out first. The base case
+/// only keeps the optimizer from proving the recursion endless.
 #[inline(never)]
-#[expect(unconditional_recursion, reason = "the host must stop it")]
 fn recurse(depth: u64) -> u64 {
-    black_box(recurse(black_box(depth + 1))).wrapping_add(1)
+    if depth == u64::MAX {
+        return depth;
+    }
+    recurse(depth + 1).wrapping_sub(depth)
 }
 
 fn chatty() -> Result<Step, String> {

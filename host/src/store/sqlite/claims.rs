@@ -6,8 +6,8 @@
 //! running; its writes carry the old epoch and are refused with
 //! [`StoreError::LostClaim`], so a run never takes two steps at once.
 //!
-//! Which runs have a wake is decided twice: by [`due_filter!`] in SQL, to find
-//! candidates with the indexes, and by [`pick_wake`] in Rust, to choose the
+//! Which runs have a wake is decided twice: by `due_filter!` in SQL, to find
+//! candidates with the indexes, and by `pick_wake` in Rust, to choose the
 //! wake by the priority the trait documents. The two must agree; a candidate
 //! for which `pick_wake` finds nothing is skipped, never retried in a loop.
 
@@ -17,16 +17,17 @@ use sha2::{Digest, Sha256};
 
 use super::runs::{self, event_from_row};
 use super::{Context, audit, clamp_time, to_json, write};
-use crate::model::{ApprovalAnswer, Millis, Next, Wake, WaitFor};
+use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake};
 use crate::store::{Claim, Result, StepCommit, StepFailed, StoreError};
 
 /// Runs (alias `r`) that are due at `?1` and not paused by a kill switch,
-/// whoever holds their lease. Mirrors [`pick_wake`]:
+/// whoever holds their lease. Mirrors `pick_wake`:
 /// - an active run with a pending start or resume;
 /// - an answered, unconsumed approval it waits for;
 /// - an unconsumed inbox event on a topic it waits for;
 /// - an approval it waits for that expired unanswered (judged by the
-///   request's own `expires_at`, not by the wait's `due_at`);
+///   request's own `expires_at`, not by the wait's `due_at`, or already
+///   delivered as expired to a claim that did not commit);
 /// - an `until` or `cron` wait whose `due_at` has passed.
 macro_rules! due_filter {
     () => {
@@ -38,7 +39,7 @@ macro_rules! due_filter {
               OR EXISTS (SELECT 1 FROM waits w JOIN approvals a \
                            ON a.run_id = w.run_id AND a.id = w.key \
                          WHERE w.run_id = r.run_id AND w.kind = 'approval' AND a.consumed = 0 \
-                           AND (a.answered = 1 OR a.expires_at <= ?1)) \
+                           AND (a.answered = 1 OR a.expires_at <= ?1 OR a.expiry_delivered = 1)) \
               OR EXISTS (SELECT 1 FROM waits w JOIN inbox i \
                            ON i.run_id = w.run_id AND i.topic = w.key \
                          WHERE w.run_id = r.run_id AND w.kind = 'event' \
@@ -87,8 +88,8 @@ pub(super) fn claim(
                     stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
                 })
                 .ctx_with(|| format!("leasing run {run_id}"))?;
-            let run = runs::run(tx, &run_id)?
-                .ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
+            let run =
+                runs::run(tx, &run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
             let claim = Claim {
                 run,
                 epoch,
@@ -111,7 +112,8 @@ pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
 }
 
 /// The wake to deliver to `run_id` at `now`, in the trait's order; `None`
-/// when it has none (the run must then not be claimed).
+/// when it has none (the run must then not be claimed). Runs inside the
+/// claim's transaction: choosing `Expired` records that choice.
 fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake>> {
     let (status, pending, input): (String, Option<String>, String) = conn
         .prepare_cached("SELECT status, pending_wake, input FROM runs WHERE run_id = ?1")
@@ -175,14 +177,26 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
     let expired: Option<String> = conn
         .prepare_cached(
             "SELECT a.id FROM approvals a \
-             WHERE a.run_id = ?1 AND a.answered = 0 AND a.consumed = 0 AND a.expires_at <= ?2 \
+             WHERE a.run_id = ?1 AND a.answered = 0 AND a.consumed = 0 \
+               AND (a.expires_at <= ?2 OR a.expiry_delivered = 1) \
                AND EXISTS (SELECT 1 FROM waits w \
                            WHERE w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id) \
              ORDER BY a.expires_at, a.id LIMIT 1",
         )
-        .and_then(|mut stmt| stmt.query_row(params![run_id, now], |row| row.get(0)).optional())
+        .and_then(|mut stmt| {
+            stmt.query_row(params![run_id, now], |row| row.get(0))
+                .optional()
+        })
         .ctx_with(|| format!("looking for an expired approval of run {run_id}"))?;
     if let Some(request_id) = expired {
+        // Recorded in the claim's transaction, so that an answer racing this
+        // claim (its time read just before the expiry) is refused rather than
+        // accepted for a run that is being told the request expired.
+        conn.prepare_cached(
+            "UPDATE approvals SET expiry_delivered = 1 WHERE run_id = ?1 AND id = ?2",
+        )
+        .and_then(|mut stmt| stmt.execute([run_id, &request_id]))
+        .ctx_with(|| format!("marking approval {request_id} of run {run_id} expired"))?;
         return Ok(Some(Wake::Expired { request_id }));
     }
 
@@ -192,7 +206,10 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
              WHERE run_id = ?1 AND kind IN ('until', 'cron') AND due_at <= ?2 \
              ORDER BY due_at LIMIT 1",
         )
-        .and_then(|mut stmt| stmt.query_row(params![run_id, now], |row| row.get(0)).optional())
+        .and_then(|mut stmt| {
+            stmt.query_row(params![run_id, now], |row| row.get(0))
+                .optional()
+        })
         .ctx_with(|| format!("looking for a due timer of run {run_id}"))?;
     Ok(due.map(|due| Wake::Timer { due }))
 }
@@ -349,7 +366,9 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
                         expires,
                     ])
                 })
-                .ctx_with(|| format!("recording approval request {} of run {run_id}", request.id))?;
+                .ctx_with(|| {
+                    format!("recording approval request {} of run {run_id}", request.id)
+                })?;
             }
         }
 
@@ -385,9 +404,12 @@ fn consume_wake(conn: &Connection, run_id: &str, wake: &Wake, seq: u64) -> Resul
 
 pub(super) fn fail_step(conn: &mut Connection, f: &StepFailed) -> Result<()> {
     let run_id = f.run_id.as_str();
-    write(conn, &format!("recording a failed step of run {run_id}"), |tx| {
-        check_claim(tx, run_id, f.epoch)?;
-        match f.retry_at {
+    write(
+        conn,
+        &format!("recording a failed step of run {run_id}"),
+        |tx| {
+            check_claim(tx, run_id, f.epoch)?;
+            match f.retry_at {
             Some(retry_at) => tx
                 .prepare_cached(
                     "UPDATE runs SET attempts = attempts + 1, last_error = ?2, \
@@ -420,11 +442,12 @@ pub(super) fn fail_step(conn: &mut Connection, f: &StepFailed) -> Result<()> {
                 }),
         }
         .ctx_with(|| format!("updating run {run_id}"))?;
-        for entry in &f.audit {
-            audit::insert(tx, entry, f.at)?;
-        }
-        Ok(())
-    })
+            for entry in &f.audit {
+                audit::insert(tx, entry, f.at)?;
+            }
+            Ok(())
+        },
+    )
 }
 
 pub(super) fn park(
@@ -440,9 +463,7 @@ pub(super) fn park(
             "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, \
              updated_at = ?4, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
         )
-        .and_then(|mut stmt| {
-            stmt.execute(params![run_id, format!("parked: {reason}"), reason, at])
-        })
+        .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason, at]))
         .ctx_with(|| format!("updating run {run_id}"))?;
         audit::insert_kind(tx, Some(run_id), "parked", json!({ "reason": reason }), at)
     })

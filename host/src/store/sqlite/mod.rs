@@ -28,14 +28,14 @@ mod triggers;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{
-    AgentVersion, Approval, AnswerRefused, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
+    AgentVersion, AnswerRefused, Approval, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
     InboxItem, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun, PutAgent,
     RenderResult, Result, Run, StepCommit, StepFailed, Store, StoreError, Switch,
 };
@@ -149,6 +149,9 @@ CREATE TABLE approvals (
     answered_at    INTEGER,
     comment        TEXT,
     consumed       INTEGER NOT NULL CHECK (consumed IN (0, 1)),
+    -- Set when a claim delivers `Expired` for this request: from then on no
+    -- answer is taken, whatever time the answering process read.
+    expiry_delivered INTEGER NOT NULL DEFAULT 0 CHECK (expiry_delivered IN (0, 1)),
     PRIMARY KEY (run_id, id)
 );
 
@@ -193,6 +196,8 @@ CREATE INDEX audit_by_run ON audit (run_id, id);
 /// The SQLite implementation of [`Store`]. One connection; `Send` so that a
 /// worker thread or a `spawn_blocking` task can own it.
 pub struct SqliteStore {
+    /// This process's only connection; other processes have their own, and
+    /// SQLite's file locks (with `busy_timeout`) order their transactions.
     conn: Connection,
     path: PathBuf,
 }
@@ -233,14 +238,7 @@ impl SqliteStore {
         }
 
         // Pragmas cannot change inside a transaction; set them first.
-        let mode: String = conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
-            .ctx("switching to WAL journal mode")?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StoreError::Db(format!(
-                "{shown} could not be switched to WAL mode (it reports `{mode}`)"
-            )));
-        }
+        enable_wal(&conn, &shown)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .ctx("setting synchronous=FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")
@@ -254,6 +252,44 @@ impl SqliteStore {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Switches the file to WAL mode (a setting kept in the file). The switch
+/// needs the file to itself, and SQLite reports "locked" at once instead of
+/// calling the busy handler when another process is opening the same new
+/// file; so it is retried here for as long as `busy_timeout` would wait.
+fn enable_wal(conn: &Connection, path: &str) -> Result<()> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode = conn
+            .pragma_query_value(None, "journal_mode", |row| row.get::<_, String>(0))
+            .and_then(|mode| {
+                if mode.eq_ignore_ascii_case("wal") {
+                    Ok(mode)
+                } else {
+                    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                }
+            });
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(mode) => {
+                return Err(StoreError::Db(format!(
+                    "{path} could not be switched to WAL mode (it reports `{mode}`)"
+                )));
+            }
+            Err(e) if is_busy(&e) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(StoreError::Db(format!("switching {path} to WAL mode: {e}"))),
+        }
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 fn user_version(conn: &Connection) -> Result<i64> {

@@ -6,9 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
-use crate::store::{
-    Approval, Checkpoint, InboxItem, NewRun, Result, Run, RunStatus, StoreError,
-};
+use crate::store::{Approval, Checkpoint, InboxItem, NewRun, Result, Run, RunStatus, StoreError};
 
 /// The columns [`RunRow::from_row`] reads by name; select them from `runs`
 /// alone (no join), so that each result column is named after its column.
@@ -19,7 +17,6 @@ macro_rules! run_columns {
          created_at, updated_at"
     };
 }
-pub(super) use run_columns;
 
 pub(super) struct RunRow {
     run_id: String,
@@ -207,7 +204,8 @@ impl CheckpointRow {
     }
 
     fn into_checkpoint(self) -> Result<Checkpoint> {
-        let what = |field: &str| format!("{field} of checkpoint {} of run {}", self.seq, self.run_id);
+        let what =
+            |field: &str| format!("{field} of checkpoint {} of run {}", self.seq, self.run_id);
         let wake = from_json(&self.wake, || what("wake"))?;
         let next = from_json(&self.next, || what("next"))?;
         Ok(Checkpoint {
@@ -235,17 +233,18 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
                 .collect::<rusqlite::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
-    rows.into_iter().map(CheckpointRow::into_checkpoint).collect()
+    rows.into_iter()
+        .map(CheckpointRow::into_checkpoint)
+        .collect()
 }
 
 /// The columns [`ApprovalRow::from_row`] reads (unqualified, as above).
 macro_rules! approval_columns {
     () => {
         "run_id, id, question, details, details_digest, token, requested_at, expires_at, \
-         answered, approved, answered_by, answered_at, comment, consumed"
+         answered, approved, answered_by, answered_at, comment, consumed, expiry_delivered"
     };
 }
-pub(super) use approval_columns;
 
 pub(super) struct ApprovalRow {
     run_id: String,
@@ -262,6 +261,7 @@ pub(super) struct ApprovalRow {
     answered_at: Option<Millis>,
     comment: Option<String>,
     consumed: bool,
+    expiry_delivered: bool,
 }
 
 impl ApprovalRow {
@@ -281,6 +281,7 @@ impl ApprovalRow {
             answered_at: row.get("answered_at")?,
             comment: row.get("comment")?,
             consumed: row.get("consumed")?,
+            expiry_delivered: row.get("expiry_delivered")?,
         })
     }
 
@@ -334,15 +335,27 @@ pub(super) fn approvals(conn: &Connection, run_id: &str) -> Result<Vec<Approval>
     rows.into_iter().map(ApprovalRow::into_approval).collect()
 }
 
-pub(super) fn approval(conn: &Connection, run_id: &str, id: &str) -> Result<Option<Approval>> {
+/// One approval request, and whether a claim already delivered it as
+/// expired (a fact the store keeps to itself).
+pub(super) fn approval(
+    conn: &Connection,
+    run_id: &str,
+    id: &str,
+) -> Result<Option<(Approval, bool)>> {
     conn.prepare_cached(concat!(
         "SELECT ",
         approval_columns!(),
         " FROM approvals WHERE run_id = ?1 AND id = ?2"
     ))
-    .and_then(|mut stmt| stmt.query_row([run_id, id], ApprovalRow::from_row).optional())
+    .and_then(|mut stmt| {
+        stmt.query_row([run_id, id], ApprovalRow::from_row)
+            .optional()
+    })
     .ctx_with(|| format!("reading approval request {id} of run {run_id}"))?
-    .map(ApprovalRow::into_approval)
+    .map(|row| {
+        let expiry_delivered = row.expiry_delivered;
+        Ok((row.into_approval()?, expiry_delivered))
+    })
     .transpose()
 }
 

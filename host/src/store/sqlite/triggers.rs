@@ -44,7 +44,11 @@ fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
     })
 }
 
-pub(super) fn deliver_event(conn: &mut Connection, run_id: &str, event: &Event) -> Result<Delivery> {
+pub(super) fn deliver_event(
+    conn: &mut Connection,
+    run_id: &str,
+    event: &Event,
+) -> Result<Delivery> {
     write(
         conn,
         &format!("delivering event {} to run {run_id}", event.id),
@@ -104,7 +108,7 @@ pub(super) fn answer_approval(
             if !run_exists(tx, run_id)? {
                 return Ok(Err(AnswerRefused::UnknownRun(run_id.to_string())));
             }
-            let Some(approval) = runs::approval(tx, run_id, request)? else {
+            let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
                 return Ok(Err(AnswerRefused::UnknownRequest {
                     run: run_id.to_string(),
                     request: request.to_string(),
@@ -119,9 +123,10 @@ pub(super) fn answer_approval(
             }
             // The request is valid in [requested_at, expires_at): a claim at
             // `expires_at` already delivers `Expired`, so an answer stamped
-            // then must lose. A consumed unanswered request was delivered as
-            // `Expired`, even if this host's clock still says otherwise.
-            if answer.at >= approval.expires_at || approval.consumed {
+            // then must lose. Once a claim delivered `Expired`, the run is
+            // told the request lapsed, even if the time this answer was
+            // stamped with (read before that claim) says otherwise.
+            if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
                 audit::insert_kind(
                     tx,
                     Some(run_id),
@@ -189,7 +194,7 @@ pub(super) fn answer_approval(
                 }),
                 answer.at,
             )?;
-            let stored = runs::approval(tx, run_id, request)?.ok_or_else(|| {
+            let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
                 StoreError::Db(format!(
                     "approval request {request} of run {run_id} vanished while being answered"
                 ))

@@ -1,0 +1,316 @@
+//! The tool-call ledger and the built-in tools whose effect lives in this
+//! database (kv, leases). A built-in tool's effect, its ledger row and its
+//! audit row are written in one transaction under the claim's epoch, so the
+//! effect happens at most once even if the worker dies right after it.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde_json::json;
+
+use super::claims::check_claim;
+use super::{Context, audit, clamp_time, from_json, to_json, write};
+use crate::model::{Millis, ToolError};
+use crate::store::{
+    KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
+    RenderResult, Result, StoreError,
+};
+
+/// Arguments longer than this are cut in audit rows; the ledger keeps them
+/// whole.
+const AUDIT_ARGS_MAX: usize = 1024;
+
+type ToolResult = std::result::Result<String, ToolError>;
+
+struct LedgerRow {
+    run_id: String,
+    key: String,
+    tool: String,
+    args: String,
+    result: String,
+    at: Millis,
+}
+
+impl LedgerRow {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<LedgerRow> {
+        Ok(LedgerRow {
+            run_id: row.get("run_id")?,
+            key: row.get("key")?,
+            tool: row.get("tool")?,
+            args: row.get("args")?,
+            result: row.get("result")?,
+            at: row.get("at")?,
+        })
+    }
+
+    fn into_entry(self) -> Result<LedgerEntry> {
+        let (run_id, key) = (&self.run_id, &self.key);
+        let result = from_json(&self.result, || {
+            format!("ledger result {key} of run {run_id}")
+        })?;
+        Ok(LedgerEntry {
+            run_id: self.run_id,
+            key: self.key,
+            tool: self.tool,
+            args: self.args,
+            result,
+            at: self.at,
+        })
+    }
+}
+
+pub(super) fn ledger_get(
+    conn: &Connection,
+    run_id: &str,
+    key: &str,
+) -> Result<Option<LedgerEntry>> {
+    conn.prepare_cached(
+        "SELECT run_id, key, tool, args, result, at FROM ledger WHERE run_id = ?1 AND key = ?2",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_row([run_id, key], LedgerRow::from_row)
+            .optional()
+    })
+    .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?
+    .map(LedgerRow::into_entry)
+    .transpose()
+}
+
+fn ledger_has(conn: &Connection, run_id: &str, key: &str) -> Result<bool> {
+    conn.prepare_cached("SELECT 1 FROM ledger WHERE run_id = ?1 AND key = ?2")
+        .and_then(|mut stmt| stmt.exists([run_id, key]))
+        .ctx_with(|| format!("looking up ledger entry {key} of run {run_id}"))
+}
+
+/// Cuts `text` to at most `max` bytes on a character boundary.
+fn truncate(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Records a call's result and its audit row. The first result recorded for
+/// a key is the truth: a later one for the same key is dropped, audit too.
+fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis) -> Result<()> {
+    let result_json = to_json(result, "a tool result")?;
+    let inserted = conn
+        .prepare_cached(
+            "INSERT INTO ledger (run_id, key, tool, args, result, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (run_id, key) DO NOTHING",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                call.run_id,
+                call.key,
+                call.tool,
+                call.args,
+                result_json,
+                at
+            ])
+        })
+        .ctx_with(|| format!("recording tool call {} of run {}", call.key, call.run_id))?;
+    if inserted == 0 {
+        return Ok(());
+    }
+    let mut data = json!({
+        "tool": call.tool,
+        "key": call.key,
+        "args": truncate(&call.args, AUDIT_ARGS_MAX),
+        "ok": result.is_ok(),
+    });
+    if let Err(error) = result {
+        data["error"] = json!(error);
+    }
+    audit::insert_kind(conn, Some(&call.run_id), "tool", data, at)
+}
+
+pub(super) fn ledger_put(
+    conn: &mut Connection,
+    call: &LedgerWrite,
+    result: &ToolResult,
+    at: Millis,
+) -> Result<()> {
+    write(
+        conn,
+        &format!("recording tool call {} of run {}", call.key, call.run_id),
+        |tx| {
+            check_claim(tx, &call.run_id, call.epoch)?;
+            record(tx, call, result, at)
+        },
+    )
+}
+
+/// Checks the claim of a built-in tool call and that its key is new. A key
+/// already recorded means the caller skipped the ledger lookup; running the
+/// effect again would break "at most once", so it is refused.
+fn begin_call(conn: &Connection, call: &LedgerWrite) -> Result<()> {
+    check_claim(conn, &call.run_id, call.epoch)?;
+    if ledger_has(conn, &call.run_id, &call.key)? {
+        return Err(StoreError::Db(format!(
+            "tool call {} of run {} is already recorded in the ledger; replay the recorded \
+             result instead of running it again",
+            call.key, call.run_id
+        )));
+    }
+    Ok(())
+}
+
+fn kv_current(conn: &Connection, key: &str) -> Result<Option<(String, u64)>> {
+    conn.prepare_cached("SELECT value, version FROM kv WHERE key = ?1")
+        .and_then(|mut stmt| {
+            stmt.query_row([key], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
+        })
+        .ctx_with(|| format!("reading kv key {key}"))
+}
+
+/// Runs one kv operation inside the caller's transaction.
+///
+/// Versions count the writes since the key was last absent: a delete drops
+/// the row, so a later put starts again at 1. A compare-and-set across a
+/// delete and a re-create can therefore see the same version twice.
+fn kv_op(conn: &Connection, op: &KvOp) -> Result<KvOutcome> {
+    match op {
+        KvOp::Get { key } => {
+            let current = kv_current(conn, key)?;
+            Ok(KvOutcome::Read(KvEntry {
+                key: key.clone(),
+                version: current.as_ref().map_or(0, |(_, v)| *v),
+                value: current.map(|(value, _)| value),
+            }))
+        }
+        KvOp::Put {
+            key,
+            value,
+            expected_version,
+        } => {
+            let version = kv_current(conn, key)?.map_or(0, |(_, v)| v);
+            if expected_version.is_some_and(|expected| expected != version) {
+                return Ok(KvOutcome::Wrote(KvWrite { ok: false, version }));
+            }
+            conn.prepare_cached(
+                "INSERT INTO kv (key, value, version) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, version = excluded.version",
+            )
+            .and_then(|mut stmt| stmt.execute(params![key, value, version + 1]))
+            .ctx_with(|| format!("writing kv key {key}"))?;
+            Ok(KvOutcome::Wrote(KvWrite {
+                ok: true,
+                version: version + 1,
+            }))
+        }
+        KvOp::Delete {
+            key,
+            expected_version,
+        } => {
+            let version = kv_current(conn, key)?.map_or(0, |(_, v)| v);
+            if expected_version.is_some_and(|expected| expected != version) {
+                return Ok(KvOutcome::Wrote(KvWrite { ok: false, version }));
+            }
+            conn.prepare_cached("DELETE FROM kv WHERE key = ?1")
+                .and_then(|mut stmt| stmt.execute([key]))
+                .ctx_with(|| format!("deleting kv key {key}"))?;
+            // The key is absent now, which is version 0.
+            Ok(KvOutcome::Wrote(KvWrite {
+                ok: true,
+                version: 0,
+            }))
+        }
+    }
+}
+
+pub(super) fn kv(
+    conn: &mut Connection,
+    op: &KvOp,
+    ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
+    at: Millis,
+) -> Result<KvOutcome> {
+    // A plain read needs no write lock.
+    if ledger.is_none()
+        && let KvOp::Get { .. } = op
+    {
+        return kv_op(conn, op);
+    }
+    write(conn, "a kv operation", |tx| {
+        if let Some((call, _)) = &ledger {
+            begin_call(tx, call)?;
+        }
+        let outcome = kv_op(tx, op)?;
+        if let Some((call, render)) = &ledger {
+            record(tx, call, &Ok(render(&outcome)), at)?;
+        }
+        Ok(outcome)
+    })
+}
+
+fn lease_op(conn: &Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
+    match op {
+        LeaseOp::Acquire {
+            resource,
+            holder,
+            ttl_ms,
+        } => {
+            let current: Option<(String, Millis)> = conn
+                .prepare_cached("SELECT holder, expires_at FROM leases WHERE resource = ?1")
+                .and_then(|mut stmt| {
+                    stmt.query_row([resource], |row| Ok((row.get(0)?, row.get(1)?)))
+                        .optional()
+                })
+                .ctx_with(|| format!("reading lease {resource}"))?;
+            if let Some((current_holder, expires_at)) = current
+                && expires_at > now
+                && current_holder != *holder
+            {
+                return Ok(LeaseOutcome::Acquire {
+                    granted: false,
+                    holder: current_holder,
+                    expires_at,
+                });
+            }
+            // Free, expired, or renewed by the same holder.
+            let expires_at = clamp_time(now.saturating_add(*ttl_ms));
+            conn.prepare_cached(
+                "INSERT INTO leases (resource, holder, expires_at) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (resource) DO UPDATE SET holder = excluded.holder, \
+                 expires_at = excluded.expires_at",
+            )
+            .and_then(|mut stmt| stmt.execute(params![resource, holder, expires_at]))
+            .ctx_with(|| format!("granting lease {resource} to {holder}"))?;
+            Ok(LeaseOutcome::Acquire {
+                granted: true,
+                holder: holder.clone(),
+                expires_at,
+            })
+        }
+        LeaseOp::Release { resource, holder } => {
+            let deleted = conn
+                .prepare_cached("DELETE FROM leases WHERE resource = ?1 AND holder = ?2")
+                .and_then(|mut stmt| stmt.execute([resource, holder]))
+                .ctx_with(|| format!("releasing lease {resource} held by {holder}"))?;
+            Ok(LeaseOutcome::Release {
+                released: deleted > 0,
+            })
+        }
+    }
+}
+
+pub(super) fn lease(
+    conn: &mut Connection,
+    op: &LeaseOp,
+    ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
+    now: Millis,
+) -> Result<LeaseOutcome> {
+    write(conn, "a lease operation", |tx| {
+        if let Some((call, _)) = &ledger {
+            begin_call(tx, call)?;
+        }
+        let outcome = lease_op(tx, op, now)?;
+        if let Some((call, render)) = &ledger {
+            record(tx, call, &Ok(render(&outcome)), now)?;
+        }
+        Ok(outcome)
+    })
+}
