@@ -70,7 +70,10 @@ impl App {
     /// Opens (creating if needed) the data directory.
     pub fn open(data_dir: &Path, config: Config) -> Result<App> {
         std::fs::create_dir_all(data_dir).map_err(|e| {
-            AppError::Invalid(format!("cannot create data directory {}: {e}", data_dir.display()))
+            AppError::Invalid(format!(
+                "cannot create data directory {}: {e}",
+                data_dir.display()
+            ))
         })?;
         let store = SqliteStore::open(&data_dir.join("wakeful.db"))?;
         Ok(App {
@@ -102,17 +105,25 @@ impl App {
     pub fn deploy(&mut self, bytes: &[u8], grants: &[String], grant_all: bool) -> Result<Deployed> {
         let runtime = self.runtime()?;
         let loaded = runtime.load(bytes)?;
-        let info = runtime.info(&loaded).map_err(|e| {
-            AppError::Invalid(format!("the component's `info` export failed: {e}"))
-        })?;
-        if info.name.is_empty() || !info.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        let info = runtime
+            .info(&loaded)
+            .map_err(|e| AppError::Invalid(format!("the component's `info` export failed: {e}")))?;
+        if info.name.is_empty()
+            || !info
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
             return Err(AppError::Invalid(format!(
                 "the component calls itself `{}`; an agent name is letters, digits, `-` and `_`",
                 info.name
             )));
         }
         semver::Version::parse(&info.version).map_err(|e| {
-            AppError::Invalid(format!("the component's version `{}` is not semver: {e}", info.version))
+            AppError::Invalid(format!(
+                "the component's version `{}` is not semver: {e}",
+                info.version
+            ))
         })?;
         let granted: Vec<String> = if grant_all {
             info.tools.clone()
@@ -134,7 +145,11 @@ impl App {
                 "{}@{} asks for tools that are not granted: {}; pass {} (or --grant-all) to deploy it",
                 info.name,
                 info.version,
-                missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                missing
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 flags.join(" ")
             )));
         }
@@ -157,7 +172,11 @@ impl App {
                     "digest": version.digest, "granted": granted}),
             )?;
         }
-        let unconfigured_tools = granted.iter().filter(|t| !self.tools.knows(t)).cloned().collect();
+        let unconfigured_tools = granted
+            .iter()
+            .filter(|t| !self.tools.knows(t))
+            .cloned()
+            .collect();
         Ok(Deployed {
             agent: version,
             already_deployed: put == PutAgent::AlreadyDeployed,
@@ -211,9 +230,11 @@ impl App {
     }
 
     pub fn run(&self, run_id: &str) -> Result<Run> {
-        self.store
-            .run(run_id)?
-            .ok_or_else(|| AppError::NotFound(format!("run {run_id} does not exist; `wakeful runs` lists the runs")))
+        self.store.run(run_id)?.ok_or_else(|| {
+            AppError::NotFound(format!(
+                "run {run_id} does not exist; `wakeful runs` lists the runs"
+            ))
+        })
     }
 
     /// Delivers an event to one run, or (without a run) to every run waiting
@@ -282,7 +303,9 @@ impl App {
             at: self.now(),
             comment: comment.map(str::to_string),
         };
-        Ok(self.store.answer_approval(run_id, &answer, details_digest)??)
+        Ok(self
+            .store
+            .answer_approval(run_id, &answer, details_digest)??)
     }
 
     /// Sets a kill switch: `all`, `agent:<name>`, `run:<id>` or `tool:<name>`.
@@ -297,7 +320,11 @@ impl App {
             at,
         })?;
         let run = scope.strip_prefix("run:");
-        self.audit(run, "pause", serde_json::json!({"scope": scope, "reason": reason}))
+        self.audit(
+            run,
+            "pause",
+            serde_json::json!({"scope": scope, "reason": reason}),
+        )
     }
 
     /// Lifts a kill switch; for a run, also resumes it if it was parked.
@@ -316,7 +343,12 @@ impl App {
         Ok(changed)
     }
 
-    pub fn audit(&mut self, run_id: Option<&str>, kind: &str, data: serde_json::Value) -> Result<()> {
+    pub fn audit(
+        &mut self,
+        run_id: Option<&str>,
+        kind: &str,
+        data: serde_json::Value,
+    ) -> Result<()> {
         let at = self.now();
         self.store.append_audit(
             &AuditEntry {

@@ -126,7 +126,9 @@ impl Config {
         }
         for name in self.tools.keys() {
             if BUILTIN_TOOLS.contains(&name.as_str()) {
-                return Err(format!("tools.{name}: `{name}` is a built-in tool and cannot be configured"));
+                return Err(format!(
+                    "tools.{name}: `{name}` is a built-in tool and cannot be configured"
+                ));
             }
         }
         Ok(())
@@ -178,8 +180,20 @@ mod tests {
 
     #[test]
     fn unknown_keys_and_bad_limits_are_refused() {
-        assert!(Config::parse("[limits]\nstep_budget = 3\n").unwrap_err().contains("step_budget"));
-        assert!(Config::parse("[limits]\nclaim_ms = 5\n").unwrap_err().contains("claim_ms"));
-        assert!(Config::parse("[tools.kv]\nkind = \"static\"\nresult = 1\n").unwrap_err().contains("built-in"));
+        assert!(
+            Config::parse("[limits]\nstep_budget = 3\n")
+                .unwrap_err()
+                .contains("step_budget")
+        );
+        assert!(
+            Config::parse("[limits]\nclaim_ms = 5\n")
+                .unwrap_err()
+                .contains("claim_ms")
+        );
+        assert!(
+            Config::parse("[tools.kv]\nkind = \"static\"\nresult = 1\n")
+                .unwrap_err()
+                .contains("built-in")
+        );
     }
 }

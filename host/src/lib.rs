@@ -1,3 +1,28 @@
+//! wakeful: a host for long-running AI agents compiled to WebAssembly
+//! components. Every run is a durable job (id, JSON state, what it waits
+//! for); the agent's `step` export is called once per wakeup in a sandbox and
+//! the state is saved after every step.
+//!
+//! # Layout
+//! - [`model`]: wakes, waits and step results, shared by everything below.
+//! - [`runtime`]: the wasmtime engine, the sandbox, limits and step outcomes.
+//! - [`store`]: the durable state behind one trait; [`store::sqlite`] is the
+//!   embedded implementation.
+//! - [`worker`]: the step protocol — claim, step, commit or fail.
+//! - [`tools`]: the gate every tool call takes, and the built-in tools.
+//! - [`waits`]: checking waits and computing when they are due.
+//! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
+//! - [`cli`]: the `wakeful` command line.
+//! - [`config`]: `wakeful.toml`.
+
+pub mod app;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod failpoint;
 pub mod model;
 pub mod runtime;
 pub mod store;
+pub mod tools;
+pub mod waits;
+pub mod worker;

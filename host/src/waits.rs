@@ -10,7 +10,11 @@ use crate::store::{Approval, StoredWait};
 /// Checks a step's waits and computes when each is due. `existing` are the
 /// run's approval requests: waiting again on a request that exists keeps its
 /// original expiry, so that re-asking cannot extend an approval's life.
-pub fn plan(waits: &[WaitFor], now: Millis, existing: &[Approval]) -> Result<Vec<StoredWait>, String> {
+pub fn plan(
+    waits: &[WaitFor],
+    now: Millis,
+    existing: &[Approval],
+) -> Result<Vec<StoredWait>, String> {
     let mut planned = Vec::with_capacity(waits.len());
     for wait in waits {
         let due_at = match wait {
@@ -28,7 +32,10 @@ pub fn plan(waits: &[WaitFor], now: Millis, existing: &[Approval]) -> Result<Vec
                     return Err(format!("approval request {} is valid for 0 ms", req.id));
                 }
                 if serde_json::from_str::<serde_json::Value>(&req.details).is_err() {
-                    return Err(format!("approval request {} has details that are not JSON", req.id));
+                    return Err(format!(
+                        "approval request {} has details that are not JSON",
+                        req.id
+                    ));
                 }
                 if waits
                     .iter()
@@ -36,7 +43,10 @@ pub fn plan(waits: &[WaitFor], now: Millis, existing: &[Approval]) -> Result<Vec
                     .count()
                     > 1
                 {
-                    return Err(format!("approval request {} is asked twice in one step", req.id));
+                    return Err(format!(
+                        "approval request {} is asked twice in one step",
+                        req.id
+                    ));
                 }
                 match existing.iter().find(|a| a.id == req.id) {
                     Some(a) if a.consumed => {
@@ -62,7 +72,8 @@ pub fn plan(waits: &[WaitFor], now: Millis, existing: &[Approval]) -> Result<Vec
 
 /// The first tick of a five-field cron expression (UTC) strictly after `now`.
 pub fn next_tick(expr: &str, now: Millis) -> Result<Millis, String> {
-    let cron = croner::Cron::from_str(expr).map_err(|e| format!("cron expression `{expr}`: {e}"))?;
+    let cron =
+        croner::Cron::from_str(expr).map_err(|e| format!("cron expression `{expr}`: {e}"))?;
     let start = chrono::DateTime::from_timestamp_millis(now as i64)
         .ok_or_else(|| format!("time {now} is out of range"))?;
     let next = cron
@@ -100,7 +111,11 @@ mod tests {
     fn cron_ticks_after_now() {
         let next = next_tick("0 9 * * *", NOV_29_2026).unwrap();
         assert_eq!(rfc3339(next), "2026-11-29T09:00:00Z");
-        assert!(next_tick("not cron", NOV_29_2026).unwrap_err().contains("not cron"));
+        assert!(
+            next_tick("not cron", NOV_29_2026)
+                .unwrap_err()
+                .contains("not cron")
+        );
     }
 
     #[test]
@@ -120,6 +135,15 @@ mod tests {
     #[test]
     fn bad_waits_are_refused() {
         assert!(plan(&[WaitFor::Event { topic: " ".into() }], 0, &[]).is_err());
-        assert!(plan(&[WaitFor::Cron { expr: "61 * * * *".into() }], 0, &[]).is_err());
+        assert!(
+            plan(
+                &[WaitFor::Cron {
+                    expr: "61 * * * *".into()
+                }],
+                0,
+                &[]
+            )
+            .is_err()
+        );
     }
 }

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::app::{App, AppError};
 use crate::clock::rfc3339;
-use crate::model::{Next, Wake, WaitFor};
+use crate::model::{Next, WaitFor, Wake};
 use crate::runtime::{StepFailure, StepInput};
 use crate::store::{AuditEntry, Claim, StepCommit, StepFailed, StoreError};
 use crate::tools::gate::StepGate;
@@ -28,7 +28,11 @@ pub struct Stepped {
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum StepEnd {
     /// A checkpoint was written.
-    Committed { seq: u64, next: String, status: Option<String> },
+    Committed {
+        seq: u64,
+        next: String,
+        status: Option<String>,
+    },
     /// The step failed; nothing changed; it is retried later.
     Failed { error: String, retry_at: String },
     /// The run is parked for an operator.
@@ -117,7 +121,15 @@ impl<'a> Worker<'a> {
         });
         let loaded = match loaded {
             Ok(l) => l,
-            Err(e) => return self.fail(claim, &wake, format!("cannot load the agent: {e}"), 0, vec![]),
+            Err(e) => {
+                return self.fail(
+                    claim,
+                    &wake,
+                    format!("cannot load the agent: {e}"),
+                    0,
+                    vec![],
+                );
+            }
         };
         let paused_tools: Vec<String> = self
             .app
@@ -165,7 +177,13 @@ impl<'a> Worker<'a> {
                     Ok(p) => p,
                     Err(e) => {
                         let failure = StepFailure::InvalidOutput(e);
-                        return self.fail(claim, &wake, failure.to_string(), report.fuel_used, logs);
+                        return self.fail(
+                            claim,
+                            &wake,
+                            failure.to_string(),
+                            report.fuel_used,
+                            logs,
+                        );
                     }
                 }
             }
@@ -226,7 +244,9 @@ impl<'a> Worker<'a> {
 
     fn park(&mut self, claim: &Claim, reason: String) -> Result<StepEnd, AppError> {
         let now = self.app.now();
-        self.app.store.park(&claim.run.run_id, claim.epoch, &reason, now)?;
+        self.app
+            .store
+            .park(&claim.run.run_id, claim.epoch, &reason, now)?;
         Ok(StepEnd::Parked { reason })
     }
 

@@ -23,19 +23,26 @@ pub fn run(cli: Cli) -> Result<()> {
             grants,
             grant_all,
         } => {
-            let bytes = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let d = app
                 .deploy(&bytes, &grants, grant_all)
                 .with_context(|| format!("cannot deploy {}", file.display()))?;
             if json {
                 return print_json(&d);
             }
-            let verb = if d.already_deployed { "already deployed" } else { "deployed" };
+            let verb = if d.already_deployed {
+                "already deployed"
+            } else {
+                "deployed"
+            };
             println!("{verb} {}@{}", d.agent.name, d.agent.version);
             println!("digest sha256:{}", d.agent.digest);
             println!("granted {}", output::list(&d.agent.granted_tools));
             for t in &d.unconfigured_tools {
-                eprintln!("warning: tool `{t}` is granted but not configured on this host; its calls fail with `unknown` until wakeful.toml adds it");
+                eprintln!(
+                    "warning: tool `{t}` is granted but not configured on this host; its calls fail with `unknown` until wakeful.toml adds it"
+                );
             }
         }
         Command::Agents => output::agents(&app.store.agents()?, json)?,
@@ -46,7 +53,9 @@ pub fn run(cli: Cli) -> Result<()> {
         } => {
             let run = app.start(&agent, input.as_deref(), run_id.as_deref())?;
             if json {
-                return print_json(&json!({"run_id": run.run_id, "agent": run.agent, "version": run.version}));
+                return print_json(
+                    &json!({"run_id": run.run_id, "agent": run.agent, "version": run.version}),
+                );
             }
             println!("{}", run.run_id);
         }
@@ -87,8 +96,12 @@ pub fn run(cli: Cli) -> Result<()> {
             for s in &sent {
                 match s.delivery {
                     Delivery::Accepted => println!("delivered {event_id} to {}", s.run_id),
-                    Delivery::Duplicate => println!("{} already has event {event_id}; nothing changed", s.run_id),
-                    Delivery::Finished => bail!("run {} is done; event {event_id} was not stored", s.run_id),
+                    Delivery::Duplicate => {
+                        println!("{} already has event {event_id}; nothing changed", s.run_id)
+                    }
+                    Delivery::Finished => {
+                        bail!("run {} is done; event {event_id} was not stored", s.run_id)
+                    }
                 }
             }
         }
@@ -100,12 +113,21 @@ pub fn run(cli: Cli) -> Result<()> {
             comment,
             digest,
         } => {
-            let a = app.approve(&run, &request, &by, !reject, comment.as_deref(), digest.as_deref())?;
+            let a = app.approve(
+                &run,
+                &request,
+                &by,
+                !reject,
+                comment.as_deref(),
+                digest.as_deref(),
+            )?;
             if json {
                 return print_json(&a);
             }
             let verb = if reject { "rejected" } else { "approved" };
-            println!("{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`");
+            println!(
+                "{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`"
+            );
         }
         Command::Pause { scope, reason } => {
             let key = scope.key();
@@ -151,7 +173,10 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
             StepEnd::Committed { seq, next, status } => println!(
                 "{} step {seq}: {next}{}",
                 s.run_id,
-                status.as_deref().map(|t| format!(" ({t})")).unwrap_or_default()
+                status
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default()
             ),
             StepEnd::Failed { error, retry_at } => {
                 println!("{} step failed: {error}; retry at {retry_at}", s.run_id)
@@ -206,13 +231,20 @@ fn kv(app: &mut App, op: KvCommand) -> Result<()> {
         let key = match &op {
             KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),
         };
-        app.audit(None, "kv write", json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}))?;
+        app.audit(
+            None,
+            "kv write",
+            json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}),
+        )?;
     }
     println!("{}", tools::kv::render(&outcome));
     if let KvOutcome::Wrote(w) = outcome
         && !w.ok
     {
-        bail!("the key is at version {}, not the expected one; nothing was written", w.version);
+        bail!(
+            "the key is at version {}, not the expected one; nothing was written",
+            w.version
+        );
     }
     Ok(())
 }
@@ -237,7 +269,11 @@ fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
         LeaseCommand::Release { resource, holder } => LeaseOp::Release { resource, holder },
     };
     let outcome = app.store.lease(&op, None, now)?;
-    app.audit(None, "lease", json!({"op": format!("{op:?}"), "result": outcome}))?;
+    app.audit(
+        None,
+        "lease",
+        json!({"op": format!("{op:?}"), "result": outcome}),
+    )?;
     println!("{}", tools::lease::render(&outcome));
     Ok(())
 }

@@ -15,7 +15,12 @@ pub use commands::run;
 #[command(name = "wakeful", version, about)]
 pub struct Cli {
     /// Data directory: the SQLite store and the compiled-component cache.
-    #[arg(long, global = true, env = "WAKEFUL_DATA", default_value = "./.wakeful")]
+    #[arg(
+        long,
+        global = true,
+        env = "WAKEFUL_DATA",
+        default_value = "./.wakeful"
+    )]
     pub data: PathBuf,
     /// Config file (tools, limits); default: `wakeful.toml` in the current
     /// directory when it exists, else safe defaults.

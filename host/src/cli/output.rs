@@ -14,7 +14,11 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 }
 
 pub fn list(items: &[String]) -> String {
-    if items.is_empty() { "-".into() } else { items.join(",") }
+    if items.is_empty() {
+        "-".into()
+    } else {
+        items.join(",")
+    }
 }
 
 /// Prints rows as columns padded to their widest cell.
@@ -30,7 +34,13 @@ fn table(header: &[&str], rows: Vec<Vec<String>>) {
         let text: Vec<String> = cells
             .into_iter()
             .enumerate()
-            .map(|(i, c)| if i == last { c } else { format!("{c:<w$}", w = widths[i]) })
+            .map(|(i, c)| {
+                if i == last {
+                    c
+                } else {
+                    format!("{c:<w$}", w = widths[i])
+                }
+            })
             .collect();
         println!("{}", text.join("  ").trim_end());
     };
@@ -72,7 +82,14 @@ pub fn runs(runs: &[Run], json: bool) -> Result<()> {
         return print_json(&rows);
     }
     table(
-        &["RUN", "AGENT", "STATUS", "STEPS", "WAKE WHEN", "STATUS TEXT"],
+        &[
+            "RUN",
+            "AGENT",
+            "STATUS",
+            "STEPS",
+            "WAKE WHEN",
+            "STATUS TEXT",
+        ],
         runs.iter()
             .map(|r| {
                 vec![
@@ -98,14 +115,28 @@ fn run_summary(r: &Run) -> Value {
 
 /// The kill switches that stop this run, if any.
 fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
-    let scopes = ["all".to_string(), format!("agent:{}", run.agent), format!("run:{}", run.run_id)];
-    switches.iter().filter(|s| scopes.contains(&s.scope)).collect()
+    let scopes = [
+        "all".to_string(),
+        format!("agent:{}", run.agent),
+        format!("run:{}", run.run_id),
+    ];
+    switches
+        .iter()
+        .filter(|s| scopes.contains(&s.scope))
+        .collect()
 }
 
 pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) -> Result<()> {
     let pending: Vec<&Approval> = approvals
         .iter()
-        .filter(|a| a.answer.is_none() && !a.consumed && run.waits.iter().any(|w| matches!(w, crate::model::WaitFor::Approval(r) if r.id == a.id)))
+        .filter(|a| {
+            a.answer.is_none()
+                && !a.consumed
+                && run
+                    .waits
+                    .iter()
+                    .any(|w| matches!(w, crate::model::WaitFor::Approval(r) if r.id == a.id))
+        })
         .collect();
     let paused = paused_by(run, switches);
     if json {
@@ -143,7 +174,14 @@ pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) 
         println!("           {t}");
     }
     for s in &paused {
-        println!("paused     by switch `{}`{}", s.scope, s.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default());
+        println!(
+            "paused     by switch `{}`{}",
+            s.scope,
+            s.reason
+                .as_deref()
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default()
+        );
     }
     if let Some(w) = &run.wake_when {
         println!("wake when  {w}");
@@ -157,9 +195,17 @@ pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) 
         println!("last error {e} (attempts: {})", run.attempts);
     }
     for a in pending {
-        println!("approval   {}: {} (expires {})", a.id, a.question, rfc3339(a.expires_at));
+        println!(
+            "approval   {}: {} (expires {})",
+            a.id,
+            a.question,
+            rfc3339(a.expires_at)
+        );
         println!("           details {}", a.details);
-        println!("           wakeful approve {} {} --by NAME [--reject]", run.run_id, a.id);
+        println!(
+            "           wakeful approve {} {} --by NAME [--reject]",
+            run.run_id, a.id
+        );
     }
     println!("state      {}", run.state);
     Ok(())
@@ -219,7 +265,12 @@ pub fn switches(switches: &[Switch], json: bool) -> Result<()> {
         println!("no kill switch is on");
     }
     for s in switches {
-        println!("{}  {}  {}", s.scope, rfc3339(s.at), s.reason.as_deref().unwrap_or(""));
+        println!(
+            "{}  {}  {}",
+            s.scope,
+            rfc3339(s.at),
+            s.reason.as_deref().unwrap_or("")
+        );
     }
     Ok(())
 }

@@ -10,8 +10,7 @@ use wasmtime::{Config, Engine, EngineWeak};
 
 use super::RuntimeError;
 
-/// How often the epoch advances. A step's deadline is rounded up to whole
-/// ticks, so it is enforced to within this much.
+/// How often the epoch advances: the precision of step deadlines.
 pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Wasm stack per call. The guest runs on a thread of its own whose native
@@ -57,10 +56,14 @@ pub(super) fn spawn_epoch_ticker(engine: &Engine) -> Result<(), RuntimeError> {
         .map_err(|e| RuntimeError::Thread(e.to_string()))
 }
 
-/// The number of epoch ticks that covers `deadline`, at least one.
+/// The number of epoch ticks after which a call has surely had `deadline`.
+///
+/// The first tick can come at once (the ticker runs at its own phase), so
+/// one tick more than the deadline covers is needed: a call is stopped
+/// between `deadline` and `deadline + EPOCH_TICK` after it starts.
 pub(super) fn deadline_ticks(deadline: Duration) -> u64 {
     let tick = EPOCH_TICK.as_nanos();
-    let ticks = deadline.as_nanos().div_ceil(tick).max(1);
+    let ticks = deadline.as_nanos().div_ceil(tick) + 1;
     u64::try_from(ticks).unwrap_or(u64::MAX)
 }
 
@@ -97,8 +100,8 @@ mod tests {
 
     #[test]
     fn deadline_rounds_up_to_whole_ticks() {
-        assert_eq!(deadline_ticks(Duration::from_secs(10)), 1000);
-        assert_eq!(deadline_ticks(Duration::from_millis(15)), 2);
+        assert_eq!(deadline_ticks(Duration::from_secs(10)), 1001);
+        assert_eq!(deadline_ticks(Duration::from_millis(15)), 3);
         assert_eq!(deadline_ticks(Duration::ZERO), 1);
     }
 

@@ -22,8 +22,6 @@ mod limiter;
 mod outcome;
 mod output;
 mod sandbox;
-#[cfg(test)]
-mod scratch_tests;
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -51,7 +49,7 @@ pub struct Limits {
     /// Bytes of linear memory and tables one call's instance may use.
     pub memory_bytes: usize,
     /// Wall-clock time of one call, including instantiation and the time
-    /// its tool calls take.
+    /// its tool calls take; enforced to within 10 ms (never early).
     pub step_deadline: Duration,
     /// The largest state a step or migration may return.
     pub max_state_bytes: usize,
@@ -138,7 +136,9 @@ pub struct HostFault(pub String);
 pub struct StepReport {
     /// The checked result, or why there is none.
     pub result: Result<model::StepResult, StepFailure>,
-    /// Fuel the step used (all of it if it ran out).
+    /// Fuel the step used (all of it if it ran out). After a deadline trap
+    /// it misses what the interrupted wasm function burnt since its last
+    /// call (wasmtime writes fuel back only at calls and returns).
     pub fuel_used: u64,
     /// What the guest logged, also when it failed: operators debug with it.
     pub logs: Vec<LogLine>,

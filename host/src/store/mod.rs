@@ -43,7 +43,9 @@ pub enum StoreError {
         version: String,
         existing: String,
     },
-    #[error("run {run_id} was claimed by another worker (epoch {epoch} is stale); this step's writes were discarded")]
+    #[error(
+        "run {run_id} was claimed by another worker (epoch {epoch} is stale); this step's writes were discarded"
+    )]
     LostClaim { run_id: String, epoch: u64 },
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::model::{ApprovalAnswer, Millis, Next, ToolError, Wake, WaitFor};
+use crate::model::{ApprovalAnswer, Millis, Next, ToolError, WaitFor, Wake};
 
 /// A deployed build of an agent, without its bytes.
 #[derive(Clone, Debug, Serialize)]

@@ -80,7 +80,11 @@ impl ToolGate for StepGate<'_> {
                 "the idempotency key is empty; give every call a key that names the action".into(),
             )));
         }
-        if let Some(entry) = self.store.ledger_get(self.run_id, idempotency_key).map_err(fault)? {
+        if let Some(entry) = self
+            .store
+            .ledger_get(self.run_id, idempotency_key)
+            .map_err(fault)?
+        {
             if entry.tool != name {
                 return Ok(Err(ToolError::Invalid(format!(
                     "idempotency key `{idempotency_key}` was already used for tool `{}`",
@@ -103,7 +107,10 @@ impl ToolGate for StepGate<'_> {
             tool: name.to_string(),
             args: args.to_string(),
         };
-        let executed = self.tools.execute(self.store, &call, self.now).map_err(fault)?;
+        let executed = self
+            .tools
+            .execute(self.store, &call, self.now)
+            .map_err(fault)?;
         let mut result = executed.result;
         if let Ok(out) = &result
             && out.len() > self.tools.max_payload()

@@ -60,15 +60,37 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
     }
     let err = env.fails(&["approve", "keep", "apr_7", "--by", "me"]);
     assert!(err.contains("has no approval request apr_7"), "{err}");
-    let err = env.fails(&["send", "keep", "--topic", "mail:invoice", "--id", "e1", "--payload", "{"]);
+    let err = env.fails(&[
+        "send",
+        "keep",
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "e1",
+        "--payload",
+        "{",
+    ]);
     assert!(err.contains("--payload is not valid JSON"), "{err}");
     let big = format!("\"{}\"", "x".repeat(300 * 1024));
-    let err = env.fails(&["send", "keep", "--topic", "mail:invoice", "--id", "e2", "--payload", &big]);
+    let err = env.fails(&[
+        "send",
+        "keep",
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "e2",
+        "--payload",
+        &big,
+    ]);
     assert!(err.contains("limit"), "{err}");
     let err = env.fails(&["kv", "put", "k", "{oops"]);
     assert!(err.contains("not valid JSON"), "{err}");
 
-    assert_eq!(snapshot(&env, "keep"), before, "bad input changed stored data");
+    assert_eq!(
+        snapshot(&env, "keep"),
+        before,
+        "bad input changed stored data"
+    );
     assert_eq!(env.kv("k"), Value::Null);
 }
 
@@ -76,7 +98,10 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
 fn a_broken_config_is_refused_by_name() {
     let env = Env::new("bad-config", "[limits]\nstep_budget = 3\n");
     let err = env.fails(&["runs"]);
-    assert!(err.contains("wakeful.toml") && err.contains("step_budget"), "{err}");
+    assert!(
+        err.contains("wakeful.toml") && err.contains("step_budget"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -85,12 +110,22 @@ fn a_tool_not_granted_is_denied_to_the_guest() {
     env.deploy("hostile", &["kv"]);
     let input = json!({"mode": "tool", "tool": "lease",
         "args": {"op": "acquire", "resource": "r", "holder": "h", "ttl_ms": 1000}});
-    env.ok(&["start", "hostile", "--id", "t", "--input", &input.to_string()]);
+    env.ok(&[
+        "start",
+        "hostile",
+        "--id",
+        "t",
+        "--input",
+        &input.to_string(),
+    ]);
     env.work();
     let show = env.show("t");
     assert_eq!(show["status"], "done", "{show}");
     let outcome = show["outcome"].as_str().unwrap();
     assert!(outcome.contains("not granted"), "{outcome}");
     let out = env.ok(&["lease", "acquire", "r", "--holder", "other", "--ttl", "5"]);
-    assert!(out.contains("\"granted\":true"), "the denied call took no lease: {out}");
+    assert!(
+        out.contains("\"granted\":true"),
+        "the denied call took no lease: {out}"
+    );
 }

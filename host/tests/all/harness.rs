@@ -10,7 +10,10 @@ use serde_json::Value;
 
 /// The repository root.
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 static BUILD: Once = Once::new();
@@ -41,7 +44,8 @@ result = { action = "scale_out", reason = "memory at 97% after an OutOfMemoryErr
 "#;
 
 /// Short claims so that a crashed worker's run is taken over quickly.
-pub const FAST_LIMITS: &str = "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n";
+pub const FAST_LIMITS: &str =
+    "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n";
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 

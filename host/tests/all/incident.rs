@@ -21,8 +21,18 @@ fn setup(name: &str, input: Value) -> Env {
     env.ok(&["kv", "put", "service/payments-api", &degraded()]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let mut start = json!({"incident": "INC-7001", "service": "payments-api"});
-    start.as_object_mut().unwrap().extend(input.as_object().unwrap().clone());
-    let id = env.ok(&["start", "incident", "--input", &start.to_string(), "--id", RUN]);
+    start
+        .as_object_mut()
+        .unwrap()
+        .extend(input.as_object().unwrap().clone());
+    let id = env.ok(&[
+        "start",
+        "incident",
+        "--input",
+        &start.to_string(),
+        "--id",
+        RUN,
+    ]);
     assert_eq!(id.trim(), RUN);
     env
 }
@@ -36,7 +46,10 @@ fn until_approval(env: &Env) -> Value {
     let pending = show["pending_approvals"].as_array().unwrap();
     assert_eq!(pending.len(), 1, "{show}");
     assert_eq!(pending[0]["id"], REQUEST);
-    assert_eq!(pending[0]["question"], "Approve 'scale_out' on payments-api?");
+    assert_eq!(
+        pending[0]["question"],
+        "Approve 'scale_out' on payments-api?"
+    );
     assert_eq!(pending[0]["details"]["action"], "scale_out");
     show
 }
@@ -46,7 +59,9 @@ fn approve(env: &Env) {
 }
 
 fn actions_applied(env: &Env) -> i64 {
-    env.kv("service/payments-api")["actions_applied"].as_i64().unwrap()
+    env.kv("service/payments-api")["actions_applied"]
+        .as_i64()
+        .unwrap()
 }
 
 fn outcome(env: &Env) -> String {
@@ -131,7 +146,10 @@ fn experiment_3_a_colleague_fixes_it_first() {
     approve(&env);
     env.work();
     let outcome = outcome(&env);
-    assert!(outcome.starts_with("world changed since the plan"), "{outcome}");
+    assert!(
+        outcome.starts_with("world changed since the plan"),
+        "{outcome}"
+    );
     assert!(outcome.contains("healthy"), "{outcome}");
     assert_eq!(actions_applied(&env), 0);
 }
@@ -154,10 +172,21 @@ fn experiment_4_a_stale_approval_is_refused() {
 fn experiment_5_another_holder_has_the_lease() {
     let env = setup("exp5", json!({}));
     until_approval(&env);
-    env.ok(&["lease", "acquire", "service/payments-api", "--holder", "agent-2", "--ttl", "300"]);
+    env.ok(&[
+        "lease",
+        "acquire",
+        "service/payments-api",
+        "--holder",
+        "agent-2",
+        "--ttl",
+        "300",
+    ]);
     approve(&env);
     env.work();
-    assert_eq!(outcome(&env), "agent-2 holds the lease on payments-api; backed off");
+    assert_eq!(
+        outcome(&env),
+        "agent-2 holds the lease on payments-api; backed off"
+    );
     assert_eq!(actions_applied(&env), 0);
 }
 

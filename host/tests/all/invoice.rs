@@ -19,16 +19,39 @@ fn invoice_mail_is_filed_once_despite_a_duplicated_delivery() {
 
     let mail = json!({"from": "billing@acme.test", "amount": 120}).to_string();
     // By topic: every run waiting on it gets the mail.
-    let sent = env.ok(&["send", "--topic", "mail:invoice", "--id", "mail-42", "--payload", &mail]);
-    assert!(sent.contains(&format!("delivered mail-42 to {run}")), "{sent}");
+    let sent = env.ok(&[
+        "send",
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "mail-42",
+        "--payload",
+        &mail,
+    ]);
+    assert!(
+        sent.contains(&format!("delivered mail-42 to {run}")),
+        "{sent}"
+    );
     // The same mail again, by run id: recognised, nothing changes.
-    let again = env.ok(&["send", &run, "--topic", "mail:invoice", "--id", "mail-42", "--payload", &mail]);
+    let again = env.ok(&[
+        "send",
+        &run,
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "mail-42",
+        "--payload",
+        &mail,
+    ]);
     assert!(again.contains("already has event mail-42"), "{again}");
 
     env.work();
     let show = env.show(&run);
     assert_eq!(show["status"], "done", "{show}");
-    assert!(show["outcome"].as_str().unwrap().contains("mail-42"), "{show}");
+    assert!(
+        show["outcome"].as_str().unwrap().contains("mail-42"),
+        "{show}"
+    );
     assert_eq!(show["steps"], 2);
     let filed = env.ok(&["kv", "get", "invoices/mail-42"]);
     let filed: serde_json::Value = serde_json::from_str(&filed).unwrap();
@@ -46,8 +69,20 @@ fn invoice_mail_is_filed_once_despite_a_duplicated_delivery() {
 fn an_event_sent_before_the_run_waits_is_kept_for_it() {
     let env = Env::new("invoice-early", "");
     env.deploy("invoice-mail", &["kv"]);
-    let run = env.ok(&["start", "invoice-mail", "--id", "early"]).trim().to_string();
-    env.ok(&["send", &run, "--topic", "mail:invoice", "--id", "mail-1", "--payload", "{}"]);
+    let run = env
+        .ok(&["start", "invoice-mail", "--id", "early"])
+        .trim()
+        .to_string();
+    env.ok(&[
+        "send",
+        &run,
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "mail-1",
+        "--payload",
+        "{}",
+    ]);
     env.work();
     let show = env.show(&run);
     assert_eq!(show["status"], "done", "{show}");

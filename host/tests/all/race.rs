@@ -13,12 +13,23 @@ fn two_workers_at_once_never_step_a_run_twice() {
             let id = format!("race-{i}");
             env.ok(&["start", "invoice-mail", "--id", &id]);
             // Delivered before the run waits: each run needs exactly 2 steps.
-            env.ok(&["send", &id, "--topic", "mail:invoice", "--id", &format!("m{i}")]);
+            env.ok(&[
+                "send",
+                &id,
+                "--topic",
+                "mail:invoice",
+                "--id",
+                &format!("m{i}"),
+            ]);
             id
         })
         .collect();
     let workers: Vec<_> = (0..2)
-        .map(|_| env.command(&["work", "--until-idle"]).spawn().expect("spawn worker"))
+        .map(|_| {
+            env.command(&["work", "--until-idle"])
+                .spawn()
+                .expect("spawn worker")
+        })
         .collect();
     for mut w in workers {
         assert!(w.wait().unwrap().success());
@@ -26,17 +37,26 @@ fn two_workers_at_once_never_step_a_run_twice() {
     let mut steps_per_run: HashMap<String, usize> = HashMap::new();
     for row in env.json(&["audit"]).as_array().unwrap() {
         if row["kind"] == "step" {
-            *steps_per_run.entry(row["run_id"].as_str().unwrap().to_string()).or_default() += 1;
+            *steps_per_run
+                .entry(row["run_id"].as_str().unwrap().to_string())
+                .or_default() += 1;
         }
     }
     for run in &runs {
         let show = env.show(run);
         assert_eq!(show["status"], "done", "{show}");
         let history = env.json(&["history", run]);
-        let seqs: Vec<u64> = history.as_array().unwrap().iter().map(|c| c["seq"].as_u64().unwrap()).collect();
+        let seqs: Vec<u64> = history
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["seq"].as_u64().unwrap())
+            .collect();
         assert_eq!(seqs, vec![1, 2], "{run}");
         assert_eq!(steps_per_run.get(run), Some(&2), "{run} was stepped twice");
-        let filed: serde_json::Value = serde_json::from_str(&env.ok(&["kv", "get", &format!("invoices/m{}", &run[5..])])).unwrap();
+        let filed: serde_json::Value =
+            serde_json::from_str(&env.ok(&["kv", "get", &format!("invoices/m{}", &run[5..])]))
+                .unwrap();
         assert_eq!(filed["version"], 1);
     }
 }

@@ -10,14 +10,24 @@ const STRICT: &str = "[limits]\nmax_attempts = 1\nfuel_per_step = 300000000\nmem
 
 /// Starts the hostile agent in `mode` and works until idle.
 fn hostile(env: &Env, run: &str, mode: &str) -> Value {
-    env.ok(&["start", "hostile", "--id", run, "--input", &json!({"mode": mode}).to_string()]);
+    env.ok(&[
+        "start",
+        "hostile",
+        "--id",
+        run,
+        "--input",
+        &json!({"mode": mode}).to_string(),
+    ]);
     env.work();
     env.show(run)
 }
 
 fn parked_with(show: &Value, needle: &str) {
     assert_eq!(show["status"], "parked", "{show}");
-    let error = show["last_error"].as_str().unwrap_or_default().to_lowercase();
+    let error = show["last_error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
     assert!(error.contains(needle), "expected `{needle}` in: {error}");
     assert_eq!(show["steps"], 0, "a failed step writes no checkpoint");
 }
@@ -35,14 +45,18 @@ fn hostile_guests_hit_each_limit_and_are_parked() {
     parked_with(&panic, "trap");
     let logs = env.audit_rows("panic", "log");
     assert!(
-        logs.iter().any(|l| l["data"]["message"].as_str().unwrap_or("").contains("hostile panic")),
+        logs.iter().any(|l| l["data"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("hostile panic")),
         "the panic message reaches the audit log: {logs:?}"
     );
 }
 
 #[test]
 fn a_step_past_its_deadline_is_stopped() {
-    let config = "[limits]\nmax_attempts = 1\nfuel_per_step = 1000000000000\nstep_deadline_ms = 300\n";
+    let config =
+        "[limits]\nmax_attempts = 1\nfuel_per_step = 1000000000000\nstep_deadline_ms = 300\n";
     let env = Env::new("deadline", config);
     env.deploy("hostile", &["kv"]);
     parked_with(&hostile(&env, "spin", "spin"), "deadline");
@@ -53,12 +67,24 @@ fn guest_output_is_bounded() {
     let env = Env::new("chatty", STRICT);
     env.deploy("hostile", &["kv"]);
     let show = hostile(&env, "chatty", "chatty");
-    assert_eq!(show["status"], "waiting", "printing a lot is not an error: {show}");
+    assert_eq!(
+        show["status"], "waiting",
+        "printing a lot is not an error: {show}"
+    );
     let logs = env.audit_rows("chatty", "log");
-    let bytes: usize = logs.iter().map(|l| l["data"]["message"].as_str().unwrap_or("").len()).sum();
-    assert!(bytes > 0 && bytes <= 70 * 1024, "{bytes} bytes of logs kept");
+    let bytes: usize = logs
+        .iter()
+        .map(|l| l["data"]["message"].as_str().unwrap_or("").len())
+        .sum();
     assert!(
-        logs.iter().any(|l| l["data"]["message"].as_str().unwrap_or("").contains("dropped")),
+        bytes > 0 && bytes <= 70 * 1024,
+        "{bytes} bytes of logs kept"
+    );
+    assert!(
+        logs.iter().any(|l| l["data"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("dropped")),
         "the excess is reported"
     );
 }
@@ -69,16 +95,25 @@ fn the_sandbox_pins_time_and_hides_the_host() {
     env.deploy("hostile", &["kv"]);
     let clock = hostile(&env, "clock", "clock");
     assert_eq!(clock["status"], "done", "{clock}");
-    assert_eq!(clock["state"]["now"], clock["state"]["wall"], "WASI's clock is the step's time");
+    assert_eq!(
+        clock["state"]["now"], clock["state"]["wall"],
+        "WASI's clock is the step's time"
+    );
     let files = hostile(&env, "files", "files");
     assert_eq!(files["status"], "done", "{files}");
     let state = files["state"].to_string();
-    assert!(!state.contains("etc") && !state.contains("PATH"), "the guest saw the host: {state}");
+    assert!(
+        !state.contains("etc") && !state.contains("PATH"),
+        "the guest saw the host: {state}"
+    );
 }
 
 #[test]
 fn a_failing_step_is_retried_then_parked_and_can_be_resumed() {
-    let env = Env::new("retry", "[limits]\nmax_attempts = 3\nretry_backoff_ms = 0\n");
+    let env = Env::new(
+        "retry",
+        "[limits]\nmax_attempts = 3\nretry_backoff_ms = 0\n",
+    );
     env.deploy("hostile", &["kv"]);
     let show = hostile(&env, "err", "error");
     assert_eq!(show["status"], "parked", "{show}");
@@ -99,7 +134,17 @@ fn a_run_that_spends_its_step_budget_is_parked() {
     env.work();
     let show = env.show("b");
     assert_eq!(show["status"], "parked", "{show}");
-    assert!(show["status_text"].as_str().unwrap().contains("step budget of 1"), "{show}");
+    assert!(
+        show["status_text"]
+            .as_str()
+            .unwrap()
+            .contains("step budget of 1"),
+        "{show}"
+    );
     assert_eq!(show["steps"], 1);
-    assert_eq!(env.kv("invoices/m1"), Value::Null, "no step ran past the budget");
+    assert_eq!(
+        env.kv("invoices/m1"),
+        Value::Null,
+        "no step ran past the budget"
+    );
 }
