@@ -21,5 +21,8 @@ cargo clippy --manifest-path agents/Cargo.toml --target wasm32-wasip2 --all-targ
 echo "== host lints"
 cargo clippy --workspace --all-targets --features wakeful/failpoints -- -D warnings
 
-echo "== tests"
+echo "== SDK and agent unit tests (native, against the SDK's fake host)"
+cargo test --manifest-path agents/Cargo.toml --workspace
+
+echo "== host tests (unit and end to end)"
 cargo test --workspace --features wakeful/failpoints

@@ -75,7 +75,7 @@ impl App {
                 data_dir.display()
             ))
         })?;
-        let store = SqliteStore::open(&data_dir.join("wakeful.db"))?;
+        let store = SqliteStore::open(data_dir.join("wakeful.db"))?;
         Ok(App {
             store: Box::new(store),
             tools: Tools::from_config(&config),

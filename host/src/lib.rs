@@ -13,7 +13,7 @@
 //! - [`waits`]: checking waits and computing when they are due.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
 //! - [`cli`]: the `wakeful` command line.
-//! - [`config`]: `wakeful.toml`.
+//! - [`config`]: the `wakeful.toml` file.
 
 pub mod app;
 pub mod cli;

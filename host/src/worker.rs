@@ -280,7 +280,8 @@ impl<'a> Worker<'a> {
             ),
         );
         let error = if retry_at.is_none() {
-            format!("step failed {attempt} times; last error: {error}")
+            let plural = if attempt == 1 { "" } else { "s" };
+            format!("gave up after {attempt} failed attempt{plural}: {error}")
         } else {
             error
         };

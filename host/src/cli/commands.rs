@@ -51,6 +51,7 @@ pub fn run(cli: Cli) -> Result<()> {
             input,
             run_id,
         } => {
+            let input = input.map(|i| arg_text("--input", i)).transpose()?;
             let run = app.start(&agent, input.as_deref(), run_id.as_deref())?;
             if json {
                 return print_json(
@@ -86,6 +87,7 @@ pub fn run(cli: Cli) -> Result<()> {
             event_id,
             payload,
         } => {
+            let payload = payload.map(|p| arg_text("--payload", p)).transpose()?;
             let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref())?;
             if json {
                 return print_json(&sent);
@@ -149,6 +151,21 @@ pub fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// A JSON argument as given, or read from a file (`@PATH`) or standard input
+/// (`-`): payloads can be larger than a command line may be.
+fn arg_text(what: &str, arg: String) -> Result<String> {
+    if arg == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .with_context(|| format!("cannot read {what} from standard input"))?;
+        Ok(text)
+    } else if let Some(path) = arg.strip_prefix('@') {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {what} from {path}"))
+    } else {
+        Ok(arg)
+    }
+}
+
 fn load_config(cli: &Cli) -> Result<Config> {
     let path = match &cli.config {
         Some(p) => p.clone(),
@@ -208,6 +225,7 @@ fn kv(app: &mut App, op: KvCommand) -> Result<()> {
             value,
             expected_version,
         } => {
+            let value = arg_text("the value", value)?;
             app.check_json("the value", &value)?;
             (
                 KvOp::Put {

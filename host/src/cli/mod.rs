@@ -50,7 +50,7 @@ pub enum Command {
     /// Start a run of AGENT or AGENT@VERSION (default: the highest version).
     Start {
         agent: String,
-        /// Start input, JSON.
+        /// Start input, JSON (`@FILE` reads a file, `-` standard input).
         #[arg(long)]
         input: Option<String>,
         /// Run id to use instead of a generated one.
@@ -82,7 +82,7 @@ pub enum Command {
         /// Event id: a second event with the same id for a run is ignored.
         #[arg(long = "id")]
         event_id: String,
-        /// Event payload, JSON.
+        /// Event payload, JSON (`@FILE` reads a file, `-` standard input).
         #[arg(long)]
         payload: Option<String>,
     },
@@ -167,7 +167,7 @@ pub enum KvCommand {
     },
     Put {
         key: String,
-        /// The value, JSON.
+        /// The value, JSON (`@FILE` reads a file, `-` standard input).
         value: String,
         /// Write only if the key is at this version (0: absent).
         #[arg(long)]

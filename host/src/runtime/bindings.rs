@@ -14,9 +14,9 @@ wasmtime::component::bindgen!({
     },
 });
 
-pub(super) use wakeful::agent::host::Level;
-pub(super) use wakeful::agent::tools::ToolError;
-use wakeful::agent::types;
+pub(super) use self::wakeful::agent::host::Level;
+pub(super) use self::wakeful::agent::tools::ToolError;
+use self::wakeful::agent::types;
 
 impl From<&model::Wake> for Wake {
     fn from(wake: &model::Wake) -> Self {

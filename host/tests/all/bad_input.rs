@@ -31,7 +31,10 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
     let core = env.dir.join("core.wasm");
     std::fs::write(&core, b"\0asm\x01\0\0\0").unwrap();
     let err = env.fails(&["deploy", core.to_str().unwrap(), "--grant-all"]);
-    assert!(err.contains("core module"), "{err}");
+    assert!(
+        err.contains("core WebAssembly module, not a component"),
+        "{err}"
+    );
 
     let bad_import = agent("bad-import");
     let err = env.fails(&["deploy", bad_import.to_str().unwrap(), "--grant-all"]);
@@ -71,7 +74,9 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
         "{",
     ]);
     assert!(err.contains("--payload is not valid JSON"), "{err}");
-    let big = format!("\"{}\"", "x".repeat(300 * 1024));
+    let big = env.dir.join("big.json");
+    std::fs::write(&big, format!("\"{}\"", "x".repeat(300 * 1024))).unwrap();
+    let big = format!("@{}", big.display());
     let err = env.fails(&[
         "send",
         "keep",
@@ -82,7 +87,7 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
         "--payload",
         &big,
     ]);
-    assert!(err.contains("limit"), "{err}");
+    assert!(err.contains("the limit is 262144"), "{err}");
     let err = env.fails(&["kv", "put", "k", "{oops"]);
     assert!(err.contains("not valid JSON"), "{err}");
 

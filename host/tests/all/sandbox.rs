@@ -38,7 +38,7 @@ fn hostile_guests_hit_each_limit_and_are_parked() {
     env.deploy("hostile", &["kv"]);
     parked_with(&hostile(&env, "spin", "spin"), "fuel");
     parked_with(&hostile(&env, "membomb", "membomb"), "memory");
-    parked_with(&hostile(&env, "recurse", "recurse"), "stack overflow");
+    parked_with(&hostile(&env, "recurse", "recurse"), "call stack");
     parked_with(&hostile(&env, "bigstate", "bigstate"), "state");
     parked_with(&hostile(&env, "error", "error"), "hostile error");
     let panic = hostile(&env, "panic", "panic");
