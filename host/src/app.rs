@@ -327,15 +327,27 @@ impl App {
         )
     }
 
-    /// Lifts a kill switch; for a run, also resumes it if it was parked.
+    /// Lifts a kill switch; for a run, also resumes it if it was parked,
+    /// granting another budget's worth of steps or fuel if one was spent.
     /// Returns whether anything changed.
     pub fn resume(&mut self, scope: &str) -> Result<bool> {
         let mut changed = self.store.clear_switch(scope)?;
         let run = scope.strip_prefix("run:");
         if let Some(run_id) = run {
-            self.run(run_id)?;
+            let r = self.run(run_id)?;
+            let limits = &self.config.limits;
+            let steps = if r.steps >= r.step_budget {
+                r.steps.saturating_add(limits.steps_per_run)
+            } else {
+                r.step_budget
+            };
+            let fuel = if r.fuel_used >= r.fuel_budget {
+                r.fuel_used.saturating_add(limits.fuel_per_run)
+            } else {
+                r.fuel_budget
+            };
             let at = self.now();
-            changed |= self.store.resume_parked(run_id, at)?;
+            changed |= self.store.resume_parked(run_id, steps, fuel, at)?;
         }
         if changed {
             self.audit(run, "resume", serde_json::json!({"scope": scope}))?;

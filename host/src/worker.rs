@@ -122,13 +122,14 @@ impl<'a> Worker<'a> {
         let loaded = match loaded {
             Ok(l) => l,
             Err(e) => {
-                return self.fail(
-                    claim,
-                    &wake,
-                    format!("cannot load the agent: {e}"),
-                    0,
-                    vec![],
-                );
+                let error = format!("cannot load the agent: {e}");
+                let f = Failure {
+                    error,
+                    fuel_used: 0,
+                    rows: vec![],
+                    park: false,
+                };
+                return self.fail(claim, &wake, f);
             }
         };
         let paused_tools: Vec<String> = self
@@ -144,6 +145,7 @@ impl<'a> Worker<'a> {
             now_ms: now,
             state: run.state.clone(),
             wake: wake.clone(),
+            fuel_left: Some(run.fuel_budget - run.fuel_used),
         };
         let mut gate = StepGate {
             store: self.app.store.as_mut(),
@@ -167,7 +169,25 @@ impl<'a> Worker<'a> {
         let result = match report.result {
             Ok(result) => result,
             Err(failure) => {
-                return self.fail(claim, &wake, failure.to_string(), report.fuel_used, logs);
+                // Out of fuel because the run's budget had less left than a
+                // step may burn: retrying cannot help.
+                let budget_spent = matches!(failure, StepFailure::OutOfFuel { limit }
+                    if limit < self.app.config.limits.fuel_per_step);
+                let error = if budget_spent {
+                    format!(
+                        "fuel budget of {} is spent; resume the run to grant it more, or cancel it",
+                        run.fuel_budget
+                    )
+                } else {
+                    failure.to_string()
+                };
+                let f = Failure {
+                    error,
+                    fuel_used: report.fuel_used,
+                    rows: logs,
+                    park: budget_spent,
+                };
+                return self.fail(claim, &wake, f);
             }
         };
         let planned = match &result.next {
@@ -176,14 +196,14 @@ impl<'a> Worker<'a> {
                 match waits::plan(waits, now, &existing) {
                     Ok(p) => p,
                     Err(e) => {
-                        let failure = StepFailure::InvalidOutput(e);
-                        return self.fail(
-                            claim,
-                            &wake,
-                            failure.to_string(),
-                            report.fuel_used,
-                            logs,
-                        );
+                        let error = StepFailure::InvalidOutput(e).to_string();
+                        let f = Failure {
+                            error,
+                            fuel_used: report.fuel_used,
+                            rows: logs,
+                            park: false,
+                        };
+                        return self.fail(claim, &wake, f);
                     }
                 }
             }
@@ -227,7 +247,11 @@ impl<'a> Worker<'a> {
             wake,
             state: result.state,
             next: result.next.clone(),
-            status_text: result.status.clone().or_else(|| run.status_text.clone()),
+            status_text: match (&result.status, &result.next) {
+                (Some(status), _) => Some(status.clone()),
+                (None, Next::Done { outcome }) => Some(format!("done: {outcome}")),
+                (None, _) => run.status_text.clone(),
+            },
             fuel_used: report.fuel_used,
             waits: planned,
             wake_when: waits::wake_when(&wait_list),
@@ -252,19 +276,18 @@ impl<'a> Worker<'a> {
 
     /// Records a failed attempt: retried with exponential backoff, parked
     /// once the attempts are used up.
-    fn fail(
-        &mut self,
-        claim: &Claim,
-        wake: &Wake,
-        error: String,
-        fuel_used: u64,
-        mut rows: Vec<AuditEntry>,
-    ) -> Result<StepEnd, AppError> {
+    fn fail(&mut self, claim: &Claim, wake: &Wake, failure: Failure) -> Result<StepEnd, AppError> {
+        let Failure {
+            error,
+            fuel_used,
+            mut rows,
+            park,
+        } = failure;
         let run = &claim.run;
         let now = self.app.now();
         let limits = &self.app.config.limits;
         let attempt = run.attempts + 1;
-        let retry_at = (attempt < limits.max_attempts).then(|| {
+        let retry_at = (!park && attempt < limits.max_attempts).then(|| {
             let backoff = limits
                 .retry_backoff_ms
                 .saturating_mul(1u64 << (attempt - 1).min(20));
@@ -279,7 +302,9 @@ impl<'a> Worker<'a> {
                     "error": error, "fuel": fuel_used, "retry_at": retry_at.map(rfc3339)}),
             ),
         );
-        let error = if retry_at.is_none() {
+        let error = if park {
+            error
+        } else if retry_at.is_none() {
             let plural = if attempt == 1 { "" } else { "s" };
             format!("gave up after {attempt} failed attempt{plural}: {error}")
         } else {
@@ -302,6 +327,16 @@ impl<'a> Worker<'a> {
             None => StepEnd::Parked { reason: error },
         })
     }
+}
+
+/// A failed attempt, as recorded.
+struct Failure {
+    error: String,
+    fuel_used: u64,
+    /// The guest's logs, kept for whoever debugs the failure.
+    rows: Vec<AuditEntry>,
+    /// Park at once: retrying cannot succeed.
+    park: bool,
 }
 
 fn audit(run: &crate::store::Run, kind: &str, data: serde_json::Value) -> AuditEntry {

@@ -51,12 +51,13 @@ pub(super) fn call<R: Send>(
     let (tools, requests) = mpsc::channel();
     let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
     let pre = &agent.pre;
+    let fuel = cx.fuel;
 
     let joined = thread::scope(|scope| {
         let guest = thread::Builder::new()
             .name("wakeful-guest".into())
             .stack_size(GUEST_THREAD_STACK)
-            .spawn_scoped(scope, move || run_guest(runtime, pre, data, call))
+            .spawn_scoped(scope, move || run_guest(runtime, pre, data, fuel, call))
             .map_err(|e| format!("could not start a thread for the guest: {e}"))?;
         // Ends when the guest's store, and with it the sender, is dropped.
         for request in requests {
@@ -86,6 +87,7 @@ pub(super) fn call<R: Send>(
             &error,
             &TrapContext {
                 limits,
+                fuel,
                 memory_refused: run.memory_refused,
             },
         )
@@ -102,12 +104,13 @@ fn run_guest<R>(
     runtime: &Runtime,
     pre: &AgentPre<StoreData>,
     data: StoreData,
+    fuel: u64,
     call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
 ) -> GuestRun<R> {
     let (engine, limits) = (&runtime.engine, &runtime.limits);
     let mut store = Store::new(engine, data);
     store.limiter(|data| &mut data.limiter);
-    let fuel_set = store.set_fuel(limits.fuel_per_step);
+    let fuel_set = store.set_fuel(fuel);
     store.set_epoch_deadline(engine::deadline_ticks(limits.step_deadline));
     store.epoch_deadline_trap();
 
@@ -119,7 +122,7 @@ fn run_guest<R>(
     let fuel_left = store.get_fuel().unwrap_or(0);
     GuestRun {
         result,
-        fuel_used: limits.fuel_per_step.saturating_sub(fuel_left),
+        fuel_used: fuel.saturating_sub(fuel_left),
         memory_refused: store.data().limiter.refused(),
         wall,
     }

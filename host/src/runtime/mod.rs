@@ -108,6 +108,9 @@ pub struct StepInput {
     /// The run's current state (JSON).
     pub state: String,
     pub wake: model::Wake,
+    /// Fuel the run has left in its budget; the step gets at most this, and
+    /// never more than [`Limits::fuel_per_step`].
+    pub fuel_left: Option<u64>,
 }
 
 /// What the gate answers to one tool call.
@@ -217,6 +220,7 @@ impl Runtime {
             run_id: "",
             step_number: 0,
             now_ms: 0,
+            fuel: self.limits.fuel_per_step,
         };
         let mut gate = exec::NoTools("no tools during info");
         exec::call(self, agent, &cx, &mut gate, |guest, store| {
@@ -237,6 +241,9 @@ impl Runtime {
             run_id: &input.run_id,
             step_number: input.step_number,
             now_ms: input.now_ms,
+            fuel: input.fuel_left.map_or(self.limits.fuel_per_step, |f| {
+                f.min(self.limits.fuel_per_step)
+            }),
         };
         let wake = bindings::Wake::from(&input.wake);
         let state = input.state.as_str();
@@ -274,6 +281,9 @@ impl Runtime {
             run_id: &input.run_id,
             step_number: input.step_number,
             now_ms: input.now_ms,
+            fuel: input.fuel_left.map_or(self.limits.fuel_per_step, |f| {
+                f.min(self.limits.fuel_per_step)
+            }),
         };
         let state = input.state.as_str();
         let mut gate = exec::NoTools("no tools during migrate");

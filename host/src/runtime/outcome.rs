@@ -50,6 +50,8 @@ pub enum StepFailure {
 /// Facts about the call that a trap alone does not tell.
 pub(super) struct TrapContext<'a> {
     pub limits: &'a Limits,
+    /// The fuel the call was given.
+    pub fuel: u64,
     /// The memory limiter refused a grow during the call.
     pub memory_refused: bool,
 }
@@ -73,9 +75,7 @@ pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFai
         ));
     }
     match error.downcast_ref::<Trap>() {
-        Some(Trap::OutOfFuel) => StepFailure::OutOfFuel {
-            limit: limits.fuel_per_step,
-        },
+        Some(Trap::OutOfFuel) => StepFailure::OutOfFuel { limit: cx.fuel },
         Some(Trap::Interrupt) => StepFailure::Deadline {
             limit_ms: u64::try_from(limits.step_deadline.as_millis()).unwrap_or(u64::MAX),
         },
@@ -242,6 +242,7 @@ mod tests {
         let limits = Limits::default();
         let cx = |memory_refused| TrapContext {
             limits: &limits,
+            fuel: limits.fuel_per_step,
             memory_refused,
         };
         let trap = |t: Trap| wasmtime::Error::new(t).context("error while executing");

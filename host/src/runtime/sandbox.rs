@@ -29,6 +29,9 @@ pub(super) struct CallContext<'a> {
     pub run_id: &'a str,
     pub step_number: u64,
     pub now_ms: u64,
+    /// Fuel this call may burn: the per-step limit, or less when the run's
+    /// budget has less left.
+    pub fuel: u64,
 }
 
 /// A tool call on its way from the guest's thread to the thread that owns

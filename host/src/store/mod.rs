@@ -127,11 +127,17 @@ pub trait Store: Send {
         answer: &ApprovalAnswer,
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>>;
-    /// An operator resumes a parked run: it gets a `Resume` wake (a run
-    /// parked before its first step gets its `Start` again) and its failed
-    /// attempts are forgotten. Appends a `resume` audit row. Returns false
-    /// when it was not parked.
-    fn resume_parked(&mut self, run_id: &str, at: Millis) -> Result<bool>;
+    /// An operator resumes a parked run: the wake it was parked on is
+    /// delivered again (nothing was consumed), its failed attempts are
+    /// forgotten and its budgets are set to the ones given. Appends a
+    /// `resume` audit row. Returns false when it was not parked.
+    fn resume_parked(
+        &mut self,
+        run_id: &str,
+        step_budget: u64,
+        fuel_budget: u64,
+        at: Millis,
+    ) -> Result<bool>;
 
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;

@@ -148,3 +148,44 @@ fn a_run_that_spends_its_step_budget_is_parked() {
         "no step ran past the budget"
     );
 }
+
+#[test]
+fn a_run_that_spends_its_fuel_budget_is_parked_without_retries() {
+    let env = Env::new(
+        "fuel-budget",
+        "[limits]\nfuel_per_run = 50000\nretry_backoff_ms = 0\n",
+    );
+    env.deploy("hostile", &["kv"]);
+    let show = hostile(&env, "fuel", "spin");
+    assert_eq!(show["status"], "parked", "{show}");
+    assert!(
+        show["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("fuel budget of 50000 is spent"),
+        "{show}"
+    );
+    assert_eq!(show["attempts"], 1, "a spent budget is not retried");
+    assert!(show["fuel_used"].as_u64().unwrap() >= 50000, "{show}");
+}
+
+#[test]
+fn resuming_a_run_parked_on_its_budget_grants_more_and_delivers_its_wake() {
+    let env = Env::new("budget-resume", "[limits]\nsteps_per_run = 1\n");
+    env.deploy("invoice-mail", &["kv"]);
+    env.ok(&["start", "invoice-mail", "--id", "b"]);
+    env.ok(&["send", "b", "--topic", "mail:invoice", "--id", "m1"]);
+    env.work();
+    assert_eq!(env.show("b")["status"], "parked");
+    env.ok(&["resume", "--run", "b"]);
+    let show = env.show("b");
+    assert_eq!(show["step_budget"], 2, "{show}");
+    env.work();
+    let show = env.show("b");
+    assert_eq!(
+        show["status"], "done",
+        "the parked-on event was delivered: {show}"
+    );
+    assert_eq!(env.kv("invoices/m1")["from"], Value::Null);
+    assert_eq!(env.json(&["kv", "get", "invoices/m1"])["version"], 1);
+}

@@ -467,8 +467,14 @@ impl Store for SqliteStore {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
     }
 
-    fn resume_parked(&mut self, run_id: &str, at: Millis) -> Result<bool> {
-        triggers::resume_parked(&mut self.conn, run_id, at)
+    fn resume_parked(
+        &mut self,
+        run_id: &str,
+        step_budget: u64,
+        fuel_budget: u64,
+        at: Millis,
+    ) -> Result<bool> {
+        triggers::resume_parked(&mut self.conn, run_id, (step_budget, fuel_budget), at)
     }
 
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {

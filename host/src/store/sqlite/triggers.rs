@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::runs::{self, run_exists};
-use super::{Context, audit, write};
+use super::{Context, audit, budget_to_sql, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{AnswerRefused, Approval, Delivery, Result, StoreError};
 
@@ -204,18 +204,33 @@ pub(super) fn answer_approval(
     )
 }
 
-pub(super) fn resume_parked(conn: &mut Connection, run_id: &str, at: Millis) -> Result<bool> {
+pub(super) fn resume_parked(
+    conn: &mut Connection,
+    run_id: &str,
+    (step_budget, fuel_budget): (u64, u64),
+    at: Millis,
+) -> Result<bool> {
     write(conn, &format!("resuming run {run_id}"), |tx| {
-        // A run parked before its first step keeps its start wake: the guest
-        // has no state yet and needs the start input, not a resume.
+        // Parking consumed nothing: the wake the run was parked on (its
+        // start, a continue, an event, an answer) is still there and is
+        // delivered again. A run with no pending start or continue goes
+        // back to waiting for whatever it waited on.
         let changed = tx
             .prepare_cached(
-                "UPDATE runs SET status = 'active', \
-                 pending_wake = CASE WHEN pending_wake = 'start' THEN 'start' ELSE 'resume' END, \
+                "UPDATE runs SET \
+                 status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
                  attempts = 0, retry_at = NULL, status_text = 'resumed by an operator', \
+                 step_budget = ?3, fuel_budget = ?4, \
                  updated_at = ?2 WHERE run_id = ?1 AND status = 'parked'",
             )
-            .and_then(|mut stmt| stmt.execute(params![run_id, at]))
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    run_id,
+                    at,
+                    budget_to_sql(step_budget),
+                    budget_to_sql(fuel_budget)
+                ])
+            })
             .ctx_with(|| format!("resuming run {run_id}"))?;
         if changed == 0 {
             return if run_exists(tx, run_id)? {
