@@ -1,5 +1,7 @@
 //! The built-in `kv` tool: a versioned key-value store shared by the host's
-//! runs. Every write bumps the key's version; version 0 means "absent".
+//! runs. Every write bumps the key's version, deletes included, so a
+//! compare-and-set never mistakes a re-created key for the one it read;
+//! version 0 means "never written".
 //!
 //! ```no_run
 //! use wakeful_sdk::{kv, ToolError};
@@ -24,16 +26,17 @@ use crate::tools::{self, ToolError};
 /// A value read with its version.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Versioned<T> {
-    /// The value, `None` when the key is absent.
+    /// The value, `None` when the key is absent (never written, or deleted).
     pub value: Option<T>,
-    /// The key's version: 0 when absent, then bumped by every write.
+    /// The key's version: 0 when never written, then bumped by every write
+    /// and delete.
     pub version: u64,
 }
 
 impl<T> Versioned<T> {
-    /// Whether the key exists.
+    /// Whether the key has a value.
     pub fn exists(&self) -> bool {
-        self.version != 0
+        self.value.is_some()
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Arguments: `{"op":"get","key":K}`, `{"op":"put","key":K,"value":V,
 //! "expected_version":N?}`, `{"op":"delete","key":K,"expected_version":N?}`.
-//! Results: `{"value":V|null,"version":N}` for reads (version 0 = absent) and
+//! Results: `{"value":V|null,"version":N}` for reads (version 0 = never
+//! written; a delete bumps the version and leaves no value) and
 //! `{"ok":bool,"version":N}` for writes; a failed compare-and-set is
 //! `ok:false`, a value the guest handles, not an error.
 

@@ -167,7 +167,7 @@ CREATE TABLE ledger (
 
 CREATE TABLE kv (
     key     TEXT PRIMARY KEY NOT NULL,
-    value   TEXT NOT NULL,
+    value   TEXT,             -- NULL: deleted; the row keeps the version
     version INTEGER NOT NULL
 ) WITHOUT ROWID;
 

@@ -847,10 +847,14 @@ fn kv_compare_and_set() {
         delete(&mut store, Some(3)),
         KvWrite {
             ok: true,
-            version: 0
+            version: 4
         }
     );
-    assert_eq!(get(&mut store), (None, 0));
+    // Deleted, but versioned: a writer that read version 3 cannot
+    // mistake a re-created key for the one it read.
+    assert_eq!(get(&mut store), (None, 4));
+    assert!(!put(&mut store, "5", Some(3)).ok);
+    assert_eq!(put(&mut store, "5", Some(4)).version, 5);
 }
 
 #[test]

@@ -158,7 +158,8 @@ fn begin_call(conn: &Connection, call: &LedgerWrite) -> Result<()> {
     Ok(())
 }
 
-fn kv_current(conn: &Connection, key: &str) -> Result<Option<(String, u64)>> {
+/// The key's value (`None` once deleted) and version, if it was ever written.
+fn kv_current(conn: &Connection, key: &str) -> Result<Option<(Option<String>, u64)>> {
     conn.prepare_cached("SELECT value, version FROM kv WHERE key = ?1")
         .and_then(|mut stmt| {
             stmt.query_row([key], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -169,9 +170,9 @@ fn kv_current(conn: &Connection, key: &str) -> Result<Option<(String, u64)>> {
 
 /// Runs one kv operation inside the caller's transaction.
 ///
-/// Versions count the writes since the key was last absent: a delete drops
-/// the row, so a later put starts again at 1. A compare-and-set across a
-/// delete and a re-create can therefore see the same version twice.
+/// Versions count every write of a key, deletes included: a delete keeps the
+/// row with no value, so a compare-and-set across a delete and a re-create
+/// never sees the same version twice.
 fn kv_op(conn: &Connection, op: &KvOp) -> Result<KvOutcome> {
     match op {
         KvOp::Get { key } => {
@@ -179,7 +180,7 @@ fn kv_op(conn: &Connection, op: &KvOp) -> Result<KvOutcome> {
             Ok(KvOutcome::Read(KvEntry {
                 key: key.clone(),
                 version: current.as_ref().map_or(0, |(_, v)| *v),
-                value: current.map(|(value, _)| value),
+                value: current.and_then(|(value, _)| value),
             }))
         }
         KvOp::Put {
@@ -210,13 +211,16 @@ fn kv_op(conn: &Connection, op: &KvOp) -> Result<KvOutcome> {
             if expected_version.is_some_and(|expected| expected != version) {
                 return Ok(KvOutcome::Wrote(KvWrite { ok: false, version }));
             }
-            conn.prepare_cached("DELETE FROM kv WHERE key = ?1")
-                .and_then(|mut stmt| stmt.execute([key]))
+            if version == 0 {
+                // Never written: nothing to delete, nothing to version.
+                return Ok(KvOutcome::Wrote(KvWrite { ok: true, version }));
+            }
+            conn.prepare_cached("UPDATE kv SET value = NULL, version = ?2 WHERE key = ?1")
+                .and_then(|mut stmt| stmt.execute(params![key, version + 1]))
                 .ctx_with(|| format!("deleting kv key {key}"))?;
-            // The key is absent now, which is version 0.
             Ok(KvOutcome::Wrote(KvWrite {
                 ok: true,
-                version: 0,
+                version: version + 1,
             }))
         }
     }
