@@ -8,7 +8,7 @@ use super::output::{self, print_json};
 use super::{Cli, Command, KvCommand, LeaseCommand};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp};
+use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
 use crate::worker::{StepEnd, Worker};
 
@@ -293,5 +293,16 @@ fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
         json!({"op": format!("{op:?}"), "result": outcome}),
     )?;
     println!("{}", tools::lease::render(&outcome));
+    if let LeaseOutcome::Acquire {
+        granted: false,
+        holder,
+        expires_at,
+    } = outcome
+    {
+        bail!(
+            "{holder} holds the lease until {}; nothing changed",
+            crate::clock::rfc3339(expires_at)
+        );
+    }
     Ok(())
 }

@@ -181,6 +181,17 @@ fn experiment_5_another_holder_has_the_lease() {
         "--ttl",
         "300",
     ]);
+    let lease = [
+        "lease",
+        "acquire",
+        "service/payments-api",
+        "--holder",
+        "agent-3",
+        "--ttl",
+        "9",
+    ];
+    let err = env.fails(&lease);
+    assert!(err.contains("agent-2 holds the lease"), "{err}");
     approve(&env);
     env.work();
     assert_eq!(

@@ -88,3 +88,46 @@ fn an_event_sent_before_the_run_waits_is_kept_for_it() {
     assert_eq!(show["status"], "done", "{show}");
     assert!(show["outcome"].as_str().unwrap().contains("mail-1"));
 }
+
+#[test]
+fn a_deployed_component_is_compiled_once_and_cached_on_disk() {
+    let env = Env::new("cache", "");
+    let deployed = env.json(&[
+        "deploy",
+        crate::harness::agent("invoice-mail").to_str().unwrap(),
+        "--grant",
+        "kv",
+    ]);
+    let digest = deployed["agent"]["digest"].as_str().unwrap().to_string();
+    let cached: Vec<String> = std::fs::read_dir(env.dir.join("data/cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(
+        cached[0].starts_with(&digest) && cached[0].ends_with(".cwasm"),
+        "{cached:?}"
+    );
+    // A new process steps the run from the precompiled artifact; a corrupt
+    // artifact is detected and rebuilt rather than trusted.
+    let artifact = env.dir.join("data/cache").join(&cached[0]);
+    std::fs::write(&artifact, b"garbage").unwrap();
+    env.ok(&["start", "invoice-mail", "--id", "c"]);
+    env.work();
+    assert_eq!(env.show("c")["status"], "waiting");
+    assert!(
+        std::fs::metadata(&artifact).unwrap().len() > 1000,
+        "the artifact was rebuilt"
+    );
+    // Deploying the same bytes again changes nothing.
+    let again = env.ok(&[
+        "deploy",
+        crate::harness::agent("invoice-mail").to_str().unwrap(),
+        "--grant",
+        "kv",
+    ]);
+    assert!(
+        again.starts_with("already deployed invoice-mail@0.1.0"),
+        "{again}"
+    );
+}

@@ -55,25 +55,34 @@ macro_rules! due_filter {
 /// disagreement from stalling every run behind one bad row.
 const CANDIDATES: usize = 16;
 
+/// Runs that are due at `now` and not leased by a live claim, oldest first.
+fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>> {
+    conn.prepare_cached(concat!(
+        "SELECT r.run_id FROM runs r WHERE ",
+        due_filter!(),
+        " AND (r.lease_owner IS NULL OR r.lease_expires <= ?1) \
+         ORDER BY r.updated_at, r.run_id LIMIT ?2"
+    ))
+    .and_then(|mut stmt| {
+        stmt.query_map(params![now, limit as i64], |row| row.get(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+    })
+    .ctx("finding runs to claim")
+}
+
 pub(super) fn claim(
     conn: &mut Connection,
     now: Millis,
     owner: &str,
     lease_ms: u64,
 ) -> Result<Option<(Claim, Wake)>> {
+    // Idle workers poll: look without the write lock first, so that polling
+    // never queues behind (or blocks) the writers doing real work.
+    if claimable(conn, now, 1)?.is_empty() {
+        return Ok(None);
+    }
     write(conn, "claiming a run", |tx| {
-        let candidates: Vec<String> = tx
-            .prepare_cached(concat!(
-                "SELECT r.run_id FROM runs r WHERE ",
-                due_filter!(),
-                " AND (r.lease_owner IS NULL OR r.lease_expires <= ?1) \
-                 ORDER BY r.updated_at, r.run_id LIMIT ?2"
-            ))
-            .and_then(|mut stmt| {
-                stmt.query_map(params![now, CANDIDATES as i64], |row| row.get(0))?
-                    .collect::<rusqlite::Result<Vec<_>>>()
-            })
-            .ctx("finding runs to claim")?;
+        let candidates = claimable(tx, now, CANDIDATES)?;
         for run_id in candidates {
             let Some(wake) = pick_wake(tx, &run_id, now)? else {
                 continue;
