@@ -7,3 +7,4 @@ mod incident;
 mod invoice;
 mod race;
 mod sandbox;
+mod triggers;

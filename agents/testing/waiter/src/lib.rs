@@ -1,0 +1,66 @@
+//! A test agent for the host's triggers. The start input lists what to wait
+//! for; the first wake after that ends the run with an outcome naming it.
+//!
+//! Start input: `{"after_ms": N?, "cron": "expr"?, "topic": "t"?,
+//! "approval_ms": N?, "slices": N?}` — wait until `now + after_ms`, for the
+//! next tick of `cron`, for an event on `topic` and/or an answer to approval
+//! request `ok?` valid `approval_ms`, all at once. With `slices`, first take
+//! that many `continue` steps.
+
+use wakeful_sdk::prelude::*;
+
+#[derive(Clone, Default, Serialize, Deserialize)]
+struct Input {
+    after_ms: Option<u64>,
+    cron: Option<String>,
+    topic: Option<String>,
+    approval_ms: Option<u64>,
+    #[serde(default)]
+    slices: u32,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct State {
+    input: Input,
+    slices_done: u32,
+}
+
+struct Waiter;
+
+impl Agent for Waiter {
+    type State = State;
+    const DESCRIPTION: &'static str = "Waits on whatever its start input says.";
+
+    fn step(state: &mut State, wake: Wake) -> Result<Step, String> {
+        match wake {
+            Wake::Start(_) => state.input = wake.input()?,
+            Wake::Resume if state.slices_done < state.input.slices => {}
+            Wake::Timer(due) => return Ok(Step::done(format!("timer due at {due}"))),
+            Wake::Event(e) => return Ok(Step::done(format!("event {} on {}", e.id, e.topic))),
+            Wake::Approval(a) => return Ok(Step::done(format!("approved={} by {}", a.approved, a.by))),
+            Wake::Expired(id) => return Ok(Step::done(format!("{id} expired"))),
+            Wake::Resume => {}
+        }
+        if state.slices_done < state.input.slices {
+            state.slices_done += 1;
+            return Ok(Step::continue_().status(format!("slice {}", state.slices_done)));
+        }
+        let input = &state.input;
+        let mut waits = Vec::new();
+        if let Some(ms) = input.after_ms {
+            waits.push(Wait::until(now() + ms));
+        }
+        if let Some(expr) = &input.cron {
+            waits.push(Wait::cron(expr));
+        }
+        if let Some(topic) = &input.topic {
+            waits.push(Wait::event(topic));
+        }
+        if let Some(ms) = input.approval_ms {
+            waits.push(Wait::approval("ok?", "Carry on?", json!({"why": "testing"}), ms));
+        }
+        Ok(Step::wait(waits).status("waiting"))
+    }
+}
+
+wakeful_sdk::export_agent!(Waiter);

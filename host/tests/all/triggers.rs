@@ -1,0 +1,192 @@
+//! Timers, cron, several waits at once, approvals bound to their details,
+//! and kill switches per run, agent and tool.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::harness::Env;
+
+fn waiter(name: &str, config: &str) -> Env {
+    let env = Env::new(name, config);
+    env.deploy("waiter", &[]);
+    env
+}
+
+fn start(env: &Env, run: &str, input: serde_json::Value) {
+    env.ok(&[
+        "start",
+        "waiter",
+        "--id",
+        run,
+        "--input",
+        &input.to_string(),
+    ]);
+}
+
+fn outcome(env: &Env, run: &str) -> String {
+    let show = env.show(run);
+    assert_eq!(show["status"], "done", "{show}");
+    show["outcome"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn an_until_wait_fires_once_it_is_due() {
+    let env = waiter("until", "");
+    start(&env, "t", json!({"after_ms": 700}));
+    env.work();
+    let show = env.show("t");
+    assert_eq!(show["status"], "waiting");
+    assert!(
+        show["wake_when"].as_str().unwrap().starts_with("until:2"),
+        "{show}"
+    );
+    assert!(env.work().contains("idle after 0 step(s)"), "not due yet");
+    std::thread::sleep(Duration::from_millis(800));
+    env.work();
+    assert!(outcome(&env, "t").starts_with("timer due at "));
+}
+
+#[test]
+fn cron_waits_are_checked_and_shown() {
+    let env = waiter("cron", "[limits]\nmax_attempts = 1\n");
+    start(&env, "ok", json!({"cron": "0 9 * * *"}));
+    start(&env, "bad", json!({"cron": "61 * * * *"}));
+    env.work();
+    let ok = env.show("ok");
+    assert_eq!(ok["wake_when"], "cron:0 9 * * *", "{ok}");
+    let bad = env.show("bad");
+    assert_eq!(bad["status"], "parked", "{bad}");
+    assert!(
+        bad["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("cron expression `61 * * * *`"),
+        "{bad}"
+    );
+}
+
+#[test]
+fn the_first_of_several_waits_wakes_the_run() {
+    let env = waiter("several", "");
+    start(
+        &env,
+        "s",
+        json!({"topic": "deploys", "after_ms": 3_600_000, "slices": 2}),
+    );
+    env.work();
+    assert_eq!(
+        env.show("s")["wake_when"]
+            .as_str()
+            .unwrap()
+            .split(", ")
+            .count(),
+        2
+    );
+    env.ok(&["send", "--topic", "deploys", "--id", "d1"]);
+    env.work();
+    assert_eq!(outcome(&env, "s"), "event d1 on deploys");
+    let history = env.json(&["history", "s"]);
+    let statuses: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status_text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["slice 1", "slice 2", "waiting", "done: event d1 on deploys"]
+    );
+}
+
+#[test]
+fn an_answer_is_bound_to_the_details_it_was_given_for() {
+    let env = waiter("digest", "");
+    start(&env, "a", json!({"approval_ms": 60_000}));
+    env.work();
+    let pending = env.show("a")["pending_approvals"][0].clone();
+    let digest = pending["details_digest"].as_str().unwrap().to_string();
+    assert_eq!(pending["details"]["why"], "testing");
+    let err = env.fails(&["approve", "a", "ok?", "--by", "bob", "--digest", "0000"]);
+    assert!(err.contains("other details"), "{err}");
+    env.ok(&[
+        "approve", "a", "ok?", "--by", "bob", "--reject", "--digest", &digest,
+    ]);
+    let err = env.fails(&["approve", "a", "ok?", "--by", "eve"]);
+    assert!(err.contains("already answered by bob"), "{err}");
+    env.work();
+    assert_eq!(outcome(&env, "a"), "approved=false by bob");
+}
+
+#[test]
+fn an_unanswered_approval_expires_and_wakes_the_run() {
+    let env = waiter("expire", "");
+    start(&env, "e", json!({"approval_ms": 300}));
+    env.work();
+    std::thread::sleep(Duration::from_millis(400));
+    env.work();
+    assert_eq!(outcome(&env, "e"), "ok? expired");
+}
+
+#[test]
+fn kill_switches_cover_one_run_one_agent_or_one_tool() {
+    let env = waiter("switches", "");
+    start(&env, "r1", json!({"topic": "go"}));
+    start(&env, "r2", json!({"topic": "go"}));
+    env.work();
+    env.ok(&["pause", "--run", "r1", "--reason", "looks odd"]);
+    env.ok(&["send", "--topic", "go", "--id", "g1"]);
+    env.work();
+    assert_eq!(
+        env.show("r1")["status"],
+        "waiting",
+        "paused runs take no step"
+    );
+    assert_eq!(env.show("r1")["paused_by"][0]["reason"], "looks odd");
+    assert_eq!(env.show("r2")["status"], "done");
+    env.ok(&["pause", "--agent", "waiter"]);
+    env.ok(&["resume", "--run", "r1"]);
+    env.work();
+    assert_eq!(
+        env.show("r1")["status"],
+        "waiting",
+        "the agent switch still holds it"
+    );
+    let switches = env.json(&["switches"]);
+    assert_eq!(switches.as_array().unwrap().len(), 1, "{switches}");
+    env.ok(&["resume", "--agent", "waiter"]);
+    env.work();
+    assert_eq!(outcome(&env, "r1"), "event g1 on go");
+
+    env.deploy("hostile", &["kv"]);
+    env.ok(&["pause", "--tool", "kv"]);
+    let input = json!({"mode": "tool", "tool": "kv", "args": {"op": "get", "key": "k"}});
+    env.ok(&[
+        "start",
+        "hostile",
+        "--id",
+        "h",
+        "--input",
+        &input.to_string(),
+    ]);
+    env.work();
+    let show = env.show("h");
+    assert!(
+        show["outcome"]
+            .as_str()
+            .unwrap()
+            .contains("paused by a kill switch"),
+        "{show}"
+    );
+    let audit = env.json(&["audit"]);
+    let kinds: Vec<&str> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"pause") && kinds.contains(&"resume"),
+        "{kinds:?}"
+    );
+}
