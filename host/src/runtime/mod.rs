@@ -230,6 +230,17 @@ impl Runtime {
         .map(AgentInfo::from)
     }
 
+    /// The context of a step or migration of `input`'s run.
+    fn call_context<'a>(&self, input: &'a StepInput) -> CallContext<'a> {
+        let per_step = self.limits.fuel_per_step;
+        CallContext {
+            run_id: &input.run_id,
+            step_number: input.step_number,
+            now_ms: input.now_ms,
+            fuel: input.fuel_left.map_or(per_step, |left| left.min(per_step)),
+        }
+    }
+
     /// Runs one step in a fresh store, and checks its result.
     pub fn step(
         &self,
@@ -237,14 +248,7 @@ impl Runtime {
         input: &StepInput,
         gate: &mut dyn ToolGate,
     ) -> StepReport {
-        let cx = CallContext {
-            run_id: &input.run_id,
-            step_number: input.step_number,
-            now_ms: input.now_ms,
-            fuel: input.fuel_left.map_or(self.limits.fuel_per_step, |f| {
-                f.min(self.limits.fuel_per_step)
-            }),
-        };
+        let cx = self.call_context(input);
         let wake = bindings::Wake::from(&input.wake);
         let state = input.state.as_str();
         let report = exec::call(self, agent, &cx, gate, |guest, store| {
@@ -277,14 +281,7 @@ impl Runtime {
         input: &StepInput,
         from_version: &str,
     ) -> Result<String, StepFailure> {
-        let cx = CallContext {
-            run_id: &input.run_id,
-            step_number: input.step_number,
-            now_ms: input.now_ms,
-            fuel: input.fuel_left.map_or(self.limits.fuel_per_step, |f| {
-                f.min(self.limits.fuel_per_step)
-            }),
-        };
+        let cx = self.call_context(input);
         let state = input.state.as_str();
         let mut gate = exec::NoTools("no tools during migrate");
         let returned = exec::call(self, agent, &cx, &mut gate, |guest, store| {

@@ -1,0 +1,150 @@
+//! Approval requests: answers, expiry, re-asking.
+
+use super::*;
+
+#[test]
+fn an_answered_approval_wakes_the_run_once() {
+    let (_db, mut store) = setup("approval");
+    let details = r#"{"refund":42}"#;
+    step_to_wait(
+        &mut store,
+        100,
+        vec![approval_wait("apr_1", details, 10_000)],
+    );
+
+    let approvals = store.approvals("r1").unwrap();
+    assert_eq!(approvals.len(), 1);
+    let request = &approvals[0];
+    let digest = hex::encode(Sha256::digest(details.as_bytes()));
+    assert_eq!(request.details_digest, digest);
+    assert_eq!(request.token.len(), 64);
+    assert!(request.token.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!((request.requested_at, request.expires_at), (100, 10_100));
+    assert!(request.answer.is_none());
+    assert!(claim(&mut store, 200).is_none());
+
+    let yes = answer("apr_1", true, 300);
+    assert_eq!(
+        store
+            .answer_approval("r1", &yes, Some("00ff"))
+            .unwrap()
+            .unwrap_err(),
+        AnswerRefused::DetailsChanged {
+            run: "r1".into(),
+            request: "apr_1".into()
+        }
+    );
+    assert!(matches!(
+        store
+            .answer_approval("r1", &answer("apr_9", true, 300), None)
+            .unwrap(),
+        Err(AnswerRefused::UnknownRequest { .. })
+    ));
+    assert!(matches!(
+        store.answer_approval("ghost", &yes, None).unwrap(),
+        Err(AnswerRefused::UnknownRun(_))
+    ));
+    assert!(claim(&mut store, 301).is_none(), "refusals change nothing");
+
+    let stored = store
+        .answer_approval("r1", &yes, Some(&digest))
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.answer.as_ref(), Some(&yes));
+    assert_eq!(
+        store
+            .answer_approval("r1", &answer("apr_1", false, 310), None)
+            .unwrap()
+            .unwrap_err(),
+        AnswerRefused::AlreadyAnswered {
+            run: "r1".into(),
+            request: "apr_1".into(),
+            by: "alice".into()
+        }
+    );
+
+    let (c, wake) = claim(&mut store, 400).expect("the answer wakes r1");
+    assert_eq!(wake, Wake::Approval(yes));
+    let waits = vec![event_wait("later")];
+    store
+        .commit_step(&step(&c, wake, waiting(&waits), waits, 500))
+        .unwrap();
+    assert!(store.approvals("r1").unwrap()[0].consumed);
+    assert!(claim(&mut store, 600).is_none());
+    assert_eq!(audit_kinds(&store), ["step", "approval", "step"]);
+}
+
+#[test]
+fn an_unanswered_approval_expires_and_late_answers_are_refused() {
+    let (_db, mut store) = setup("expiry");
+    step_to_wait(&mut store, 500, vec![approval_wait("apr_2", "{}", 1_000)]);
+    assert!(claim(&mut store, 1_499).is_none());
+
+    let late = answer("apr_2", true, 1_600);
+    match store.answer_approval("r1", &late, None).unwrap() {
+        Err(AnswerRefused::Expired {
+            expires_at,
+            expires_at_text,
+            ..
+        }) => {
+            assert_eq!(expires_at, 1_500);
+            assert_eq!(expires_at_text, "1970-01-01T00:00:01.500Z");
+        }
+        other => panic!("expected Expired, got {other:?}"),
+    }
+    assert!(store.approvals("r1").unwrap()[0].answer.is_none());
+    assert_eq!(audit_kinds(&store), ["step", "approval refused"]);
+
+    let (c, wake) = claim(&mut store, 1_500).expect("the expiry wakes r1");
+    assert_eq!(
+        wake,
+        Wake::Expired {
+            request_id: "apr_2".into()
+        }
+    );
+    // A clock that lags behind still cannot answer a request that was
+    // delivered as expired.
+    let skewed = answer("apr_2", true, 1_400);
+    assert!(matches!(
+        store.answer_approval("r1", &skewed, None).unwrap(),
+        Err(AnswerRefused::Expired { .. })
+    ));
+    let waits = vec![event_wait("x")];
+    store
+        .commit_step(&step(&c, wake, waiting(&waits), waits, 1_600))
+        .unwrap();
+    assert!(store.approvals("r1").unwrap()[0].consumed);
+    assert!(claim(&mut store, 1_700).is_none());
+}
+
+#[test]
+fn asking_again_keeps_the_expiry_and_dropped_requests_refuse_answers() {
+    let (_db, mut store) = setup("reask");
+    step_to_wait(
+        &mut store,
+        100,
+        vec![approval_wait("apr_3", "{}", 1_000), event_wait("x")],
+    );
+    store.deliver_event("r1", &event("e1", "x", 150)).unwrap();
+    let wake = step_to_wait(
+        &mut store,
+        200,
+        vec![approval_wait("apr_3", "{}", 50_000), event_wait("y")],
+    );
+    assert!(matches!(wake, Wake::Event(_)));
+    let request = &store.approvals("r1").unwrap()[0];
+    assert_eq!(request.expires_at, 1_100, "the first expiry stands");
+
+    store.deliver_event("r1", &event("e2", "y", 250)).unwrap();
+    step_to_wait(&mut store, 300, vec![event_wait("z")]);
+    assert_eq!(
+        store
+            .answer_approval("r1", &answer("apr_3", true, 400), None)
+            .unwrap()
+            .unwrap_err(),
+        AnswerRefused::NotWaiting {
+            run: "r1".into(),
+            request: "apr_3".into()
+        }
+    );
+}

@@ -1,0 +1,330 @@
+//! Claims, commits, failures, timers and kill switches.
+
+use super::*;
+
+#[test]
+fn claim_delivers_start_once_per_lease() {
+    let (_db, mut store) = setup("claim");
+    let (c, wake) = store.claim(1_000, "w1", 5_000).unwrap().expect("r1 is due");
+    assert_eq!(c.run.run_id, "r1");
+    assert_eq!((c.epoch, c.owner.as_str()), (1, "w1"));
+    assert_eq!(
+        wake,
+        Wake::Start {
+            input: r#"{"run":"r1"}"#.into()
+        }
+    );
+
+    assert!(store.claim(1_001, "w2", 5_000).unwrap().is_none());
+    assert_eq!(store.due_but_claimed(1_001).unwrap(), 1);
+
+    // The first worker died: its lease runs out and another worker takes over.
+    let (c2, wake2) = store
+        .claim(6_000, "w2", 5_000)
+        .unwrap()
+        .expect("lease expired");
+    assert_eq!((c2.epoch, c2.owner.as_str()), (2, "w2"));
+    assert!(matches!(wake2, Wake::Start { .. }));
+    assert_eq!(store.due_but_claimed(6_000).unwrap(), 1);
+    assert_eq!(store.due_but_claimed(11_000).unwrap(), 0);
+}
+
+#[test]
+fn claims_the_least_recently_updated_run_first() {
+    let (_db, mut store) = setup("order");
+    store.create_run(&new_run("r0", 0)).unwrap();
+    let (first, _) = claim(&mut store, 10).unwrap();
+    let (second, _) = claim(&mut store, 10).unwrap();
+    assert_eq!(first.run.run_id, "r0");
+    assert_eq!(second.run.run_id, "r1");
+    assert!(claim(&mut store, 10).is_none());
+}
+
+#[test]
+fn events_wake_a_run_waiting_on_their_topic() {
+    let (_db, mut store) = setup("events");
+    step_to_wait(&mut store, 10, vec![event_wait("mail")]);
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.status, RunStatus::Waiting);
+    assert_eq!(run.steps, 1);
+    assert_eq!(run.state, r#"{"at":10}"#);
+    assert_eq!(run.waits, vec![event_wait("mail").wait]);
+    assert!(claim(&mut store, 20).is_none());
+    assert_eq!(store.due_but_claimed(20).unwrap(), 0);
+
+    // Stored, but not a wake while the run does not wait on that topic.
+    let other = event("e0", "other", 25);
+    assert_eq!(
+        store.deliver_event("r1", &other).unwrap(),
+        Delivery::Accepted
+    );
+    assert!(claim(&mut store, 26).is_none());
+
+    let mail = event("e1", "mail", 30);
+    assert_eq!(
+        store.deliver_event("r1", &mail).unwrap(),
+        Delivery::Accepted
+    );
+    assert_eq!(
+        store.deliver_event("r1", &mail).unwrap(),
+        Delivery::Duplicate
+    );
+    let (c, wake) = claim(&mut store, 40).expect("the event wakes r1");
+    assert_eq!(wake, Wake::Event(mail.clone()));
+
+    let done = Next::Done {
+        outcome: r#""ok""#.into(),
+    };
+    store
+        .commit_step(&step(&c, wake, done, vec![event_wait("ignored")], 50))
+        .unwrap();
+    let inbox = store.inbox("r1").unwrap();
+    assert_eq!(inbox.len(), 2);
+    assert_eq!(inbox[0].consumed_at_step, None);
+    assert_eq!(inbox[1].event, mail);
+    assert_eq!(inbox[1].consumed_at_step, Some(2));
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.status, RunStatus::Done);
+    assert_eq!(run.outcome.as_deref(), Some(r#""ok""#));
+    assert!(run.waits.is_empty(), "a finished run waits for nothing");
+    assert_eq!(run.fuel_used, 20);
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 2);
+    assert!(claim(&mut store, 60).is_none());
+
+    assert_eq!(
+        store.deliver_event("r1", &event("e2", "mail", 70)).unwrap(),
+        Delivery::Finished
+    );
+    assert!(matches!(
+        store.deliver_event("ghost", &mail),
+        Err(StoreError::UnknownRun(_))
+    ));
+}
+
+#[test]
+fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
+    let (_db, mut store) = setup("broadcast");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    store.create_run(&new_run("r3", 3)).unwrap();
+    for topic in ["alerts", "alerts", "other"] {
+        let (c, wake) = claim(&mut store, 10).unwrap();
+        let waits = vec![event_wait(topic)];
+        store
+            .commit_step(&step(&c, wake, waiting(&waits), waits, 10))
+            .unwrap();
+    }
+    let alert = event("a1", "alerts", 20);
+    let delivered = store.broadcast_event(&alert).unwrap();
+    assert_eq!(
+        delivered,
+        vec![
+            ("r1".to_string(), Delivery::Accepted),
+            ("r2".to_string(), Delivery::Accepted)
+        ]
+    );
+    let again = store.broadcast_event(&alert).unwrap();
+    assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
+    assert!(store.inbox("r3").unwrap().is_empty());
+}
+
+#[test]
+fn a_stale_epoch_changes_nothing() {
+    let (_db, mut store) = setup("stale");
+    let (old, wake) = claim(&mut store, 0).unwrap();
+    let (new, _) = claim(&mut store, 2_000).expect("the old lease expired");
+    assert_eq!(new.epoch, old.epoch + 1);
+    let before = store.run("r1").unwrap().unwrap();
+
+    let waits = vec![event_wait("mail")];
+    let commit = step(&old, wake.clone(), waiting(&waits), waits, 2_100);
+    assert!(lost_claim(store.commit_step(&commit)));
+    let failed = StepFailed {
+        run_id: "r1".into(),
+        epoch: old.epoch,
+        error: "trap".into(),
+        fuel_used: 5,
+        retry_at: None,
+        audit: vec![],
+        at: 2_100,
+    };
+    assert!(lost_claim(store.fail_step(&failed)));
+    assert!(lost_claim(store.park("r1", old.epoch, "budget", 2_100)));
+    assert!(lost_claim(store.release("r1", old.epoch)));
+
+    let after = store.run("r1").unwrap().unwrap();
+    assert_eq!(after.steps, before.steps);
+    assert_eq!(after.status, RunStatus::Active);
+    assert_eq!(after.fuel_used, 0);
+    assert!(store.checkpoints("r1").unwrap().is_empty());
+    assert!(audit_kinds(&store).is_empty());
+
+    let current = StepCommit {
+        epoch: new.epoch,
+        ..commit
+    };
+    store.commit_step(&current).unwrap();
+    assert_eq!(store.run("r1").unwrap().unwrap().steps, 1);
+    // The commit gave the lease back: the same claim cannot write again.
+    assert!(lost_claim(store.commit_step(&current)));
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 1);
+}
+
+#[test]
+fn wakes_come_in_the_documented_order() {
+    let (_db, mut store) = setup("priority");
+    let waits = || {
+        vec![
+            until_wait(50),
+            approval_wait("soon", "{}", 100),
+            event_wait("t"),
+            approval_wait("later", "{}", 100_000),
+        ]
+    };
+    step_to_wait(&mut store, 10, waits());
+    store.deliver_event("r1", &event("e1", "t", 20)).unwrap();
+    store
+        .answer_approval("r1", &answer("later", false, 30), None)
+        .unwrap()
+        .unwrap();
+
+    let mut order = Vec::new();
+    for now in [1_000, 1_001, 1_002, 1_003] {
+        order.push(step_to_wait(&mut store, now, waits()));
+    }
+    assert!(matches!(&order[0], Wake::Approval(a) if a.request_id == "later"));
+    assert!(matches!(&order[1], Wake::Event(e) if e.id == "e1"));
+    assert_eq!(
+        order[2],
+        Wake::Expired {
+            request_id: "soon".into()
+        }
+    );
+    assert_eq!(order[3], Wake::Timer { due: 50 });
+}
+
+#[test]
+fn timers_fire_when_due() {
+    let (_db, mut store) = setup("timers");
+    let cron = StoredWait {
+        wait: WaitFor::Cron {
+            expr: "0 9 * * *".into(),
+        },
+        due_at: Some(9_000),
+    };
+    step_to_wait(&mut store, 10, vec![cron, until_wait(5_000)]);
+    assert!(claim(&mut store, 4_999).is_none());
+    let (c, wake) = claim(&mut store, 5_000).expect("the until wait is due");
+    assert_eq!(wake, Wake::Timer { due: 5_000 });
+    store
+        .commit_step(&step(&c, wake, Next::Continue, vec![], 5_001))
+        .unwrap();
+    let (_, wake) = claim(&mut store, 5_002).expect("continue is due at once");
+    assert_eq!(wake, Wake::Resume);
+}
+
+#[test]
+fn failed_steps_retry_then_park_until_resumed() {
+    let (_db, mut store) = setup("failures");
+    let (c, _) = claim(&mut store, 1_000).unwrap();
+    let failed = StepFailed {
+        run_id: "r1".into(),
+        epoch: c.epoch,
+        error: "out of fuel".into(),
+        fuel_used: 7,
+        retry_at: Some(5_000),
+        audit: vec![AuditEntry {
+            run_id: Some("r1".into()),
+            kind: "step failed".into(),
+            data: json!({}),
+        }],
+        at: 1_000,
+    };
+    store.fail_step(&failed).unwrap();
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!((run.attempts, run.fuel_used), (1, 7));
+    assert_eq!(run.retry_at, Some(5_000));
+    assert_eq!(run.last_error.as_deref(), Some("out of fuel"));
+    assert!(claim(&mut store, 4_999).is_none());
+
+    let (c, wake) = claim(&mut store, 5_000).expect("retry time reached");
+    assert!(matches!(wake, Wake::Start { .. }), "the same wake again");
+    store
+        .fail_step(&StepFailed {
+            epoch: c.epoch,
+            retry_at: None,
+            ..failed
+        })
+        .unwrap();
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.status, RunStatus::Parked);
+    assert_eq!(run.status_text.as_deref(), Some("parked: out of fuel"));
+    assert_eq!(run.attempts, 2);
+    assert!(claim(&mut store, 10_000).is_none());
+
+    assert!(store.resume_parked("r1", 100, u64::MAX, 11_000).unwrap());
+    assert!(!store.resume_parked("r1", 100, u64::MAX, 11_000).unwrap());
+    assert!(matches!(
+        store.resume_parked("ghost", 100, u64::MAX, 11_000),
+        Err(StoreError::UnknownRun(_))
+    ));
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(
+        (run.status, run.attempts, run.retry_at),
+        (RunStatus::Active, 0, None)
+    );
+    // Never stepped: it still needs its start input.
+    let (c, wake) = claim(&mut store, 11_001).unwrap();
+    assert!(matches!(wake, Wake::Start { .. }));
+
+    store
+        .commit_step(&step(&c, wake, Next::Continue, vec![], 11_002))
+        .unwrap();
+    let (c, _) = claim(&mut store, 11_003).unwrap();
+    store
+        .park("r1", c.epoch, "step budget spent", 11_004)
+        .unwrap();
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.status, RunStatus::Parked);
+    assert_eq!(
+        run.status_text.as_deref(),
+        Some("parked: step budget spent")
+    );
+    assert!(store.resume_parked("r1", 100, u64::MAX, 11_005).unwrap());
+    assert_eq!(claim(&mut store, 11_006).unwrap().1, Wake::Resume);
+    assert_eq!(
+        audit_kinds(&store),
+        [
+            "step failed",
+            "step failed",
+            "resume",
+            "step",
+            "parked",
+            "resume"
+        ]
+    );
+}
+
+#[test]
+fn kill_switches_stop_claims_until_cleared() {
+    let (_db, mut store) = setup("switches");
+    for scope in ["all", "agent:mail", "run:r1"] {
+        let switch = Switch {
+            scope: scope.into(),
+            reason: Some("incident".into()),
+            at: 5,
+        };
+        store.set_switch(&switch).unwrap();
+        assert!(claim(&mut store, 10).is_none(), "{scope} must block r1");
+        assert_eq!(store.due_but_claimed(10).unwrap(), 0);
+        assert_eq!(store.switches().unwrap().len(), 1);
+        assert!(store.clear_switch(scope).unwrap());
+        assert!(!store.clear_switch(scope).unwrap());
+    }
+    let elsewhere = Switch {
+        scope: "run:r2".into(),
+        reason: None,
+        at: 6,
+    };
+    store.set_switch(&elsewhere).unwrap();
+    assert!(claim(&mut store, 10).is_some());
+}

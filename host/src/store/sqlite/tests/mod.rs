@@ -1,0 +1,365 @@
+//! The SQLite store against real files: schema, the step protocol, triggers
+//! and the built-in tools' tables.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::{SCHEMA_VERSION, SqliteStore};
+use crate::model::{
+    ApprovalAnswer, ApprovalRequest, Event, Millis, Next, ToolError, WaitFor, Wake,
+};
+use crate::store::{
+    AgentVersion, AnswerRefused, AuditEntry, Claim, Delivery, KvEntry, KvOp, KvOutcome, KvWrite,
+    LeaseOp, LeaseOutcome, LedgerWrite, NewRun, PutAgent, RunStatus, StepCommit, StepFailed, Store,
+    StoreError, StoredWait, Switch,
+};
+
+/// A directory of its own per test, removed when the test ends.
+struct TempDb {
+    dir: PathBuf,
+}
+
+impl TempDb {
+    fn new(name: &str) -> TempDb {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "wakeful-store-{}-{}-{name}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDb { dir }
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.join("data").join("wakeful.db")
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn raw(path: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
+
+fn agent_version(name: &str, version: &str, digest: &str) -> AgentVersion {
+    AgentVersion {
+        name: name.into(),
+        version: version.into(),
+        digest: digest.into(),
+        description: format!("{name} agent"),
+        requested_tools: vec!["kv".into(), "http".into()],
+        granted_tools: vec!["kv".into()],
+        size: 4,
+        deployed_at: 1,
+    }
+}
+
+fn new_run(run_id: &str, created_at: Millis) -> NewRun {
+    NewRun {
+        run_id: run_id.into(),
+        agent: "mail".into(),
+        version: "1.0.0".into(),
+        digest: "d-mail-1".into(),
+        input: format!(r#"{{"run":"{run_id}"}}"#),
+        step_budget: 100,
+        fuel_budget: u64::MAX,
+        created_at,
+    }
+}
+
+/// A store with agent `mail@1.0.0` and the run `r1`.
+fn setup(name: &str) -> (TempDb, SqliteStore) {
+    let db = TempDb::new(name);
+    let mut store = SqliteStore::open(db.path()).unwrap();
+    store
+        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+        .unwrap();
+    store.create_run(&new_run("r1", 1)).unwrap();
+    (db, store)
+}
+
+fn claim(store: &mut SqliteStore, now: Millis) -> Option<(Claim, Wake)> {
+    store.claim(now, "worker-1", 1_000).unwrap()
+}
+
+fn event_wait(topic: &str) -> StoredWait {
+    StoredWait {
+        wait: WaitFor::Event {
+            topic: topic.into(),
+        },
+        due_at: None,
+    }
+}
+
+fn approval_wait(id: &str, details: &str, valid_for_ms: u64) -> StoredWait {
+    StoredWait {
+        wait: WaitFor::Approval(ApprovalRequest {
+            id: id.into(),
+            question: format!("may I do {id}?"),
+            details: details.into(),
+            valid_for_ms,
+        }),
+        due_at: None,
+    }
+}
+
+fn until_wait(at: Millis) -> StoredWait {
+    StoredWait {
+        wait: WaitFor::Until { at },
+        due_at: Some(at),
+    }
+}
+
+fn waiting(waits: &[StoredWait]) -> Next {
+    Next::Wait {
+        waits: waits.iter().map(|w| w.wait.clone()).collect(),
+    }
+}
+
+fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Millis) -> StepCommit {
+    StepCommit {
+        run_id: claim.run.run_id.clone(),
+        epoch: claim.epoch,
+        wake,
+        state: format!(r#"{{"at":{at}}}"#),
+        next,
+        status_text: Some(format!("step at {at}")),
+        fuel_used: 10,
+        wake_when: Some("something".into()),
+        waits,
+        audit: vec![AuditEntry {
+            run_id: Some(claim.run.run_id.clone()),
+            kind: "step".into(),
+            data: json!({ "at": at }),
+        }],
+        at,
+    }
+}
+
+/// Claims `r1` at `now` and commits a step that waits for `waits`.
+fn step_to_wait(store: &mut SqliteStore, now: Millis, waits: Vec<StoredWait>) -> Wake {
+    let (c, wake) = claim(store, now).expect("a due run");
+    let next = waiting(&waits);
+    store
+        .commit_step(&step(&c, wake.clone(), next, waits, now))
+        .unwrap();
+    wake
+}
+
+fn event(id: &str, topic: &str, at: Millis) -> Event {
+    Event {
+        id: id.into(),
+        topic: topic.into(),
+        payload: format!(r#"{{"id":"{id}"}}"#),
+        received_at: at,
+    }
+}
+
+fn answer(request_id: &str, approved: bool, at: Millis) -> ApprovalAnswer {
+    ApprovalAnswer {
+        request_id: request_id.into(),
+        approved,
+        by: "alice".into(),
+        at,
+        comment: Some("fine".into()),
+    }
+}
+
+fn audit_kinds(store: &SqliteStore) -> Vec<String> {
+    store
+        .audit(Some("r1"))
+        .unwrap()
+        .into_iter()
+        .map(|row| row.kind)
+        .collect()
+}
+
+fn lost_claim(result: crate::store::Result<impl std::fmt::Debug>) -> bool {
+    matches!(result, Err(StoreError::LostClaim { .. }))
+}
+
+mod approvals;
+mod claims;
+mod tools;
+
+#[test]
+fn migrates_a_new_file_and_reopens_it() {
+    let db = TempDb::new("migrate");
+    {
+        let mut store = SqliteStore::open(db.path()).unwrap();
+        store
+            .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+            .unwrap();
+        store.create_run(&new_run("r1", 1)).unwrap();
+    }
+    let conn = raw(&db.path());
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    let mode: String = conn
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    drop(conn);
+
+    let store = SqliteStore::open(db.path()).unwrap();
+    let run = store.run("r1").unwrap().expect("the run survives a reopen");
+    assert_eq!(run.status, RunStatus::Active);
+    assert_eq!(run.state, "null");
+    assert_eq!(run.fuel_budget, u64::MAX);
+    assert_eq!(store.agents().unwrap().len(), 1);
+    assert_eq!(store.path(), db.path());
+}
+
+#[test]
+fn refuses_a_file_from_a_newer_schema() {
+    let db = TempDb::new("too-new");
+    drop(SqliteStore::open(db.path()).unwrap());
+    raw(&db.path())
+        .pragma_update(None, "user_version", 999)
+        .unwrap();
+    match SqliteStore::open(db.path()) {
+        Err(StoreError::TooNew {
+            path,
+            found,
+            supported,
+        }) => {
+            assert_eq!(path, db.path().display().to_string());
+            assert_eq!(found, 999);
+            assert_eq!(supported, SCHEMA_VERSION);
+        }
+        Err(other) => panic!("expected TooNew, got {other}"),
+        Ok(_) => panic!("a newer file was opened"),
+    }
+    let version: i64 = raw(&db.path())
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 999, "the refused file is left as it was");
+}
+
+#[test]
+fn agent_versions_are_immutable_and_latest_is_highest_semver() {
+    let db = TempDb::new("agents");
+    let mut store = SqliteStore::open(db.path()).unwrap();
+    for (version, digest) in [("1.9.0", "d9"), ("1.10.0", "d10"), ("1.2.0", "d2")] {
+        let put = store.put_agent(&agent_version("mail", version, digest), digest.as_bytes());
+        assert_eq!(put.unwrap(), PutAgent::Inserted);
+    }
+    let again = store.put_agent(&agent_version("mail", "1.9.0", "d9"), b"d9");
+    assert_eq!(again.unwrap(), PutAgent::AlreadyDeployed);
+    match store.put_agent(&agent_version("mail", "1.9.0", "other"), b"x") {
+        Err(StoreError::VersionConflict { existing, .. }) => assert_eq!(existing, "d9"),
+        other => panic!("expected VersionConflict, got {other:?}"),
+    }
+
+    let latest = store.agent("mail", None).unwrap().unwrap();
+    assert_eq!(latest.version, "1.10.0");
+    assert_eq!(latest.granted_tools, vec!["kv".to_string()]);
+    let pinned = store.agent("mail", Some("1.2.0")).unwrap().unwrap();
+    assert_eq!(pinned.digest, "d2");
+    assert!(store.agent("mail", Some("3.0.0")).unwrap().is_none());
+    assert!(store.agent("nobody", None).unwrap().is_none());
+    let order: Vec<String> = store
+        .agents()
+        .unwrap()
+        .into_iter()
+        .map(|a| a.version)
+        .collect();
+    assert_eq!(order, ["1.2.0", "1.9.0", "1.10.0"]);
+
+    assert_eq!(store.agent_bytes("d10").unwrap(), b"d10");
+    assert!(matches!(
+        store.agent_bytes("nope"),
+        Err(StoreError::UnknownDigest(_))
+    ));
+    let mut run = new_run("r1", 1);
+    run.digest = "nope".into();
+    assert!(matches!(
+        store.create_run(&run),
+        Err(StoreError::UnknownDigest(_))
+    ));
+    run.digest = "d9".into();
+    store.create_run(&run).unwrap();
+    assert!(matches!(
+        store.create_run(&run),
+        Err(StoreError::RunExists(_))
+    ));
+}
+
+#[test]
+fn processes_opening_a_new_file_at_once_migrate_it_once() {
+    let db = TempDb::new("open-race");
+    let path = db.path();
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+    let openers: Vec<_> = (0..4)
+        .map(|_| {
+            let (path, barrier) = (path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                SqliteStore::open(&path).map(drop)
+            })
+        })
+        .collect();
+    for opener in openers {
+        opener.join().unwrap().expect("every opener succeeds");
+    }
+    let version: i64 = raw(&path)
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+}
+
+#[test]
+fn concurrent_workers_never_step_a_run_twice() {
+    let (db, mut store) = setup("workers");
+    for i in 0..29 {
+        store.create_run(&new_run(&format!("w{i:02}"), 2)).unwrap();
+    }
+    drop(store);
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let path = db.path();
+            std::thread::spawn(move || {
+                // One connection per worker, as separate processes would have.
+                let mut store = SqliteStore::open(&path).unwrap();
+                let mut stepped = Vec::new();
+                while let Some((c, wake)) = store.claim(10, &format!("w{w}"), 60_000).unwrap() {
+                    let done = Next::Done {
+                        outcome: "null".into(),
+                    };
+                    store
+                        .commit_step(&step(&c, wake, done, vec![], 10))
+                        .unwrap();
+                    stepped.push(c.run.run_id);
+                }
+                stepped
+            })
+        })
+        .collect();
+    let mut stepped: Vec<String> = workers
+        .into_iter()
+        .flat_map(|w| w.join().unwrap())
+        .collect();
+    stepped.sort();
+    let claimed = stepped.len();
+    stepped.dedup();
+    assert_eq!((claimed, stepped.len()), (30, 30));
+    let store = SqliteStore::open(db.path()).unwrap();
+    for run in store.runs().unwrap() {
+        assert_eq!(
+            (run.status, run.steps),
+            (RunStatus::Done, 1),
+            "{}",
+            run.run_id
+        );
+    }
+}

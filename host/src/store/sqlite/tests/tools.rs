@@ -1,0 +1,267 @@
+//! The ledger and the built-in tools: kv and leases.
+
+use super::*;
+
+#[test]
+fn kv_compare_and_set() {
+    let (_db, mut store) = setup("kv");
+    let get = |store: &mut SqliteStore| match store
+        .kv(&KvOp::Get { key: "k".into() }, None, 1)
+        .unwrap()
+    {
+        KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
+        other => panic!("expected a read, got {other:?}"),
+    };
+    let put = |store: &mut SqliteStore, value: &str, expected: Option<u64>| match store
+        .kv(
+            &KvOp::Put {
+                key: "k".into(),
+                value: value.into(),
+                expected_version: expected,
+            },
+            None,
+            1,
+        )
+        .unwrap()
+    {
+        KvOutcome::Wrote(w) => w,
+        other => panic!("expected a write, got {other:?}"),
+    };
+    let delete = |store: &mut SqliteStore, expected: Option<u64>| match store
+        .kv(
+            &KvOp::Delete {
+                key: "k".into(),
+                expected_version: expected,
+            },
+            None,
+            1,
+        )
+        .unwrap()
+    {
+        KvOutcome::Wrote(w) => w,
+        other => panic!("expected a write, got {other:?}"),
+    };
+
+    assert_eq!(get(&mut store), (None, 0));
+    assert_eq!(
+        put(&mut store, "1", Some(0)),
+        KvWrite {
+            ok: true,
+            version: 1
+        }
+    );
+    assert_eq!(
+        put(&mut store, "2", Some(0)),
+        KvWrite {
+            ok: false,
+            version: 1
+        }
+    );
+    assert_eq!(
+        put(&mut store, "2", Some(1)),
+        KvWrite {
+            ok: true,
+            version: 2
+        }
+    );
+    assert_eq!(
+        put(&mut store, "3", None),
+        KvWrite {
+            ok: true,
+            version: 3
+        }
+    );
+    assert_eq!(get(&mut store), (Some("3".to_string()), 3));
+    assert_eq!(
+        delete(&mut store, Some(2)),
+        KvWrite {
+            ok: false,
+            version: 3
+        }
+    );
+    assert_eq!(get(&mut store), (Some("3".to_string()), 3));
+    assert_eq!(
+        delete(&mut store, Some(3)),
+        KvWrite {
+            ok: true,
+            version: 4
+        }
+    );
+    // Deleted, but versioned: a writer that read version 3 cannot
+    // mistake a re-created key for the one it read.
+    assert_eq!(get(&mut store), (None, 4));
+    assert!(!put(&mut store, "5", Some(3)).ok);
+    assert_eq!(put(&mut store, "5", Some(4)).version, 5);
+}
+
+#[test]
+fn leases_are_held_until_they_expire_or_are_released() {
+    let (_db, mut store) = setup("leases");
+    let acquire = |store: &mut SqliteStore, holder: &str, now: Millis| {
+        let op = LeaseOp::Acquire {
+            resource: "printer".into(),
+            holder: holder.into(),
+            ttl_ms: 100,
+        };
+        store.lease(&op, None, now).unwrap()
+    };
+    let release = |store: &mut SqliteStore, holder: &str| {
+        let op = LeaseOp::Release {
+            resource: "printer".into(),
+            holder: holder.into(),
+        };
+        store.lease(&op, None, 0).unwrap()
+    };
+    let granted = |holder: &str, expires_at| LeaseOutcome::Acquire {
+        granted: true,
+        holder: holder.into(),
+        expires_at,
+    };
+
+    assert_eq!(acquire(&mut store, "a", 0), granted("a", 100));
+    assert_eq!(
+        acquire(&mut store, "b", 50),
+        LeaseOutcome::Acquire {
+            granted: false,
+            holder: "a".into(),
+            expires_at: 100
+        }
+    );
+    assert_eq!(acquire(&mut store, "a", 60), granted("a", 160), "a renews");
+    assert_eq!(
+        acquire(&mut store, "b", 160),
+        granted("b", 260),
+        "a expired"
+    );
+    assert_eq!(
+        release(&mut store, "a"),
+        LeaseOutcome::Release { released: false }
+    );
+    assert_eq!(
+        release(&mut store, "b"),
+        LeaseOutcome::Release { released: true }
+    );
+    assert_eq!(acquire(&mut store, "a", 170), granted("a", 270));
+}
+
+fn render_kv(outcome: &KvOutcome) -> String {
+    format!("{outcome:?}")
+}
+
+fn render_lease(outcome: &LeaseOutcome) -> String {
+    serde_json::to_string(outcome).unwrap()
+}
+
+#[test]
+fn kv_with_a_ledger_row_is_fenced_by_the_epoch() {
+    let (_db, mut store) = setup("ledger-kv");
+    let (old, _) = claim(&mut store, 0).unwrap();
+    let call = |epoch: u64, key: &str| LedgerWrite {
+        run_id: "r1".into(),
+        epoch,
+        key: key.into(),
+        tool: "kv".into(),
+        args: r#"{"op":"put"}"#.into(),
+    };
+    let put = |value: &str| KvOp::Put {
+        key: "k".into(),
+        value: value.into(),
+        expected_version: None,
+    };
+
+    let first = call(old.epoch, "put-1");
+    let outcome = store.kv(&put("1"), Some((&first, &render_kv)), 10).unwrap();
+    let entry = store.ledger_get("r1", "put-1").unwrap().expect("recorded");
+    assert_eq!(entry.result, Ok(render_kv(&outcome)));
+    assert_eq!(entry.tool, "kv");
+    assert_eq!(audit_kinds(&store), ["tool"]);
+
+    // The same key again must not run the effect a second time.
+    assert!(matches!(
+        store.kv(&put("again"), Some((&first, &render_kv)), 11),
+        Err(StoreError::Db(_))
+    ));
+
+    let (new, _) = claim(&mut store, 5_000).expect("the old lease expired");
+    let stale = call(old.epoch, "put-2");
+    assert!(lost_claim(store.kv(
+        &put("2"),
+        Some((&stale, &render_kv)),
+        5_001
+    )));
+    assert!(store.ledger_get("r1", "put-2").unwrap().is_none());
+    let lease = LeaseOp::Acquire {
+        resource: "res".into(),
+        holder: "r1".into(),
+        ttl_ms: 10,
+    };
+    assert!(lost_claim(store.lease(
+        &lease,
+        Some((&stale, &render_lease)),
+        5_001
+    )));
+    match store
+        .kv(&KvOp::Get { key: "k".into() }, None, 5_002)
+        .unwrap()
+    {
+        KvOutcome::Read(entry) => {
+            assert_eq!((entry.value.as_deref(), entry.version), (Some("1"), 1));
+        }
+        other => panic!("expected a read, got {other:?}"),
+    }
+
+    let current = call(new.epoch, "lease-1");
+    let granted = store
+        .lease(&lease, Some((&current, &render_lease)), 5_003)
+        .unwrap();
+    let entry = store.ledger_get("r1", "lease-1").unwrap().unwrap();
+    assert_eq!(entry.result, Ok(render_lease(&granted)));
+    assert_eq!(audit_kinds(&store), ["tool", "tool"]);
+}
+
+#[test]
+fn the_first_ledger_result_is_the_truth() {
+    let (_db, mut store) = setup("ledger");
+    let (c, _) = claim(&mut store, 0).unwrap();
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        epoch: c.epoch,
+        key: "send-1".into(),
+        tool: "http".into(),
+        args: "é".repeat(1_000),
+    };
+    store.ledger_put(&call, &Ok("sent".into()), 10).unwrap();
+    let failed = Err(ToolError::Failed("timeout".into()));
+    store.ledger_put(&call, &failed, 20).unwrap();
+    let entry = store.ledger_get("r1", "send-1").unwrap().unwrap();
+    assert_eq!((entry.result, entry.at), (Ok("sent".to_string()), 10));
+    assert_eq!(
+        entry.args, call.args,
+        "the ledger keeps the whole arguments"
+    );
+
+    let audit = store.audit(Some("r1")).unwrap();
+    assert_eq!(audit.len(), 1, "a dropped repeat is not audited");
+    assert_eq!(audit[0].data["ok"], json!(true));
+    let args = audit[0].data["args"].as_str().unwrap();
+    assert!(args.len() <= 1_024 + '…'.len_utf8() && args.ends_with('…'));
+
+    let other = LedgerWrite {
+        key: "send-2".into(),
+        ..call.clone()
+    };
+    store.ledger_put(&other, &failed, 30).unwrap();
+    let entry = store.ledger_get("r1", "send-2").unwrap().unwrap();
+    assert_eq!(entry.result, failed);
+    let audit = store.audit(None).unwrap();
+    assert_eq!(audit[1].data["ok"], json!(false));
+    assert_eq!(audit[1].data["error"]["kind"], json!("failed"));
+
+    store.release("r1", c.epoch).unwrap();
+    let after = LedgerWrite {
+        key: "send-3".into(),
+        ..call
+    };
+    assert!(lost_claim(store.ledger_put(&after, &Ok("x".into()), 40)));
+    assert!(store.ledger_get("r1", "send-3").unwrap().is_none());
+}
