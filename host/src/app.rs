@@ -355,6 +355,17 @@ impl App {
         Ok(changed)
     }
 
+    /// Ends a live run for good. Returns false when it had already ended.
+    pub fn cancel(&mut self, run_id: &str, reason: &str) -> Result<bool> {
+        if reason.trim().is_empty() {
+            return Err(AppError::Invalid(
+                "--reason is empty: say why the run is cancelled".into(),
+            ));
+        }
+        let at = self.now();
+        Ok(self.store.cancel_run(run_id, reason, at)?)
+    }
+
     pub fn audit(
         &mut self,
         run_id: Option<&str>,

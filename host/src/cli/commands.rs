@@ -64,7 +64,7 @@ pub fn run(cli: Cli) -> Result<()> {
             until_idle,
             poll_ms,
         } => work(&mut app, until_idle, poll_ms, json)?,
-        Command::Runs => output::runs(&app.store.runs()?, json)?,
+        Command::Runs => output::runs(&app.store.runs()?, &app.store.switches()?, json)?,
         Command::Show { run } => {
             let r = app.run(&run)?;
             let approvals = app.store.approvals(&run)?;
@@ -102,7 +102,10 @@ pub fn run(cli: Cli) -> Result<()> {
                         println!("{} already has event {event_id}; nothing changed", s.run_id)
                     }
                     Delivery::Finished => {
-                        bail!("run {} is done; event {event_id} was not stored", s.run_id)
+                        bail!(
+                            "run {} has ended; event {event_id} was not stored",
+                            s.run_id
+                        )
                     }
                 }
             }
@@ -130,6 +133,13 @@ pub fn run(cli: Cli) -> Result<()> {
             println!(
                 "{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`"
             );
+        }
+        Command::Cancel { run, reason } => {
+            if app.cancel(&run, &reason)? {
+                println!("cancelled {run}");
+            } else {
+                println!("{run} had already ended; nothing changed");
+            }
         }
         Command::Pause { scope, reason } => {
             let key = scope.key();

@@ -102,6 +102,13 @@ pub enum Command {
         #[arg(long)]
         digest: Option<String>,
     },
+    /// End a run for good: it takes no further step (a step in flight is
+    /// discarded).
+    Cancel {
+        run: String,
+        #[arg(long)]
+        reason: String,
+    },
     /// Kill switch: stop runs before their next step, losing nothing.
     Pause {
         #[command(flatten)]

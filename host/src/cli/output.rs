@@ -76,9 +76,16 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn runs(runs: &[Run], json: bool) -> Result<()> {
+pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
     if json {
-        let rows: Vec<Value> = runs.iter().map(run_summary).collect();
+        let rows: Vec<Value> = runs
+            .iter()
+            .map(|r| {
+                let mut v = run_summary(r);
+                v["paused"] = json!(!paused_by(r, switches).is_empty());
+                v
+            })
+            .collect();
         return print_json(&rows);
     }
     table(
@@ -95,7 +102,11 @@ pub fn runs(runs: &[Run], json: bool) -> Result<()> {
                 vec![
                     r.run_id.clone(),
                     format!("{}@{}", r.agent, r.version),
-                    r.status.as_str().into(),
+                    if paused_by(r, switches).is_empty() {
+                        r.status.as_str().into()
+                    } else {
+                        format!("{} (paused)", r.status.as_str())
+                    },
                     r.steps.to_string(),
                     r.wake_when.clone().unwrap_or_else(|| "-".into()),
                     r.status_text.clone().unwrap_or_default(),

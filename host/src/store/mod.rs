@@ -139,6 +139,12 @@ pub trait Store: Send {
         at: Millis,
     ) -> Result<bool>;
 
+    /// An operator ends a live run (active, waiting or parked): it takes no
+    /// further step, its waits are dropped, and a worker stepping it right
+    /// now loses its claim, so that step's writes are discarded. Appends a
+    /// `cancelled` audit row. Returns false when the run had already ended.
+    fn cancel_run(&mut self, run_id: &str, reason: &str, at: Millis) -> Result<bool>;
+
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
     /// Records a tool call's result (and its audit row) under the claim's

@@ -40,6 +40,8 @@ pub enum RunStatus {
     Done,
     /// Stopped for an operator: a budget is spent or a step kept failing.
     Parked,
+    /// Ended by an operator; it takes no further step.
+    Cancelled,
 }
 
 impl RunStatus {
@@ -49,6 +51,7 @@ impl RunStatus {
             RunStatus::Waiting => "waiting",
             RunStatus::Done => "done",
             RunStatus::Parked => "parked",
+            RunStatus::Cancelled => "cancelled",
         }
     }
 
@@ -58,6 +61,7 @@ impl RunStatus {
             "waiting" => RunStatus::Waiting,
             "done" => RunStatus::Done,
             "parked" => RunStatus::Parked,
+            "cancelled" => RunStatus::Cancelled,
             _ => return None,
         })
     }
@@ -138,7 +142,7 @@ pub enum Delivery {
     Accepted,
     /// This run already has an event with that id; nothing changed.
     Duplicate,
-    /// The run is done; nothing was stored.
+    /// The run is done or cancelled; nothing was stored.
     Finished,
 }
 

@@ -60,7 +60,7 @@ fn invoice_mail_is_filed_once_despite_a_duplicated_delivery() {
 
     // After the run is done, a late duplicate is refused and stores nothing.
     let err = env.fails(&["send", &run, "--topic", "mail:invoice", "--id", "mail-43"]);
-    assert!(err.contains("is done"), "{err}");
+    assert!(err.contains("has ended"), "{err}");
     env.work();
     assert_eq!(env.json(&["history", &run]).as_array().unwrap().len(), 2);
 }

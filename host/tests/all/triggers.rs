@@ -143,6 +143,15 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
         "paused runs take no step"
     );
     assert_eq!(env.show("r1")["paused_by"][0]["reason"], "looks odd");
+    let runs = env.json(&["runs"]);
+    let paused: Vec<bool> = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["paused"].as_bool().unwrap())
+        .collect();
+    assert_eq!(paused.iter().filter(|p| **p).count(), 1, "{runs}");
+    assert!(env.ok(&["runs"]).contains("waiting (paused)"));
     assert_eq!(env.show("r2")["status"], "done");
     env.ok(&["pause", "--agent", "waiter"]);
     env.ok(&["resume", "--run", "r1"]);
@@ -189,4 +198,28 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
         kinds.contains(&"pause") && kinds.contains(&"resume"),
         "{kinds:?}"
     );
+}
+
+#[test]
+fn a_cancelled_run_takes_no_further_step() {
+    let env = waiter("cancel", "");
+    start(&env, "c", json!({"topic": "go"}));
+    env.work();
+    let err = env.fails(&["cancel", "c", "--reason", " "]);
+    assert!(err.contains("--reason is empty"), "{err}");
+    env.ok(&["cancel", "c", "--reason", "duplicate incident"]);
+    let show = env.show("c");
+    assert_eq!(show["status"], "cancelled", "{show}");
+    assert_eq!(show["outcome"], "cancelled: duplicate incident");
+    assert_eq!(show["wake_when"], serde_json::Value::Null);
+    let err = env.fails(&["send", "c", "--topic", "go", "--id", "g1"]);
+    assert!(err.contains("has ended"), "{err}");
+    assert!(env.work().contains("idle after 0 step(s)"));
+    assert!(
+        env.ok(&["cancel", "c", "--reason", "again"])
+            .contains("had already ended")
+    );
+    let err = env.fails(&["cancel", "nope", "--reason", "x"]);
+    assert!(err.contains("run nope does not exist"), "{err}");
+    assert_eq!(env.audit_rows("c", "cancelled").len(), 1);
 }

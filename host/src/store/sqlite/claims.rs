@@ -478,6 +478,45 @@ pub(super) fn park(
     })
 }
 
+pub(super) fn cancel(
+    conn: &mut Connection,
+    run_id: &str,
+    reason: &str,
+    at: Millis,
+) -> Result<bool> {
+    write(conn, &format!("cancelling run {run_id}"), |tx| {
+        // Bumping the epoch fences a worker that is stepping the run now:
+        // its commit finds a stale epoch and writes nothing.
+        let changed = tx
+            .prepare_cached(
+                "UPDATE runs SET status = 'cancelled', outcome = ?2, status_text = ?2, \
+                 wake_when = NULL, waits = '[]', pending_wake = NULL, retry_at = NULL, \
+                 lease_owner = NULL, lease_expires = NULL, epoch = epoch + 1, updated_at = ?3 \
+                 WHERE run_id = ?1 AND status IN ('active', 'waiting', 'parked')",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, format!("cancelled: {reason}"), at]))
+            .ctx_with(|| format!("cancelling run {run_id}"))?;
+        if changed == 0 {
+            return if runs::run_exists(tx, run_id)? {
+                Ok(false)
+            } else {
+                Err(StoreError::UnknownRun(run_id.to_string()))
+            };
+        }
+        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("dropping the waits of run {run_id}"))?;
+        audit::insert_kind(
+            tx,
+            Some(run_id),
+            "cancelled",
+            json!({ "reason": reason }),
+            at,
+        )?;
+        Ok(true)
+    })
+}
+
 pub(super) fn release(conn: &mut Connection, run_id: &str, epoch: u64) -> Result<()> {
     write(conn, &format!("releasing run {run_id}"), |tx| {
         check_claim(tx, run_id, epoch)?;

@@ -71,7 +71,7 @@ CREATE TABLE runs (
     agent         TEXT NOT NULL,
     version       TEXT NOT NULL,
     digest        TEXT NOT NULL REFERENCES agents (digest),
-    status        TEXT NOT NULL CHECK (status IN ('active', 'waiting', 'done', 'parked')),
+    status        TEXT NOT NULL CHECK (status IN ('active', 'waiting', 'done', 'parked', 'cancelled')),
     status_text   TEXT,
     state         TEXT NOT NULL,
     outcome       TEXT,
@@ -465,6 +465,10 @@ impl Store for SqliteStore {
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn cancel_run(&mut self, run_id: &str, reason: &str, at: Millis) -> Result<bool> {
+        claims::cancel(&mut self.conn, run_id, reason, at)
     }
 
     fn resume_parked(

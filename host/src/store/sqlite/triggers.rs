@@ -19,7 +19,7 @@ fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
         .ctx_with(|| format!("looking up run {run_id}"))?;
     match status.as_deref() {
         None => return Err(StoreError::UnknownRun(run_id.to_string())),
-        Some("done") => return Ok(Delivery::Finished),
+        Some("done" | "cancelled") => return Ok(Delivery::Finished),
         Some(_) => {}
     }
     let inserted = conn

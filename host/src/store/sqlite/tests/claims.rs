@@ -328,3 +328,21 @@ fn kill_switches_stop_claims_until_cleared() {
     store.set_switch(&elsewhere).unwrap();
     assert!(claim(&mut store, 10).is_some());
 }
+
+#[test]
+fn cancelling_fences_a_step_in_flight() {
+    let (_db, mut store) = setup("cancel");
+    let (c, wake) = claim(&mut store, 10).unwrap();
+    assert!(store.cancel_run("r1", "operator said so", 11).unwrap());
+    let commit = store.commit_step(&step(&c, wake, Next::Continue, vec![], 12));
+    assert!(lost_claim(commit), "the in-flight step's commit is refused");
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.status, RunStatus::Cancelled);
+    assert_eq!(run.steps, 0);
+    assert!(claim(&mut store, 13).is_none());
+    assert!(!store.cancel_run("r1", "again", 14).unwrap());
+    assert!(matches!(
+        store.cancel_run("ghost", "x", 14),
+        Err(StoreError::UnknownRun(_))
+    ));
+}
