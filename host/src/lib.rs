@@ -14,8 +14,10 @@
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
 //! - [`cli`]: the `wakeful` command line.
 //! - [`config`]: the `wakeful.toml` file.
+//! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod clock;
 pub mod config;

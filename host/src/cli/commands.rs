@@ -155,6 +155,21 @@ pub fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Switches => output::switches(&app.store.switches()?, json)?,
+        Command::Bench { agent, runs, topic } => {
+            let scratch = cli.data.join("bench");
+            let report = crate::bench::run(&agent, runs, &topic, &scratch, app.config.clone())?;
+            let _ = std::fs::remove_dir_all(&scratch);
+            if json {
+                return print_json(&report);
+            }
+            for (k, v) in serde_json::to_value(&report)?
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                println!("{k:<16} {v}");
+            }
+        }
         Command::Kv { op } => kv(&mut app, op)?,
         Command::Lease { op } => lease(&mut app, op)?,
     }

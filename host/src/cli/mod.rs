@@ -123,6 +123,17 @@ pub enum Command {
     },
     /// List the kill switches that are on.
     Switches,
+    /// Measure deploy, start and step speed with a real agent on a
+    /// throwaway store (the invoice agent waits on `mail:invoice`).
+    Bench {
+        /// The agent component to measure.
+        agent: PathBuf,
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        /// The topic the agent waits on after its first step.
+        #[arg(long, default_value = "mail:invoice")]
+        topic: String,
+    },
     /// Read and write the built-in kv store.
     Kv {
         #[command(subcommand)]
