@@ -37,7 +37,9 @@ impl Agent for Waiter {
             Wake::Resume if state.slices_done < state.input.slices => {}
             Wake::Timer(due) => return Ok(Step::done(format!("timer due at {due}"))),
             Wake::Event(e) => return Ok(Step::done(format!("event {} on {}", e.id, e.topic))),
-            Wake::Approval(a) => return Ok(Step::done(format!("approved={} by {}", a.approved, a.by))),
+            Wake::Approval(a) => {
+                return Ok(Step::done(format!("approved={} by {}", a.approved, a.by)));
+            }
             Wake::Expired(id) => return Ok(Step::done(format!("{id} expired"))),
             Wake::Resume => {}
         }
@@ -57,7 +59,12 @@ impl Agent for Waiter {
             waits.push(Wait::event(topic));
         }
         if let Some(ms) = input.approval_ms {
-            waits.push(Wait::approval("ok?", "Carry on?", json!({"why": "testing"}), ms));
+            waits.push(Wait::approval(
+                "ok?",
+                "Carry on?",
+                json!({"why": "testing"}),
+                ms,
+            ));
         }
         Ok(Step::wait(waits).status("waiting"))
     }
