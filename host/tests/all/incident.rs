@@ -232,3 +232,85 @@ fn an_unknown_model_action_escalates_to_a_human() {
     assert!(outcome.contains("drop_database"), "{outcome}");
     assert_eq!(actions_applied(&env), 0);
 }
+
+/// Workers SIGKILLed at arbitrary moments, over and over, while several
+/// incidents are handled: every run still ends resolved, every service is
+/// changed exactly once, and no step or tool call is recorded twice.
+#[test]
+fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
+    let limits = "[limits]\nclaim_ms = 700\nstep_deadline_ms = 600\nretry_backoff_ms = 0\n";
+    let env = Env::new("kill-anywhere", &format!("{INCIDENT_TOOLS}\n{limits}"));
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let runs: Vec<String> = (0..4)
+        .map(|i| {
+            let service = format!("svc-{i}");
+            env.ok(&["kv", "put", &format!("service/{service}"), &degraded()]);
+            let input = json!({"incident": format!("INC-{i}"), "service": service});
+            let id = format!("inc-{i}");
+            env.ok(&[
+                "start",
+                "incident",
+                "--id",
+                &id,
+                "--input",
+                &input.to_string(),
+            ]);
+            id
+        })
+        .collect();
+    let mut kill_after_ms = 5;
+    let mut killed = 0;
+    for round in 0..40 {
+        // Approve whatever waits, as a human would, between crashes.
+        for run in &runs {
+            let show = env.show(run);
+            if let Some(a) = show["pending_approvals"].as_array().and_then(|a| a.first()) {
+                let id = a["id"].as_str().unwrap();
+                env.ok(&["approve", run, id, "--by", "on-call engineer"]);
+            }
+        }
+        if runs.iter().all(|r| env.show(r)["status"] == "done") {
+            break;
+        }
+        let mut worker = env.command(&["work", "--until-idle"]).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(kill_after_ms));
+        if worker.try_wait().unwrap().is_none() {
+            worker.kill().unwrap(); // SIGKILL
+            killed += 1;
+        }
+        worker.wait().unwrap();
+        kill_after_ms = 5 + (round * 37 % 90);
+    }
+    assert!(
+        killed >= 5,
+        "no worker was killed mid-run; the test proved nothing"
+    );
+    env.work();
+    for (i, run) in runs.iter().enumerate() {
+        let show = env.show(run);
+        assert_eq!(show["outcome"], "resolved", "{show}");
+        let service = env.kv(&format!("service/svc-{i}"));
+        assert_eq!(service["actions_applied"], 1, "{run}: {service}");
+        let seqs: Vec<u64> = env
+            .json(&["history", run])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["seq"].as_u64().unwrap())
+            .collect();
+        assert_eq!(seqs, (1..=6).collect::<Vec<u64>>(), "{run}");
+        let mut keys: Vec<String> = env
+            .audit_rows(run, "tool")
+            .iter()
+            .map(|r| r["data"]["key"].as_str().unwrap().to_string())
+            .collect();
+        let all = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(
+            all,
+            keys.len(),
+            "{run}: a tool call was executed twice: {keys:?}"
+        );
+    }
+}
