@@ -61,18 +61,21 @@ fn encode_state<S: Serialize>(state: &S) -> Result<String, String> {
 ///
 /// The manifest (`info`) takes the agent's name and version from its
 /// `Cargo.toml`, and its tools and description from the [`Agent`] impl.
+/// `export_agent!(Type, name = "refund")` names the agent explicitly, for a
+/// crate whose package name is not the agent's (two builds of one agent
+/// side by side in a workspace, say).
 #[macro_export]
 macro_rules! export_agent {
     ($agent:ty) => {
+        $crate::export_agent!($agent, name = ::core::env!("CARGO_PKG_NAME"));
+    };
+    ($agent:ty, name = $name:expr) => {
         const _: () = {
             struct __WakefulExports;
 
             impl $crate::__private::Guest for __WakefulExports {
                 fn info() -> $crate::__private::wit::AgentInfo {
-                    $crate::__private::info::<$agent>(
-                        ::core::env!("CARGO_PKG_NAME"),
-                        ::core::env!("CARGO_PKG_VERSION"),
-                    )
+                    $crate::__private::info::<$agent>($name, ::core::env!("CARGO_PKG_VERSION"))
                 }
 
                 fn step(

@@ -11,6 +11,7 @@
 //! - [`worker`]: the step protocol — claim, step, commit or fail.
 //! - [`tools`]: the gate every tool call takes, and the built-in tools.
 //! - [`waits`]: checking waits and computing when they are due.
+//! - [`upgrade`]: moving runs to a new agent version through `migrate`.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
 //! - [`cli`]: the `wakeful` command line.
 //! - [`config`]: the `wakeful.toml` file.
@@ -26,5 +27,6 @@ pub mod model;
 pub mod runtime;
 pub mod store;
 pub mod tools;
+pub mod upgrade;
 pub mod waits;
 pub mod worker;

@@ -9,8 +9,8 @@ use super::{Cli, Command, KvCommand, LeaseCommand};
 use crate::app::App;
 use crate::config::Config;
 use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
-use crate::tools;
 use crate::worker::{StepEnd, Worker};
+use crate::{tools, upgrade};
 
 /// Runs one command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -152,6 +152,50 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("resumed {key}");
             } else {
                 println!("{key} was not paused; nothing changed");
+            }
+        }
+        Command::Upgrade {
+            run,
+            agent,
+            to,
+            dry_run,
+            allow_new_tools,
+        } => {
+            let runs = match (run, agent) {
+                (Some(run), _) => vec![run],
+                (None, Some(agent)) => {
+                    app.resolve_agent(&agent)?;
+                    upgrade::live_runs(&app, &agent)?
+                }
+                (None, None) => bail!("name a run, or --agent"),
+            };
+            let options = upgrade::UpgradeOptions {
+                dry_run,
+                allow_new_tools,
+            };
+            let results = upgrade::upgrade_runs(&mut app, &runs, &to, options)?;
+            let failed = results
+                .iter()
+                .filter(|r| matches!(r.result, upgrade::UpgradeResult::Failed(_)))
+                .count();
+            if json {
+                print_json(&results)?;
+            } else {
+                if results.is_empty() {
+                    println!("no live run to upgrade");
+                }
+                for r in &results {
+                    println!(
+                        "{}  {} -> {}  {}",
+                        r.run_id,
+                        r.from,
+                        r.to,
+                        output::upgrade_result(&r.result)
+                    );
+                }
+            }
+            if failed > 0 {
+                bail!("{failed} run(s) were not upgraded; they stay on their version");
             }
         }
         Command::Switches => output::switches(&app.store.switches()?, json)?,

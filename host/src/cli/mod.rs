@@ -121,6 +121,24 @@ pub enum Command {
         #[command(flatten)]
         scope: Scope,
     },
+    /// Move runs to another deployed version of their agent through its
+    /// `migrate` export.
+    Upgrade {
+        /// One run; or use --agent for every live run of an agent.
+        #[arg(required_unless_present = "agent", conflicts_with = "agent")]
+        run: Option<String>,
+        #[arg(long)]
+        agent: Option<String>,
+        /// The version to move to.
+        #[arg(long)]
+        to: String,
+        /// Migrate without saving, and report which runs would fail.
+        #[arg(long)]
+        dry_run: bool,
+        /// Accept tools the new version is granted that the old one was not.
+        #[arg(long)]
+        allow_new_tools: bool,
+    },
     /// List the kill switches that are on.
     Switches,
     /// Measure deploy, start and step speed with a real agent on a

@@ -227,7 +227,8 @@ pub fn history(checkpoints: &[Checkpoint], json: bool) -> Result<()> {
         let rows: Vec<Value> = checkpoints
             .iter()
             .map(|c| {
-                json!({"seq": c.seq, "version": c.version, "wake": c.wake, "next": c.next,
+                json!({"seq": c.seq, "version": c.version, "wake": c.wake,
+                    "upgraded_from": c.upgraded_from, "next": c.next,
                     "status_text": c.status_text, "fuel_used": c.fuel_used, "at": rfc3339(c.at),
                     "state": json_or_text(&c.state)})
             })
@@ -242,7 +243,12 @@ pub fn history(checkpoints: &[Checkpoint], json: bool) -> Result<()> {
                 vec![
                     c.seq.to_string(),
                     rfc3339(c.at),
-                    wake_summary(&c.wake),
+                    match (&c.wake, &c.upgraded_from) {
+                        (Some(wake), _) => wake_summary(wake),
+                        (None, from) => {
+                            format!("upgrade from {}", from.as_deref().unwrap_or("?"))
+                        }
+                    },
                     next_summary(&c.next),
                     c.status_text.clone().unwrap_or_default(),
                 ]
@@ -266,6 +272,18 @@ pub fn audit(rows: &[AuditRow], json: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+pub fn upgrade_result(result: &crate::upgrade::UpgradeResult) -> String {
+    use crate::upgrade::UpgradeResult::*;
+    match result {
+        Upgraded => "upgraded".into(),
+        WouldUpgrade => "would upgrade (dry run)".into(),
+        AlreadyOnVersion => "already on that version".into(),
+        Ended => "has ended; left as it is".into(),
+        Busy => "is being stepped; try again".into(),
+        Failed(e) => format!("not upgraded: {e}"),
+    }
 }
 
 pub fn switches(switches: &[Switch], json: bool) -> Result<()> {

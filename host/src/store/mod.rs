@@ -106,6 +106,21 @@ pub trait Store: Send {
     /// Parks a claimed run for an operator without stepping it (a budget is
     /// spent) and releases the claim. Appends a `parked` audit row.
     fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()>;
+    /// Leases one live run (active, waiting or parked) for an operation
+    /// that is not a step, such as an upgrade: no wake is chosen or
+    /// consumed. `None` when a live claim holds it (it is being stepped).
+    fn claim_run(
+        &mut self,
+        run_id: &str,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<Claim>>;
+    /// Moves a claimed run to another version with its migrated state: an
+    /// upgrade checkpoint (which does not count against the step budget),
+    /// the run's new version and state, the audit rows, and the claim
+    /// released — in one transaction. Status, waits and wakes are untouched.
+    fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()>;
     /// Gives a claim back untouched.
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;
 

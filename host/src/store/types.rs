@@ -195,13 +195,17 @@ pub enum AnswerRefused {
     NotWaiting { run: String, request: String },
 }
 
-/// A checkpoint: what one step produced.
+/// A checkpoint: what one step (or one upgrade) produced.
 #[derive(Clone, Debug, Serialize)]
 pub struct Checkpoint {
     pub run_id: String,
     pub seq: u64,
+    /// The agent version the run is on from this checkpoint on.
     pub version: String,
-    pub wake: Wake,
+    /// The wake the step consumed; `None` for an upgrade.
+    pub wake: Option<Wake>,
+    /// For an upgrade: the version the run moved from.
+    pub upgraded_from: Option<String>,
     /// JSON text.
     pub state: String,
     pub next: Next,
@@ -222,6 +226,19 @@ pub struct StepCommit {
     pub fuel_used: u64,
     pub waits: Vec<StoredWait>,
     pub wake_when: Option<String>,
+    pub audit: Vec<AuditEntry>,
+    pub at: Millis,
+}
+
+/// A run moved to another version of its agent, with its migrated state.
+#[derive(Clone, Debug)]
+pub struct UpgradeCommit {
+    pub run_id: String,
+    pub epoch: u64,
+    pub version: String,
+    pub digest: String,
+    /// The state `migrate` returned (JSON text).
+    pub state: String,
     pub audit: Vec<AuditEntry>,
     pub at: Millis,
 }

@@ -8,3 +8,4 @@ mod invoice;
 mod race;
 mod sandbox;
 mod triggers;
+mod upgrade;

@@ -23,6 +23,7 @@ mod runs;
 mod switches;
 mod tools;
 mod triggers;
+mod upgrades;
 
 #[cfg(test)]
 mod tests;
@@ -37,7 +38,7 @@ use serde::de::DeserializeOwned;
 use super::{
     AgentVersion, AnswerRefused, Approval, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
     InboxItem, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun, PutAgent,
-    RenderResult, Result, Run, StepCommit, StepFailed, Store, StoreError, Switch,
+    RenderResult, Result, Run, StepCommit, StepFailed, Store, StoreError, Switch, UpgradeCommit,
 };
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 
@@ -100,7 +101,8 @@ CREATE TABLE checkpoints (
     run_id      TEXT NOT NULL REFERENCES runs (run_id),
     seq         INTEGER NOT NULL,
     version     TEXT NOT NULL,
-    wake        TEXT NOT NULL,              -- JSON Wake
+    wake        TEXT,                       -- JSON Wake; NULL for an upgrade
+    upgraded_from TEXT,                     -- the version an upgrade moved the run from
     state       TEXT NOT NULL,
     next        TEXT NOT NULL,              -- JSON Next
     status_text TEXT,
@@ -465,6 +467,20 @@ impl Store for SqliteStore {
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn claim_run(
+        &mut self,
+        run_id: &str,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<Claim>> {
+        upgrades::claim_run(&mut self.conn, run_id, now, owner, lease_ms)
+    }
+
+    fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()> {
+        upgrades::commit_upgrade(&mut self.conn, upgrade)
     }
 
     fn cancel_run(&mut self, run_id: &str, reason: &str, at: Millis) -> Result<bool> {

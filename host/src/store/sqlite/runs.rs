@@ -180,7 +180,8 @@ struct CheckpointRow {
     run_id: String,
     seq: u64,
     version: String,
-    wake: String,
+    wake: Option<String>,
+    upgraded_from: Option<String>,
     state: String,
     next: String,
     status_text: Option<String>,
@@ -195,6 +196,7 @@ impl CheckpointRow {
             seq: row.get("seq")?,
             version: row.get("version")?,
             wake: row.get("wake")?,
+            upgraded_from: row.get("upgraded_from")?,
             state: row.get("state")?,
             next: row.get("next")?,
             status_text: row.get("status_text")?,
@@ -206,13 +208,17 @@ impl CheckpointRow {
     fn into_checkpoint(self) -> Result<Checkpoint> {
         let what =
             |field: &str| format!("{field} of checkpoint {} of run {}", self.seq, self.run_id);
-        let wake = from_json(&self.wake, || what("wake"))?;
+        let wake = match &self.wake {
+            Some(wake) => Some(from_json(wake, || what("wake"))?),
+            None => None,
+        };
         let next = from_json(&self.next, || what("next"))?;
         Ok(Checkpoint {
             run_id: self.run_id,
             seq: self.seq,
             version: self.version,
             wake,
+            upgraded_from: self.upgraded_from,
             state: self.state,
             next,
             status_text: self.status_text,
@@ -225,7 +231,8 @@ impl CheckpointRow {
 pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpoint>> {
     let rows = conn
         .prepare_cached(
-            "SELECT run_id, seq, version, wake, state, next, status_text, fuel_used, at \
+            "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
+             fuel_used, at \
              FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
         )
         .and_then(|mut stmt| {

@@ -14,7 +14,7 @@ use crate::model::{
 use crate::store::{
     AgentVersion, AnswerRefused, AuditEntry, Claim, Delivery, KvEntry, KvOp, KvOutcome, KvWrite,
     LeaseOp, LeaseOutcome, LedgerWrite, NewRun, PutAgent, RunStatus, StepCommit, StepFailed, Store,
-    StoreError, StoredWait, Switch,
+    StoreError, StoredWait, Switch, UpgradeCommit,
 };
 
 /// A directory of its own per test, removed when the test ends.

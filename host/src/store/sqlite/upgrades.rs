@@ -1,0 +1,105 @@
+//! Moving a run to another version of its agent: a claim that delivers no
+//! wake, then one transaction that writes the upgrade checkpoint, the run's
+//! new version and state, and the audit rows.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::claims::check_claim;
+use super::runs::{self, run_exists};
+use super::{Context, audit, budget_to_sql, clamp_time, write};
+use crate::model::Millis;
+use crate::store::{Claim, Result, StoreError, UpgradeCommit};
+
+pub(super) fn claim_run(
+    conn: &mut Connection,
+    run_id: &str,
+    now: Millis,
+    owner: &str,
+    lease_ms: u64,
+) -> Result<Option<Claim>> {
+    write(conn, &format!("claiming run {run_id}"), |tx| {
+        let expires = clamp_time(now.saturating_add(lease_ms));
+        let epoch: Option<u64> = tx
+            .prepare_cached(
+                "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
+                 WHERE run_id = ?1 AND status IN ('active', 'waiting', 'parked') \
+                 AND (lease_owner IS NULL OR lease_expires <= ?4) RETURNING epoch",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_row(params![run_id, owner, expires, now], |row| row.get(0))
+                    .optional()
+            })
+            .ctx_with(|| format!("leasing run {run_id}"))?;
+        let Some(epoch) = epoch else {
+            return if run_exists(tx, run_id)? {
+                Ok(None)
+            } else {
+                Err(StoreError::UnknownRun(run_id.to_string()))
+            };
+        };
+        let run = runs::run(tx, run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
+        Ok(Some(Claim {
+            run,
+            epoch,
+            owner: owner.to_string(),
+        }))
+    })
+}
+
+pub(super) fn commit_upgrade(conn: &mut Connection, u: &UpgradeCommit) -> Result<()> {
+    let run_id = u.run_id.as_str();
+    write(conn, &format!("upgrading run {run_id}"), |tx| {
+        check_claim(tx, run_id, u.epoch)?;
+        let run = runs::run(tx, run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
+        let seq = run.steps + 1;
+        // The run goes on as planned: the checkpoint repeats the last
+        // step's `next` (a run that never stepped still has its start).
+        let next: Option<String> = tx
+            .prepare_cached(
+                "SELECT next FROM checkpoints WHERE run_id = ?1 ORDER BY seq DESC LIMIT 1",
+            )
+            .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+            .ctx_with(|| format!("reading the last checkpoint of run {run_id}"))?;
+        let next = next.unwrap_or_else(|| r#"{"kind":"continue"}"#.to_string());
+        let status_text = format!("upgraded from {} to {}", run.version, u.version);
+        tx.prepare_cached(
+            "INSERT INTO checkpoints (run_id, seq, version, wake, upgraded_from, state, next, \
+             status_text, fuel_used, at) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 0, ?8)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                seq,
+                u.version,
+                run.version,
+                u.state,
+                next,
+                status_text,
+                u.at
+            ])
+        })
+        .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+        // An upgrade is not the agent's doing: it does not spend a step.
+        let step_budget = run.step_budget.saturating_add(1);
+        tx.prepare_cached(
+            "UPDATE runs SET version = ?2, digest = ?3, state = ?4, steps = ?5, step_budget = ?6, \
+             updated_at = ?7, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                u.version,
+                u.digest,
+                u.state,
+                seq,
+                budget_to_sql(step_budget),
+                u.at
+            ])
+        })
+        .ctx_with(|| format!("updating run {run_id}"))?;
+        for entry in &u.audit {
+            audit::insert(tx, entry, u.at)?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,192 @@
+//! Moving live runs to another deployed version of their agent
+//! (DESIGN.md, "Versions and upgrades"). The new version's `migrate` turns
+//! each run's state into its shape, under the sandbox limits of a step, and
+//! the new state is saved with an upgrade checkpoint in one transaction. A
+//! run whose migration fails stays on its version, untouched, and the
+//! failure is audited. A dry run migrates without saving.
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::app::{App, AppError};
+use crate::model::Wake;
+use crate::runtime::StepInput;
+use crate::store::{AgentVersion, AuditEntry, Run, RunStatus, UpgradeCommit};
+
+/// What upgrading one run did, or would do.
+#[derive(Debug, Serialize)]
+pub struct Upgraded {
+    pub run_id: String,
+    pub from: String,
+    pub to: String,
+    #[serde(flatten)]
+    pub result: UpgradeResult,
+}
+
+/// How one run's upgrade ended.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "result", content = "detail", rename_all = "snake_case")]
+pub enum UpgradeResult {
+    Upgraded,
+    /// A dry run's migration succeeded; nothing was saved.
+    WouldUpgrade,
+    AlreadyOnVersion,
+    /// The run has ended; ended runs keep their version.
+    Ended,
+    /// A worker is stepping the run; try again.
+    Busy,
+    /// The run stays on its version; the reason says why.
+    Failed(String),
+}
+
+/// Options of an upgrade.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UpgradeOptions {
+    pub dry_run: bool,
+    /// Accept that the new version is granted tools the run's version was
+    /// not: without it, such runs are not upgraded.
+    pub allow_new_tools: bool,
+}
+
+/// Upgrades the given runs to version `to` of their agent.
+pub fn upgrade_runs(
+    app: &mut App,
+    run_ids: &[String],
+    to: &str,
+    options: UpgradeOptions,
+) -> Result<Vec<Upgraded>, AppError> {
+    run_ids
+        .iter()
+        .map(|id| {
+            let run = app.run(id)?;
+            let target = app.store.agent(&run.agent, Some(to))?.ok_or_else(|| {
+                AppError::NotFound(format!(
+                    "no version {to} of agent {} is deployed; `wakeful agents` lists what is",
+                    run.agent
+                ))
+            })?;
+            let result = upgrade_one(app, &run, &target, options)?;
+            Ok(Upgraded {
+                run_id: run.run_id.clone(),
+                from: run.version.clone(),
+                to: target.version.clone(),
+                result,
+            })
+        })
+        .collect()
+}
+
+/// The live runs of an agent, for `upgrade --agent`.
+pub fn live_runs(app: &App, agent: &str) -> Result<Vec<String>, AppError> {
+    Ok(app
+        .store
+        .runs()?
+        .into_iter()
+        .filter(|r| r.agent == agent && is_live(r.status))
+        .map(|r| r.run_id)
+        .collect())
+}
+
+fn is_live(status: RunStatus) -> bool {
+    matches!(
+        status,
+        RunStatus::Active | RunStatus::Waiting | RunStatus::Parked
+    )
+}
+
+fn upgrade_one(
+    app: &mut App,
+    run: &Run,
+    target: &AgentVersion,
+    options: UpgradeOptions,
+) -> Result<UpgradeResult, AppError> {
+    if !is_live(run.status) {
+        return Ok(UpgradeResult::Ended);
+    }
+    if run.version == target.version {
+        return Ok(UpgradeResult::AlreadyOnVersion);
+    }
+    let current = app.store.agent(&run.agent, Some(&run.version))?;
+    let had: &[String] = current.as_ref().map_or(&[], |c| &c.granted_tools);
+    let new_tools: Vec<&String> = target
+        .granted_tools
+        .iter()
+        .filter(|t| !had.contains(t))
+        .collect();
+    if !new_tools.is_empty() && !options.allow_new_tools {
+        let names: Vec<&str> = new_tools.iter().map(|s| s.as_str()).collect();
+        return Ok(UpgradeResult::Failed(format!(
+            "{}@{} is granted tools {}@{} was not: {}; pass --allow-new-tools to accept them",
+            target.name,
+            target.version,
+            run.agent,
+            run.version,
+            names.join(", ")
+        )));
+    }
+    if options.dry_run {
+        return Ok(match migrate(app, run, target) {
+            Ok(_) => UpgradeResult::WouldUpgrade,
+            Err(e) => UpgradeResult::Failed(e),
+        });
+    }
+    let now = app.now();
+    let owner = format!("upgrade:{}", std::process::id());
+    let claim_ms = app.config.limits.claim_ms;
+    let Some(claim) = app.store.claim_run(&run.run_id, now, &owner, claim_ms)? else {
+        return Ok(UpgradeResult::Busy);
+    };
+    // The claim's copy is the truth: the run may have stepped since `run`.
+    let run = &claim.run;
+    match migrate(app, run, target) {
+        Ok(state) => {
+            let audit = AuditEntry {
+                run_id: Some(run.run_id.clone()),
+                kind: "upgrade".into(),
+                data: json!({"from": run.version, "to": target.version, "digest": target.digest}),
+            };
+            app.store.commit_upgrade(&UpgradeCommit {
+                run_id: run.run_id.clone(),
+                epoch: claim.epoch,
+                version: target.version.clone(),
+                digest: target.digest.clone(),
+                state,
+                audit: vec![audit],
+                at: now,
+            })?;
+            Ok(UpgradeResult::Upgraded)
+        }
+        Err(error) => {
+            app.store.release(&run.run_id, claim.epoch)?;
+            app.audit(
+                Some(&run.run_id),
+                "upgrade failed",
+                json!({"from": run.version, "to": target.version, "error": error}),
+            )?;
+            Ok(UpgradeResult::Failed(error))
+        }
+    }
+}
+
+/// Runs the target version's `migrate` on the run's state.
+fn migrate(app: &App, run: &Run, target: &AgentVersion) -> Result<String, String> {
+    let runtime = app.runtime().map_err(|e| e.to_string())?;
+    let agent = runtime
+        .load_stored(&target.digest, || {
+            app.store
+                .agent_bytes(&target.digest)
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|e| format!("cannot load {}@{}: {e}", target.name, target.version))?;
+    let input = StepInput {
+        run_id: run.run_id.clone(),
+        step_number: run.steps + 1,
+        now_ms: app.now(),
+        state: run.state.clone(),
+        wake: Wake::Resume,
+        fuel_left: Some(run.fuel_budget.saturating_sub(run.fuel_used)),
+    };
+    runtime
+        .migrate(&agent, &input, &run.version)
+        .map_err(|e| format!("migrate failed: {e}"))
+}
