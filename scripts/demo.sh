@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "building the agents and the host (the first build compiles wasmtime: a few minutes)..."
 scripts/build-agents.sh >/dev/null
 cargo build -p wakeful --quiet
 wakeful=target/debug/wakeful
