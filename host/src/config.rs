@@ -81,11 +81,8 @@ pub enum ToolConfig {
 /// Why a config file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read config {path}: {error}")]
+    Read { path: String, error: std::io::Error },
     #[error("config {path} is not valid: {message}")]
     Invalid { path: String, message: String },
 }
@@ -96,9 +93,9 @@ pub const BUILTIN_TOOLS: &[&str] = &["kv", "lease"];
 impl Config {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Config::parse(&text).map_err(|message| ConfigError::Invalid {
             path: path.display().to_string(),
