@@ -20,7 +20,7 @@ use super::outcome::{self, StepFailure, TrapContext};
 use super::output::LogSink;
 use super::sandbox::{CallContext, StoreData};
 use super::{LoadedAgent, Runtime, ToolGate, ToolReply};
-use crate::model::{LogLine, ToolError};
+use crate::model::{LogLevel, LogLine, ToolError};
 
 /// What one call produced, whether or not it succeeded.
 pub(super) struct CallReport<R> {
@@ -70,7 +70,7 @@ pub(super) fn call<R: Send>(
             .map_err(|panic| format!("the runtime panicked: {}", panic_message(&*panic)))
     });
 
-    let logs = log.lines();
+    let mut logs = log.lines();
     let run = match joined {
         Ok(run) => run,
         Err(message) => {
@@ -83,14 +83,27 @@ pub(super) fn call<R: Send>(
         }
     };
     let result = run.result.map_err(|error| {
-        outcome::classify(
+        let failure = outcome::classify(
             &error,
             &TrapContext {
                 limits,
                 fuel,
                 memory_refused: run.memory_refused,
             },
-        )
+        );
+        if let Some(trace) = outcome::backtrace(&error) {
+            logs.push(LogLine {
+                level: LogLevel::Error,
+                source: "trap".into(),
+                message: trace,
+            });
+        }
+        match failure {
+            StepFailure::Trap(_) => {
+                outcome::panic_message(&logs).map_or(failure, StepFailure::Trap)
+            }
+            other => other,
+        }
     });
     CallReport {
         result,

@@ -86,12 +86,29 @@ pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFai
             limit: limits.memory_bytes,
         },
         Some(Trap::UnreachableCodeReached) => StepFailure::Trap(format!(
-            "{} (a panic or abort in the agent: its stderr is in the step's logs){}",
+            "{} (a panic or abort in the agent: its stderr is in the step's logs)",
             Trap::UnreachableCodeReached,
-            backtrace(error)
         )),
-        _ => StepFailure::Trap(format!("{}{}", describe(error), backtrace(error))),
+        _ => StepFailure::Trap(describe(error)),
     }
+}
+
+/// The panic message a Rust guest printed to stderr before it aborted, as
+/// `message (at file:line:col)`. Failure texts stay one line; the full
+/// stderr and the backtrace are in the step's logs.
+pub(super) fn panic_message(logs: &[crate::model::LogLine]) -> Option<String> {
+    let stderr: Vec<&str> = logs
+        .iter()
+        .filter(|l| l.source == "stderr")
+        .map(|l| l.message.as_str())
+        .collect();
+    let at = stderr.iter().position(|l| l.contains("panicked at "))?;
+    let location = stderr[at]
+        .split("panicked at ")
+        .nth(1)?
+        .trim_end_matches(':');
+    let message = stderr.get(at + 1).copied().unwrap_or("").trim();
+    Some(format!("panic: {message} (at {location})"))
 }
 
 /// What went wrong at the bottom of the error: the trap, or the host error
@@ -100,12 +117,11 @@ fn describe(error: &wasmtime::Error) -> String {
     error.root_cause().to_string()
 }
 
-/// The wasm backtrace of a trap on a line of its own, if there is one.
-fn backtrace(error: &wasmtime::Error) -> String {
+/// The wasm backtrace of a trap, if there is one.
+pub(super) fn backtrace(error: &wasmtime::Error) -> Option<String> {
     error
         .downcast_ref::<WasmBacktrace>()
-        .map(|bt| format!("\n{bt}"))
-        .unwrap_or_default()
+        .map(|bt| bt.to_string())
 }
 
 /// Checks a state before the host stores it: valid JSON, not too large.
@@ -184,6 +200,28 @@ mod tests {
             next,
             status: None,
         }
+    }
+
+    #[test]
+    fn a_rust_panic_is_read_back_from_stderr() {
+        let line = |source: &str, message: &str| crate::model::LogLine {
+            level: crate::model::LogLevel::Warn,
+            source: source.into(),
+            message: message.into(),
+        };
+        let logs = [
+            line("stdout", "panicked at nothing"),
+            line(
+                "stderr",
+                "thread '<unnamed>' (1) panicked at src/lib.rs:5:9:",
+            ),
+            line("stderr", "boom"),
+        ];
+        assert_eq!(
+            panic_message(&logs).as_deref(),
+            Some("panic: boom (at src/lib.rs:5:9)")
+        );
+        assert_eq!(panic_message(&logs[..1]), None);
     }
 
     #[test]

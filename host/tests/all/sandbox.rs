@@ -42,7 +42,10 @@ fn hostile_guests_hit_each_limit_and_are_parked() {
     parked_with(&hostile(&env, "bigstate", "bigstate"), "state");
     parked_with(&hostile(&env, "error", "error"), "hostile error");
     let panic = hostile(&env, "panic", "panic");
-    parked_with(&panic, "trap");
+    parked_with(
+        &panic,
+        "panic: hostile panic (at testing/hostile/src/lib.rs",
+    );
     let logs = env.audit_rows("panic", "log");
     assert!(
         logs.iter().any(|l| l["data"]["message"]
