@@ -192,3 +192,45 @@ fn resuming_a_run_parked_on_its_budget_grants_more_and_delivers_its_wake() {
     assert_eq!(env.kv("invoices/m1")["from"], Value::Null);
     assert_eq!(env.json(&["kv", "get", "invoices/m1"])["version"], 1);
 }
+
+/// The component at `path` with a custom section of `extra` bytes appended:
+/// as large as a Python or JavaScript agent, without the build.
+fn padded_component(env: &Env, path: &std::path::Path, extra: usize) -> std::path::PathBuf {
+    let mut bytes = std::fs::read(path).unwrap();
+    let name = b"padding";
+    let mut section = vec![name.len() as u8];
+    section.extend_from_slice(name);
+    section.resize(section.len() + extra, 0);
+    bytes.push(0); // custom section id
+    let mut size = section.len();
+    loop {
+        let byte = (size & 0x7f) as u8;
+        size >>= 7;
+        bytes.push(if size == 0 { byte } else { byte | 0x80 });
+        if size == 0 {
+            break;
+        }
+    }
+    bytes.extend_from_slice(&section);
+    let out = env.dir.join("padded.wasm");
+    std::fs::write(&out, bytes).unwrap();
+    out
+}
+
+#[test]
+fn components_as_large_as_python_or_javascript_agents_deploy() {
+    let env = Env::new("large", "[limits]\nmax_component_mib = 48\n");
+    let big = padded_component(&env, &crate::harness::agent("invoice-mail"), 40 << 20);
+    env.ok(&["deploy", big.to_str().unwrap(), "--grant", "kv"]);
+    env.ok(&["start", "invoice-mail", "--id", "big"]);
+    env.work();
+    assert_eq!(env.show("big")["status"], "waiting");
+
+    let small_limit = Env::new("too-large", "[limits]\nmax_component_mib = 16\n");
+    let err = small_limit.fails(&["deploy", big.to_str().unwrap(), "--grant", "kv"]);
+    assert!(
+        err.contains("limit") && err.contains("MiB") || err.contains("bytes"),
+        "{err}"
+    );
+    assert_eq!(small_limit.json(&["agents"]), serde_json::json!([]));
+}
