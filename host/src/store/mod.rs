@@ -78,6 +78,9 @@ pub trait Store: Send {
     fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>>;
     /// The run's approval requests, oldest first.
     fn approvals(&self, run_id: &str) -> Result<Vec<Approval>>;
+    /// The approval request an answer link's token names, if any. Tokens
+    /// are unique across runs.
+    fn approval_by_token(&self, token: &str) -> Result<Option<Approval>>;
     /// The run's inbox, oldest first.
     fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>>;
 

@@ -424,6 +424,10 @@ impl Store for SqliteStore {
         runs::approvals(&self.conn, run_id)
     }
 
+    fn approval_by_token(&self, token: &str) -> Result<Option<Approval>> {
+        runs::approval_by_token(&self.conn, token)
+    }
+
     fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>> {
         runs::inbox(&self.conn, run_id)
     }

@@ -342,6 +342,19 @@ pub(super) fn approvals(conn: &Connection, run_id: &str) -> Result<Vec<Approval>
     rows.into_iter().map(ApprovalRow::into_approval).collect()
 }
 
+/// The approval request with this answer token (the column is UNIQUE).
+pub(super) fn approval_by_token(conn: &Connection, token: &str) -> Result<Option<Approval>> {
+    conn.prepare_cached(concat!(
+        "SELECT ",
+        approval_columns!(),
+        " FROM approvals WHERE token = ?1"
+    ))
+    .and_then(|mut stmt| stmt.query_row([token], ApprovalRow::from_row).optional())
+    .ctx("looking up an approval by its token")?
+    .map(ApprovalRow::into_approval)
+    .transpose()
+}
+
 /// One approval request, and whether a claim already delivered it as
 /// expired (a fact the store keeps to itself).
 pub(super) fn approval(

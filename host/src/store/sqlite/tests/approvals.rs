@@ -148,3 +148,14 @@ fn asking_again_keeps_the_expiry_and_dropped_requests_refuse_answers() {
         }
     );
 }
+
+#[test]
+fn an_approval_is_found_by_its_token_only() {
+    let (_db, mut store) = setup("approval-token");
+    step_to_wait(&mut store, 100, vec![approval_wait("apr_1", "{}", 10_000)]);
+    let token = store.approvals("r1").unwrap()[0].token.clone();
+    let found = store.approval_by_token(&token).unwrap().unwrap();
+    assert_eq!((found.run_id.as_str(), found.id.as_str()), ("r1", "apr_1"));
+    assert!(store.approval_by_token("00").unwrap().is_none());
+    assert!(store.approval_by_token("").unwrap().is_none());
+}
