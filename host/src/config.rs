@@ -15,6 +15,20 @@ pub struct Config {
     /// Configured tools by name, besides the built-in `kv` and `lease`.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolConfig>,
+    #[serde(default)]
+    pub api: ApiConfig,
+}
+
+/// The HTTP API of `wakeful serve`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApiConfig {
+    /// Address to listen on, e.g. `127.0.0.1:7070`; `--listen` and
+    /// `WAKEFUL_LISTEN` win over it.
+    pub listen: Option<String>,
+    /// The bearer token operator calls must carry; `WAKEFUL_API_TOKEN` wins
+    /// over it. Without one, `serve` listens only on a loopback address.
+    pub token: Option<String>,
 }
 
 /// Sandbox limits and run budgets.
@@ -173,6 +187,17 @@ mod tests {
         .unwrap();
         assert_eq!(c.limits.steps_per_run, 12);
         assert!(matches!(c.tools["llm"], ToolConfig::Static { .. }));
+    }
+
+    #[test]
+    fn api_section_parses_and_refuses_unknown_keys() {
+        let c = Config::parse("[api]\nlisten = \"127.0.0.1:9\"\ntoken = \"t\"\n").unwrap();
+        assert_eq!(c.api.token.as_deref(), Some("t"));
+        assert!(
+            Config::parse("[api]\ntokn = \"t\"\n")
+                .unwrap_err()
+                .contains("tokn")
+        );
     }
 
     #[test]

@@ -13,10 +13,14 @@
 //! - [`waits`]: checking waits and computing when they are due.
 //! - [`upgrade`]: moving runs to a new agent version through `migrate`.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
+//! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
+//! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
+//! - [`serve`]: `wakeful serve`, the workers and the API in one process.
 //! - [`cli`]: the `wakeful` command line.
 //! - [`config`]: the `wakeful.toml` file.
 //! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
 
+pub mod api;
 pub mod app;
 pub mod bench;
 pub mod cli;
@@ -25,8 +29,10 @@ pub mod config;
 pub mod failpoint;
 pub mod model;
 pub mod runtime;
+pub mod serve;
 pub mod store;
 pub mod tools;
 pub mod upgrade;
+pub mod view;
 pub mod waits;
 pub mod worker;

@@ -64,6 +64,9 @@ pub fn run(cli: Cli) -> Result<()> {
             until_idle,
             poll_ms,
         } => work(&mut app, until_idle, poll_ms, json)?,
+        Command::Serve { listen, workers } => {
+            return crate::serve::run(app, &cli.data, listen, workers);
+        }
         Command::Runs => output::runs(&app.store.runs()?, &app.store.switches()?, json)?,
         Command::Show { run } => {
             let r = app.run(&run)?;

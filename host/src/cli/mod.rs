@@ -66,6 +66,16 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         poll_ms: u64,
     },
+    /// Run the scheduler (worker threads) and the HTTP API in one process
+    /// until Ctrl-C or SIGTERM.
+    Serve {
+        /// Address to listen on (`127.0.0.1:0` picks a free port).
+        #[arg(long, env = "WAKEFUL_LISTEN")]
+        listen: Option<String>,
+        /// Worker threads stepping due runs.
+        #[arg(long, default_value_t = 2)]
+        workers: usize,
+    },
     /// List runs.
     Runs,
     /// Show one run: status, state, waits, pending approvals.

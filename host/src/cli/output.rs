@@ -2,10 +2,10 @@
 
 use anyhow::Result;
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::store::{AgentVersion, Approval, AuditRow, Checkpoint, Run, Switch};
+use crate::view::{self, AnswerLinks, paused_by};
 use crate::worker::{next_summary, wake_summary};
 
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
@@ -50,10 +50,6 @@ fn table(header: &[&str], rows: Vec<Vec<String>>) {
     }
 }
 
-fn json_or_text(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
-}
-
 pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
     if json {
         return print_json(agents);
@@ -78,15 +74,7 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
 
 pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
     if json {
-        let rows: Vec<Value> = runs
-            .iter()
-            .map(|r| {
-                let mut v = run_summary(r);
-                v["paused"] = json!(!paused_by(r, switches).is_empty());
-                v
-            })
-            .collect();
-        return print_json(&rows);
+        return print_json(&view::runs(runs, switches));
     }
     table(
         &[
@@ -117,67 +105,12 @@ pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
     Ok(())
 }
 
-fn run_summary(r: &Run) -> Value {
-    json!({
-        "run_id": r.run_id, "agent": r.agent, "version": r.version, "status": r.status,
-        "wake_when": r.wake_when, "status_text": r.status_text, "steps": r.steps, "outcome": r.outcome,
-    })
-}
-
-/// The kill switches that stop this run, if any.
-fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
-    let scopes = [
-        "all".to_string(),
-        format!("agent:{}", run.agent),
-        format!("run:{}", run.run_id),
-    ];
-    switches
-        .iter()
-        .filter(|s| scopes.contains(&s.scope))
-        .collect()
-}
-
 pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) -> Result<()> {
-    let pending: Vec<&Approval> = approvals
-        .iter()
-        .filter(|a| {
-            a.answer.is_none()
-                && !a.consumed
-                && run
-                    .waits
-                    .iter()
-                    .any(|w| matches!(w, crate::model::WaitFor::Approval(r) if r.id == a.id))
-        })
-        .collect();
-    let paused = paused_by(run, switches);
     if json {
-        let mut v = run_summary(run);
-        let extra = json!({
-            "digest": run.digest,
-            "state": json_or_text(&run.state),
-            "input": json_or_text(&run.input),
-            "waits": run.waits,
-            "paused": !paused.is_empty(),
-            "paused_by": paused,
-            "fuel_used": run.fuel_used,
-            "step_budget": run.step_budget,
-            "fuel_budget": run.fuel_budget,
-            "attempts": run.attempts,
-            "last_error": run.last_error,
-            "retry_at": run.retry_at.map(rfc3339),
-            "created_at": rfc3339(run.created_at),
-            "updated_at": rfc3339(run.updated_at),
-            "pending_approvals": pending.iter().map(|a| json!({
-                "id": a.id, "question": a.question, "details": json_or_text(&a.details),
-                "details_digest": a.details_digest, "expires_at": rfc3339(a.expires_at),
-                "expires_at_ms": a.expires_at,
-            })).collect::<Vec<_>>(),
-        });
-        if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
-            m.extend(e);
-        }
-        return print_json(&v);
+        return print_json(&view::show(run, approvals, switches, AnswerLinks::Hidden));
     }
+    let pending = view::pending_approvals(run, approvals);
+    let paused = paused_by(run, switches);
     println!("run        {}", run.run_id);
     println!("agent      {}@{}", run.agent, run.version);
     println!("status     {}", run.status.as_str());
@@ -224,16 +157,7 @@ pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) 
 
 pub fn history(checkpoints: &[Checkpoint], json: bool) -> Result<()> {
     if json {
-        let rows: Vec<Value> = checkpoints
-            .iter()
-            .map(|c| {
-                json!({"seq": c.seq, "version": c.version, "wake": c.wake,
-                    "upgraded_from": c.upgraded_from, "next": c.next,
-                    "status_text": c.status_text, "fuel_used": c.fuel_used, "at": rfc3339(c.at),
-                    "state": json_or_text(&c.state)})
-            })
-            .collect();
-        return print_json(&rows);
+        return print_json(&view::history(checkpoints));
     }
     table(
         &["SEQ", "AT", "WAKE", "NEXT", "STATUS"],

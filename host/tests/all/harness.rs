@@ -165,3 +165,157 @@ impl Env {
             .collect()
     }
 }
+
+/// The API token the `serve` tests configure.
+pub const API_TOKEN: &str = "test-token-4f1c";
+
+/// A `wakeful serve` child process on a free loopback port, killed when
+/// dropped (also when a test panics).
+pub struct Server {
+    child: std::process::Child,
+    /// Kept open so that the server's stdout never breaks.
+    _stdout: std::io::BufReader<std::process::ChildStdout>,
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    http: ureq::Agent,
+}
+
+impl Env {
+    /// Starts `wakeful serve --listen 127.0.0.1:0` on this host's data and
+    /// config (which should set `[api] token = API_TOKEN`); its log goes to
+    /// `serve.log` in the host's directory.
+    pub fn serve(&self) -> Server {
+        use std::io::BufRead;
+        let log = std::fs::File::create(self.dir.join("serve.log")).unwrap();
+        let mut child = self
+            .command(&["serve", "--listen", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .expect("start wakeful serve");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let base = match line.trim().strip_prefix("listening on ") {
+            Some(base) => base.to_string(),
+            None => {
+                let _ = child.kill();
+                let log = std::fs::read_to_string(self.dir.join("serve.log")).unwrap_or_default();
+                panic!("wakeful serve printed {line:?} instead of its address:\n{log}");
+            }
+        };
+        let http = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        Server {
+            child,
+            _stdout: stdout,
+            base,
+            http,
+        }
+    }
+}
+
+impl Server {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits for the process to exit by itself; `None` if it has not after
+    /// `timeout`.
+    pub fn wait_exit(&mut self, timeout: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let start = std::time::Instant::now();
+        while start.elapsed() < timeout {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        None
+    }
+
+    /// One request: `token` None sends no Authorization header. Returns the
+    /// status and the body as JSON (or as a JSON string when it is not JSON).
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<(&str, Vec<u8>)>,
+    ) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let response = match body {
+            None => {
+                let mut req = match method {
+                    "GET" => self.http.get(&url),
+                    other => panic!("no body-less {other} in these tests"),
+                };
+                if let Some(a) = &auth {
+                    req = req.header("Authorization", a);
+                }
+                req.call()
+            }
+            Some((content_type, bytes)) => {
+                let mut req = match method {
+                    "POST" => self.http.post(&url),
+                    "PUT" => self.http.put(&url),
+                    other => panic!("no {other} with a body in these tests"),
+                };
+                req = req.header("Content-Type", content_type);
+                if let Some(a) = &auth {
+                    req = req.header("Authorization", a);
+                }
+                req.send(&bytes[..])
+            }
+        };
+        let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap();
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    /// An authenticated GET.
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        self.request("GET", path, Some(API_TOKEN), None)
+    }
+
+    /// An authenticated POST of a JSON body.
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let bytes = body.to_string().into_bytes();
+        self.request(
+            "POST",
+            path,
+            Some(API_TOKEN),
+            Some(("application/json", bytes)),
+        )
+    }
+
+    /// Polls `GET /v1/runs/{run}` every 100 ms until `done` holds for it,
+    /// for at most 20 s (a wait for the server's workers, not a timing
+    /// assertion). Returns the last document.
+    pub fn wait_run(&self, run: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = std::time::Instant::now();
+        loop {
+            let (status, show) = self.get(&format!("/v1/runs/{run}"));
+            assert_eq!(status, 200, "{show}");
+            if done(&show) {
+                return show;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "run {run} never got {what}: {show}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

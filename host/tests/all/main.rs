@@ -1,6 +1,7 @@
 //! End-to-end tests: the real `wakeful` binary, one process per command, a
 //! real SQLite file, agents built from source in `agents/`.
 
+mod api;
 mod bad_input;
 mod harness;
 mod incident;

@@ -1,0 +1,87 @@
+//! `GET /metrics`: Prometheus text for scraping. Counts of runs by status
+//! come from the store; step counts are this process's own.
+
+use std::fmt::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+
+use super::{ApiError, ApiState, blocking};
+use crate::store::RunStatus;
+use crate::worker::StepEnd;
+
+/// Steps taken by this process's workers since it started.
+#[derive(Debug, Default)]
+pub struct Counters {
+    pub committed: AtomicU64,
+    pub failed: AtomicU64,
+    pub parked: AtomicU64,
+    pub lost_claim: AtomicU64,
+}
+
+impl Counters {
+    pub fn record(&self, end: &StepEnd) {
+        let counter = match end {
+            StepEnd::Committed { .. } => &self.committed,
+            StepEnd::Failed { .. } => &self.failed,
+            StepEnd::Parked { .. } => &self.parked,
+            StepEnd::LostClaim => &self.lost_claim,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+const STATUSES: [RunStatus; 5] = [
+    RunStatus::Active,
+    RunStatus::Waiting,
+    RunStatus::Done,
+    RunStatus::Parked,
+    RunStatus::Cancelled,
+];
+
+pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResponse, ApiError> {
+    let counters = state.counters.clone();
+    let (by_status, due_claimed) = blocking(&state, |app| {
+        let runs = app.store.runs()?;
+        let by_status: Vec<(RunStatus, usize)> = STATUSES
+            .iter()
+            .map(|s| (*s, runs.iter().filter(|r| r.status == *s).count()))
+            .collect();
+        let now = app.now();
+        Ok((by_status, app.store.due_but_claimed(now)?))
+    })
+    .await?;
+    let mut text = String::new();
+    let _ = writeln!(text, "# HELP wakeful_runs Runs in the store, by status.");
+    let _ = writeln!(text, "# TYPE wakeful_runs gauge");
+    for (status, n) in by_status {
+        let _ = writeln!(text, "wakeful_runs{{status=\"{}\"}} {n}", status.as_str());
+    }
+    let _ = writeln!(
+        text,
+        "# HELP wakeful_steps_total Steps this process's workers ended, by result."
+    );
+    let _ = writeln!(text, "# TYPE wakeful_steps_total counter");
+    for (result, c) in [
+        ("committed", &counters.committed),
+        ("failed", &counters.failed),
+        ("parked", &counters.parked),
+        ("lost_claim", &counters.lost_claim),
+    ] {
+        let _ = writeln!(
+            text,
+            "wakeful_steps_total{{result=\"{result}\"}} {}",
+            c.load(Ordering::Relaxed)
+        );
+    }
+    let _ = writeln!(
+        text,
+        "# HELP wakeful_runs_due_claimed Runs with a wake now that a worker holds (being stepped)."
+    );
+    let _ = writeln!(text, "# TYPE wakeful_runs_due_claimed gauge");
+    let _ = writeln!(text, "wakeful_runs_due_claimed {due_claimed}");
+    Ok(([(CONTENT_TYPE, "text/plain; version=0.0.4")], text))
+}

@@ -1,0 +1,189 @@
+//! Operator controls: kill switches, cancelling, upgrades and the kv store.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ApiError, ApiState, JsonBody, blocking};
+use crate::store::{KvOp, KvOutcome, Switch};
+use crate::tools;
+use crate::upgrade::{self, UpgradeOptions, Upgraded};
+
+type Answer<T = Value> = Result<Json<T>, ApiError>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeBody {
+    /// `all`, `run:<id>`, `agent:<name>` or `tool:<name>`.
+    scope: String,
+    reason: Option<String>,
+}
+
+fn check_scope(scope: &str) -> Result<(), ApiError> {
+    let named = ["run:", "agent:", "tool:"]
+        .iter()
+        .any(|p| scope.strip_prefix(p).is_some_and(|rest| !rest.is_empty()));
+    if scope == "all" || named {
+        Ok(())
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "scope `{scope}` is not valid; use all, run:<id>, agent:<name> or tool:<name>"
+        )))
+    }
+}
+
+pub async fn pause(
+    State(state): State<Arc<ApiState>>,
+    JsonBody(body): JsonBody<ScopeBody>,
+) -> Answer {
+    check_scope(&body.scope)?;
+    blocking(&state, move |app| {
+        app.pause(&body.scope, body.reason.as_deref())?;
+        Ok(Json(json!({"paused": body.scope})))
+    })
+    .await
+}
+
+/// Lifts a switch (and resumes a parked run); `changed` is false when
+/// nothing was paused.
+pub async fn resume(
+    State(state): State<Arc<ApiState>>,
+    JsonBody(body): JsonBody<ScopeBody>,
+) -> Answer {
+    check_scope(&body.scope)?;
+    blocking(&state, move |app| {
+        let changed = app.resume(&body.scope)?;
+        Ok(Json(json!({"resumed": body.scope, "changed": changed})))
+    })
+    .await
+}
+
+pub async fn switches(State(state): State<Arc<ApiState>>) -> Answer<Vec<Switch>> {
+    blocking(&state, |app| Ok(Json(app.store.switches()?))).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelBody {
+    reason: String,
+}
+
+/// Ends a run for good; 409 when it had already ended.
+pub async fn cancel(
+    State(state): State<Arc<ApiState>>,
+    Path(run): Path<String>,
+    JsonBody(body): JsonBody<CancelBody>,
+) -> Answer {
+    blocking(&state, move |app| {
+        app.run(&run)?;
+        if app.cancel(&run, &body.reason)? {
+            Ok(Json(json!({"cancelled": run})))
+        } else {
+            Err(ApiError::Conflict(format!(
+                "run {run} has already ended; nothing changed"
+            )))
+        }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpgradeBody {
+    run: Option<String>,
+    agent: Option<String>,
+    to: String,
+    #[serde(default)]
+    dry_run: bool,
+    #[serde(default)]
+    allow_new_tools: bool,
+}
+
+/// Moves one run, or every live run of an agent, to version `to`. Runs that
+/// were not upgraded are reported in the answer, not as an error.
+pub async fn upgrade(
+    State(state): State<Arc<ApiState>>,
+    JsonBody(body): JsonBody<UpgradeBody>,
+) -> Answer<Vec<Upgraded>> {
+    blocking(&state, move |app| {
+        let runs = match (body.run, body.agent) {
+            (Some(run), None) => vec![run],
+            (None, Some(agent)) => {
+                app.resolve_agent(&agent)?;
+                upgrade::live_runs(app, &agent)?
+            }
+            _ => {
+                return Err(ApiError::BadRequest(
+                    "name either `run` or `agent`, not both or neither".into(),
+                ));
+            }
+        };
+        let options = UpgradeOptions {
+            dry_run: body.dry_run,
+            allow_new_tools: body.allow_new_tools,
+        };
+        Ok(Json(upgrade::upgrade_runs(app, &runs, &body.to, options)?))
+    })
+    .await
+}
+
+pub async fn kv_get(State(state): State<Arc<ApiState>>, Path(key): Path<String>) -> Answer {
+    blocking(&state, move |app| {
+        let now = app.now();
+        let outcome = app.store.kv(&KvOp::Get { key }, None, now)?;
+        Ok(Json(rendered(&outcome)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KvQuery {
+    /// Write only if the key is at this version (0: absent).
+    expected_version: Option<u64>,
+}
+
+/// The body is the value. A write refused for its version is a 409 that
+/// names the current version.
+pub async fn kv_put(
+    State(state): State<Arc<ApiState>>,
+    Path(key): Path<String>,
+    query: Result<Query<KvQuery>, QueryRejection>,
+    JsonBody(value): JsonBody<Value>,
+) -> Answer {
+    let Query(q) = query?;
+    blocking(&state, move |app| {
+        let value = value.to_string();
+        app.check_json("the value", &value)?;
+        let now = app.now();
+        let op = KvOp::Put {
+            key: key.clone(),
+            value,
+            expected_version: q.expected_version,
+        };
+        let outcome = app.store.kv(&op, None, now)?;
+        app.audit(
+            None,
+            "kv write",
+            json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}),
+        )?;
+        if let KvOutcome::Wrote(w) = &outcome
+            && !w.ok
+        {
+            return Err(ApiError::Conflict(format!(
+                "key {key} is at version {}, not the expected one; nothing was written",
+                w.version
+            )));
+        }
+        Ok(Json(rendered(&outcome)))
+    })
+    .await
+}
+
+fn rendered(outcome: &KvOutcome) -> Value {
+    serde_json::from_str(&tools::kv::render(outcome)).unwrap_or(Value::Null)
+}

@@ -1,0 +1,146 @@
+//! `wakeful serve`: the scheduler and the HTTP API in one process. Worker
+//! threads step due runs, each on its own store connection; the API answers
+//! on a tokio runtime. Ctrl-C or SIGTERM stops the API from taking new
+//! requests, lets the workers finish the step they are in, and exits.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use crate::api::{self, ApiState, Counters};
+use crate::app::App;
+use crate::worker::{StepEnd, Worker};
+
+/// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
+/// `[api] listen` says.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
+
+/// How long an idle worker sleeps before it looks for due runs again.
+const POLL: Duration = Duration::from_millis(200);
+
+/// Runs the API on `app` and `workers` worker threads until a shutdown
+/// signal.
+pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> Result<()> {
+    if workers == 0 {
+        bail!("--workers must be at least 1: runs are only stepped by workers");
+    }
+    let listen = listen
+        .or_else(|| app.config.api.listen.clone())
+        .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
+    let token = match std::env::var("WAKEFUL_API_TOKEN") {
+        Ok(t) => Some(t),
+        Err(_) => app.config.api.token.clone(),
+    };
+    if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        bail!("the API token is empty; set a long random [api] token or WAKEFUL_API_TOKEN");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(&listen))
+        .with_context(|| format!("cannot listen on {listen}"))?;
+    let addr: SocketAddr = listener.local_addr()?;
+    if token.is_none() {
+        if !addr.ip().is_loopback() {
+            bail!(
+                "no API token is configured, so `serve` listens only on a loopback address, not {addr}; set [api] token or WAKEFUL_API_TOKEN"
+            );
+        }
+        eprintln!(
+            "warning: no API token is configured; the API at http://{addr} is unauthenticated (loopback only)"
+        );
+    }
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "listening on http://{addr}")?;
+    stdout.flush()?;
+
+    let counters = Arc::new(Counters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut threads = Vec::new();
+    for n in 0..workers {
+        let worker_app = App::open(data_dir, app.config.clone())?;
+        let (stop, counters) = (stop.clone(), counters.clone());
+        let thread = std::thread::Builder::new()
+            .name(format!("worker-{n}"))
+            .spawn(move || work(worker_app, &stop, &counters))
+            .context("cannot start a worker thread")?;
+        threads.push(thread);
+    }
+    let state = Arc::new(ApiState {
+        app: Mutex::new(app),
+        token,
+        counters,
+    });
+    let served = runtime.block_on(api::serve(listener, shutdown_signal(), state));
+    stop.store(true, Ordering::SeqCst);
+    for t in threads {
+        if t.join().is_err() {
+            eprintln!("a worker thread panicked; its run is retried when its claim expires");
+        }
+    }
+    served.context("the API server failed")?;
+    eprintln!("stopped");
+    Ok(())
+}
+
+/// One worker thread: step due runs until `stop`, checking it between steps
+/// so that a shutdown waits for at most the step in flight.
+fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
+    let mut worker = Worker::new(&mut app);
+    while !stop.load(Ordering::SeqCst) {
+        match worker.step_next() {
+            Ok(Some(stepped)) => {
+                counters.record(&stepped.what);
+                log_step(&stepped);
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => {
+                eprintln!("worker: {e}");
+                std::thread::sleep(POLL);
+            }
+        }
+    }
+}
+
+fn log_step(s: &crate::worker::Stepped) {
+    match &s.what {
+        StepEnd::Committed { seq, next, .. } => eprintln!("{} step {seq}: {next}", s.run_id),
+        StepEnd::Failed { error, retry_at } => {
+            eprintln!("{} step failed: {error}; retry at {retry_at}", s.run_id)
+        }
+        StepEnd::Parked { reason } => eprintln!("{} parked: {reason}", s.run_id),
+        StepEnd::LostClaim => eprintln!("{} was taken over by another worker", s.run_id),
+    }
+}
+
+/// Completes at Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    eprintln!("shutting down: finishing the steps in flight");
+}

@@ -1,0 +1,376 @@
+//! The HTTP API of `wakeful serve`, end to end: the real binary as a child
+//! process on a loopback port, its own workers stepping the runs, and a
+//! blocking HTTP client talking to it as an operator or approver would.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::harness::{API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent};
+
+fn api_config(extra: &str) -> String {
+    format!("[api]\ntoken = \"{API_TOKEN}\"\n{extra}")
+}
+
+/// Deploys an agent over HTTP with the given grants.
+fn deploy(server: &Server, crate_name: &str, grants: &[&str]) -> Value {
+    let bytes = std::fs::read(agent(crate_name)).unwrap();
+    let query: Vec<String> = grants.iter().map(|g| format!("grant={g}")).collect();
+    let path = format!("/v1/agents?{}", query.join("&"));
+    let (status, body) = server.request(
+        "POST",
+        &path,
+        Some(API_TOKEN),
+        Some(("application/wasm", bytes)),
+    );
+    assert_eq!(status, 201, "{body}");
+    body
+}
+
+/// The document without the answer links only the API shows.
+fn without_answer_links(mut show: Value) -> Value {
+    for a in show["pending_approvals"].as_array_mut().unwrap() {
+        a.as_object_mut().unwrap().remove("answer_url");
+    }
+    show
+}
+
+#[test]
+fn health_auth_and_bad_requests() {
+    let env = Env::new(
+        "api-errors",
+        &api_config("[limits]\nmax_payload_bytes = 4096\n"),
+    );
+    let server = env.serve();
+
+    let (status, body) = server.request("GET", "/v1/health", None, None);
+    assert_eq!((status, body), (200, json!({"ok": true})));
+    let (status, body) = server.request("GET", "/metrics", None, None);
+    assert_eq!(status, 200);
+    assert!(
+        body.as_str()
+            .unwrap()
+            .contains("wakeful_runs{status=\"done\"} 0"),
+        "{body}"
+    );
+
+    let (status, body) = server.request("GET", "/v1/runs", None, None);
+    assert_eq!(status, 401, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("Bearer"), "{body}");
+    let (status, body) = server.request("GET", "/v1/runs", Some("wrong"), None);
+    assert_eq!(status, 401, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not the configured"),
+        "{body}"
+    );
+    assert_eq!(server.get("/v1/runs"), (200, json!([])));
+
+    let bad = b"{\"agent\": \"invoice-mail\",".to_vec();
+    let (status, body) = server.request(
+        "POST",
+        "/v1/runs",
+        Some(API_TOKEN),
+        Some(("application/json", bad)),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("JSON"), "{body}");
+    let (status, body) = server.post("/v1/runs", &json!({"input": {}}));
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("`agent`"),
+        "{body}"
+    );
+    let (status, body) = server.post("/v1/runs", &json!({"agent": "nobody"}));
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("no agent nobody"),
+        "{body}"
+    );
+
+    let (status, body) = server.get("/v1/runs/ghost");
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("run ghost does not exist"),
+        "{body}"
+    );
+    let (status, _) = server.post("/v1/runs/ghost/events", &json!({"topic": "t", "id": "e1"}));
+    assert_eq!(status, 404);
+
+    let huge = json!({"topic": "t", "id": "e1", "payload": "x".repeat(64 << 10)});
+    let (status, body) = server.post("/v1/events", &huge);
+    assert_eq!(status, 413, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("max_payload_bytes"),
+        "{body}"
+    );
+    // Under the body limit, over the payload limit: the app's own check.
+    let big = json!({"topic": "t", "id": "e1", "payload": "x".repeat(5000)});
+    let (status, body) = server.post("/v1/events", &big);
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("limit"), "{body}");
+
+    let (status, body) = server.request(
+        "POST",
+        "/v1/agents?grant_all=true",
+        Some(API_TOKEN),
+        Some(("application/wasm", b"not wasm".to_vec())),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a WebAssembly file"),
+        "{body}"
+    );
+}
+
+#[test]
+fn the_invoice_agent_runs_through_the_api_and_its_workers() {
+    let env = Env::new("api-invoice", &api_config(""));
+    let server = env.serve();
+    let deployed = deploy(&server, "invoice-mail", &["kv"]);
+    assert_eq!(deployed["agent"]["name"], "invoice-mail");
+    assert_eq!(deployed["agent"]["granted_tools"], json!(["kv"]));
+    let (status, agents) = server.get("/v1/agents");
+    assert_eq!((status, agents.as_array().unwrap().len()), (200, 1));
+
+    let (status, run) = server.post("/v1/runs", &json!({"agent": "invoice-mail", "id": "inv-1"}));
+    assert_eq!(status, 201, "{run}");
+    assert_eq!(run["run_id"], "inv-1");
+    let (status, body) = server.post("/v1/runs", &json!({"agent": "invoice-mail", "id": "inv-1"}));
+    assert_eq!(status, 409, "{body}");
+
+    let waiting = server.wait_run("inv-1", "waiting", |r| r["status"] == "waiting");
+    assert_eq!(waiting["wake_when"], "event:mail:invoice");
+    let event = json!({"topic": "mail:invoice", "id": "mail-42", "payload": {"amount": 120}});
+    let (status, sent) = server.post("/v1/runs/inv-1/events", &event);
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent, json!([{"run_id": "inv-1", "delivery": "accepted"}]));
+    let done = server.wait_run("inv-1", "done", |r| r["status"] == "done");
+    assert_eq!(done["outcome"], "filed invoice mail mail-42");
+    let (status, body) = server.post("/v1/runs/inv-1/events", &event);
+    assert_eq!(status, 409, "an ended run stores nothing: {body}");
+
+    // One document, whichever interface reads it.
+    assert_eq!(done, env.show("inv-1"));
+    let (_, history) = server.get("/v1/runs/inv-1/history");
+    assert_eq!(history, env.json(&["history", "inv-1"]));
+    let (_, audit) = server.get("/v1/runs/inv-1/audit");
+    assert_eq!(audit, env.json(&["audit", "inv-1"]));
+
+    let (status, kv) = server.get("/v1/kv/invoices/mail-42");
+    assert_eq!(status, 200);
+    assert_eq!(kv["value"], json!({"amount": 120}));
+    let (_, metrics) = server.request("GET", "/metrics", None, None);
+    let metrics = metrics.as_str().unwrap().to_string();
+    assert!(
+        metrics.contains("wakeful_steps_total{result=\"committed\"} 2"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("wakeful_runs{status=\"done\"} 1"),
+        "{metrics}"
+    );
+}
+
+const RUN: &str = "inc-7001";
+
+/// A served host with the incident agent deployed over HTTP, the service
+/// degraded, and a run started that its workers take to the approval.
+fn incident(name: &str, input: Value) -> (Env, Server, Value) {
+    let env = Env::new(
+        name,
+        &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}")),
+    );
+    let server = env.serve();
+    let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
+    let (status, body) = server.request(
+        "PUT",
+        "/v1/kv/service/payments-api?expected_version=0",
+        Some(API_TOKEN),
+        Some(("application/json", degraded.to_string().into_bytes())),
+    );
+    assert_eq!((status, &body), (200, &json!({"ok": true, "version": 1})));
+    deploy(&server, "incident", &["kv", "lease", "llm"]);
+    let mut start = json!({"incident": "INC-7001", "service": "payments-api"});
+    start
+        .as_object_mut()
+        .unwrap()
+        .extend(input.as_object().unwrap().clone());
+    let (status, run) = server.post(
+        "/v1/runs",
+        &json!({"agent": "incident", "input": start, "id": RUN}),
+    );
+    assert_eq!(status, 201, "{run}");
+    let show = server.wait_run(RUN, "the approval", |r| {
+        r["wake_when"] == "approval:approve-scale_out"
+    });
+    (env, server, show)
+}
+
+fn answer_url(show: &Value) -> String {
+    let url = show["pending_approvals"][0]["answer_url"].as_str().unwrap();
+    assert!(url.starts_with("/v1/approve/"), "{url}");
+    url.to_string()
+}
+
+#[test]
+fn the_incident_is_approved_through_its_answer_link_once() {
+    let (env, server, show) = incident("api-incident", json!({}));
+    let link = answer_url(&show);
+    let cli = env.show(RUN);
+    assert!(
+        cli["pending_approvals"][0].get("answer_url").is_none(),
+        "{cli}"
+    );
+    assert_eq!(without_answer_links(show), cli);
+
+    let answer = json!({"by": "on-call engineer", "approved": true});
+    let (status, body) = server.request(
+        "POST",
+        &link,
+        None,
+        Some(("application/json", answer.to_string().into_bytes())),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["answer"]["by"], "on-call engineer");
+    let (status, body) = server.request(
+        "POST",
+        &link,
+        None,
+        Some(("application/json", answer.to_string().into_bytes())),
+    );
+    assert_eq!(status, 409, "a link answers once: {body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("already answered"),
+        "{body}"
+    );
+    let (status, _) = server.request(
+        "POST",
+        "/v1/approve/0000",
+        None,
+        Some(("application/json", answer.to_string().into_bytes())),
+    );
+    assert_eq!(status, 404);
+
+    let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
+    assert!(
+        done["outcome"].as_str().unwrap().contains("resolved"),
+        "{done}"
+    );
+    let (_, kv) = server.get("/v1/kv/service/payments-api");
+    assert_eq!(kv["value"]["actions_applied"], 1, "{kv}");
+    let (_, audit) = server.get("/v1/audit");
+    assert!(
+        audit
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "approval")
+    );
+}
+
+#[test]
+fn an_expired_answer_link_is_refused_and_the_run_is_told() {
+    let (_env, server, show) = incident("api-expired", json!({"approval_valid_ms": 1000}));
+    let link = answer_url(&show);
+    std::thread::sleep(Duration::from_millis(1300));
+    let answer = json!({"by": "on-call engineer", "approved": true});
+    let (status, body) = server.request(
+        "POST",
+        &link,
+        None,
+        Some(("application/json", answer.to_string().into_bytes())),
+    );
+    assert_eq!(status, 410, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("expired"),
+        "{body}"
+    );
+    let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
+    assert_eq!(done["outcome"], "approval expired; needs a fresh plan");
+}
+
+#[test]
+fn operator_controls_over_http() {
+    let (_env, server, _) = incident("api-ops", json!({}));
+    let (status, body) = server.post("/v1/pause", &json!({"scope": "everything"}));
+    assert_eq!(status, 400, "{body}");
+    let (status, _) = server.post(
+        "/v1/pause",
+        &json!({"scope": format!("run:{RUN}"), "reason": "look first"}),
+    );
+    assert_eq!(status, 200);
+    let (_, show) = server.get(&format!("/v1/runs/{RUN}"));
+    assert_eq!(show["paused"], true);
+    let (status, body) = server.post(
+        &format!("/v1/runs/{RUN}/approvals/approve-scale_out"),
+        &json!({"by": "lead", "approved": false, "digest": "00"}),
+    );
+    assert_eq!(status, 409, "the details digest does not match: {body}");
+    let (status, body) = server.post("/v1/resume", &json!({"scope": format!("run:{RUN}")}));
+    assert_eq!((status, &body["changed"]), (200, &json!(true)), "{body}");
+    let (status, body) = server.post(
+        &format!("/v1/runs/{RUN}/cancel"),
+        &json!({"reason": "handled by hand"}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server.post(
+        &format!("/v1/runs/{RUN}/cancel"),
+        &json!({"reason": "again"}),
+    );
+    assert_eq!(status, 409, "{body}");
+    let (status, body) = server.post("/v1/upgrade", &json!({"agent": "incident", "to": "9.9.9"}));
+    assert_eq!(status, 200, "no live run is left to upgrade: {body}");
+    assert_eq!(body, json!([]));
+}
+
+#[test]
+fn sigterm_stops_the_server_after_the_steps_in_flight() {
+    let env = Env::new("api-sigterm", &api_config(""));
+    let mut server = env.serve();
+    deploy(&server, "invoice-mail", &["kv"]);
+    for n in 0..8 {
+        let (status, body) = server.post(
+            "/v1/runs",
+            &json!({"agent": "invoice-mail", "id": format!("r{n}")}),
+        );
+        assert_eq!(status, 201, "{body}");
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server
+        .wait_exit(Duration::from_secs(20))
+        .expect("wakeful serve did not exit after SIGTERM");
+    assert!(exit.success(), "{exit}");
+
+    // A claim left behind would hold its run for claim_ms (30 s by default)
+    // and make this worker wait for it.
+    let started = Instant::now();
+    env.work();
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "a claim was left behind"
+    );
+    let runs = env.json(&["runs"]);
+    assert!(
+        runs.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["status"] == "waiting"),
+        "{runs}"
+    );
+}
