@@ -97,6 +97,12 @@ impl App {
         Ok(self.runtime.get_or_init(|| rt).clone())
     }
 
+    /// Makes this app use an engine built elsewhere in the process, so
+    /// that worker threads share one engine and one compiled-agent cache.
+    pub fn share_runtime(&self, runtime: Arc<Runtime>) {
+        let _ = self.runtime.set(runtime);
+    }
+
     pub fn now(&self) -> Millis {
         self.clock.now()
     }

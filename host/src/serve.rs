@@ -64,8 +64,10 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     let counters = Arc::new(Counters::default());
     let stop = Arc::new(AtomicBool::new(false));
     let mut threads = Vec::new();
+    let engine = app.runtime()?;
     for n in 0..workers {
         let worker_app = App::open(data_dir, app.config.clone())?;
+        worker_app.share_runtime(engine.clone());
         let (stop, counters) = (stop.clone(), counters.clone());
         let thread = std::thread::Builder::new()
             .name(format!("worker-{n}"))

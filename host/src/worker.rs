@@ -44,14 +44,18 @@ pub enum StepEnd {
 /// A worker bound to one process's app.
 pub struct Worker<'a> {
     app: &'a mut App,
-    /// Names this worker in claims: `<host>:<pid>`.
+    /// Names this worker in claims: `<host>:<pid>[:<thread>]`.
     owner: String,
 }
 
 impl<'a> Worker<'a> {
     pub fn new(app: &'a mut App) -> Worker<'a> {
         let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
-        let owner = format!("{}:{}", host.trim(), std::process::id());
+        let thread = std::thread::current();
+        let owner = match thread.name() {
+            Some(name) => format!("{}:{}:{name}", host.trim(), std::process::id()),
+            None => format!("{}:{}", host.trim(), std::process::id()),
+        };
         Worker { app, owner }
     }
 
