@@ -414,7 +414,7 @@ fn list_or_none(items: &[String]) -> String {
 }
 
 /// Ids appear in CLI arguments, URLs and audit rows: keep them plain.
-fn check_id(what: &str, id: &str) -> Result<()> {
+pub(crate) fn check_id(what: &str, id: &str) -> Result<()> {
     let ok = !id.is_empty()
         && id.len() <= 128
         && id

@@ -11,6 +11,7 @@
 //! - [`worker`]: the step protocol — claim, step, commit or fail.
 //! - [`tools`]: the gate every tool call takes, and the built-in tools.
 //! - [`waits`]: checking waits and computing when they are due.
+//! - [`schedule`]: agents started at each tick of a cron expression.
 //! - [`upgrade`]: moving runs to a new agent version through `migrate`.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
 //! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
@@ -29,6 +30,7 @@ pub mod config;
 pub mod failpoint;
 pub mod model;
 pub mod runtime;
+pub mod schedule;
 pub mod serve;
 pub mod store;
 pub mod tools;

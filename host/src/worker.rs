@@ -81,8 +81,10 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Claims and steps one run; `None` when no run has a wake now.
+    /// Starts the runs of due schedules, then claims and steps one run;
+    /// `None` when no run has a wake now.
     pub fn step_next(&mut self) -> Result<Option<Stepped>, AppError> {
+        crate::schedule::fire_due(self.app)?;
         let now = self.app.now();
         let claim_ms = self.app.config.limits.claim_ms;
         let Some((claim, wake)) = self.app.store.claim(now, &self.owner, claim_ms)? else {

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::json;
 
 use super::output::{self, print_json};
-use super::{Cli, Command, KvCommand, LeaseCommand};
+use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::config::Config;
 use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
@@ -201,6 +201,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 bail!("{failed} run(s) were not upgraded; they stay on their version");
             }
         }
+        Command::Schedule { op } => schedule(&mut app, op, json)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
         Command::Bench { agent, runs, topic } => {
             let scratch = cli.data.join("bench");
@@ -286,6 +287,40 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
         worker.until_idle(print)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));
     }
+}
+
+fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
+    match op {
+        ScheduleCommand::Add {
+            id,
+            agent,
+            cron,
+            input,
+            overlap,
+        } => {
+            let Some(overlap) = crate::store::Overlap::parse(&overlap) else {
+                bail!("--overlap must be `skip` or `allow`, not `{overlap}`");
+            };
+            let input = input.map(|i| arg_text("--input", i)).transpose()?;
+            let s = crate::schedule::add(app, &id, &agent, &cron, input.as_deref(), overlap)?;
+            if json {
+                return print_json(&s);
+            }
+            println!(
+                "schedule {id}: {agent} at `{cron}`, next at {}",
+                crate::clock::rfc3339(s.next_at)
+            );
+        }
+        ScheduleCommand::List => output::schedules(&app.store.schedules()?, json)?,
+        ScheduleCommand::Remove { id } => {
+            if !app.store.remove_schedule(&id)? {
+                bail!("there is no schedule {id}; `wakeful schedule list` lists them");
+            }
+            app.audit(None, "schedule removed", json!({"id": id}))?;
+            println!("removed schedule {id}; the runs it started go on");
+        }
+    }
+    Ok(())
 }
 
 fn kv(app: &mut App, op: KvCommand) -> Result<()> {

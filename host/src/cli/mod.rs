@@ -149,6 +149,11 @@ pub enum Command {
         #[arg(long)]
         allow_new_tools: bool,
     },
+    /// Start an agent at each tick of a cron expression.
+    Schedule {
+        #[command(subcommand)]
+        op: ScheduleCommand,
+    },
     /// List the kill switches that are on.
     Switches,
     /// Measure deploy, start and step speed with a real agent on a
@@ -204,6 +209,32 @@ impl Scope {
             "all".into()
         }
     }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScheduleCommand {
+    /// Add (or replace) a schedule.
+    Add {
+        /// The schedule's id; its runs are named `<id>-<tick>`.
+        id: String,
+        /// AGENT (the highest version at each tick) or AGENT@VERSION.
+        agent: String,
+        /// Five fields (minute, hour, day, month, weekday; UTC), or six
+        /// with seconds first.
+        #[arg(long)]
+        cron: String,
+        /// Start input of every run, JSON (`@FILE` reads a file).
+        #[arg(long)]
+        input: Option<String>,
+        /// When the previous run is still live at a tick: `skip` the tick,
+        /// or `allow` another run.
+        #[arg(long, default_value = "skip")]
+        overlap: String,
+    },
+    /// List schedules.
+    List,
+    /// Remove a schedule; the runs it started go on.
+    Remove { id: String },
 }
 
 #[derive(Debug, Subcommand)]

@@ -210,6 +210,29 @@ pub fn upgrade_result(result: &crate::upgrade::UpgradeResult) -> String {
     }
 }
 
+pub fn schedules(schedules: &[crate::store::Schedule], json: bool) -> Result<()> {
+    if json {
+        return print_json(schedules);
+    }
+    table(
+        &["SCHEDULE", "AGENT", "CRON", "OVERLAP", "NEXT", "LAST RUN"],
+        schedules
+            .iter()
+            .map(|s| {
+                vec![
+                    s.id.clone(),
+                    s.agent.clone(),
+                    s.cron.clone(),
+                    s.overlap.as_str().into(),
+                    rfc3339(s.next_at),
+                    s.last_run_id.clone().unwrap_or_else(|| "-".into()),
+                ]
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
 pub fn switches(switches: &[Switch], json: bool) -> Result<()> {
     if json {
         return print_json(switches);

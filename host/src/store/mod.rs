@@ -191,6 +191,25 @@ pub trait Store: Send {
         now: Millis,
     ) -> Result<LeaseOutcome>;
 
+    // ---- schedules
+    /// Records a schedule; an existing one with the same id is replaced.
+    fn put_schedule(&mut self, schedule: &Schedule) -> Result<()>;
+    fn schedules(&self) -> Result<Vec<Schedule>>;
+    /// Returns false when there was no such schedule.
+    fn remove_schedule(&mut self, id: &str) -> Result<bool>;
+    /// Schedules whose next tick is at or before `now`.
+    fn due_schedules(&self, now: Millis) -> Result<Vec<Schedule>>;
+    /// Moves a schedule past the tick `due_at` to `next_at`, recording the
+    /// run it started. Returns false (and changes nothing) when the
+    /// schedule is gone or another process already moved it past `due_at`.
+    fn advance_schedule(
+        &mut self,
+        id: &str,
+        due_at: Millis,
+        next_at: Millis,
+        last_run_id: Option<&str>,
+    ) -> Result<bool>;
+
     // ---- kill switches
     fn set_switch(&mut self, switch: &Switch) -> Result<()>;
     /// Returns false when no such switch was set.

@@ -377,3 +377,47 @@ pub struct Switch {
     pub reason: Option<String>,
     pub at: Millis,
 }
+
+/// What a schedule does at a tick when the run it started last is still
+/// live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overlap {
+    /// Start no run at this tick.
+    Skip,
+    /// Start a run anyway.
+    Allow,
+}
+
+impl Overlap {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Overlap::Skip => "skip",
+            Overlap::Allow => "allow",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Overlap> {
+        match s {
+            "skip" => Some(Overlap::Skip),
+            "allow" => Some(Overlap::Allow),
+            _ => None,
+        }
+    }
+}
+
+/// A schedule: starts a run of an agent at each tick of a cron expression.
+#[derive(Clone, Debug, Serialize)]
+pub struct Schedule {
+    pub id: String,
+    /// `name` (the highest version at each tick) or `name@version`.
+    pub agent: String,
+    pub cron: String,
+    /// The start input of every run (JSON text).
+    pub input: String,
+    pub overlap: Overlap,
+    /// The tick that fires next.
+    pub next_at: Millis,
+    pub last_run_id: Option<String>,
+    pub created_at: Millis,
+}

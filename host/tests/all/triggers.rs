@@ -223,3 +223,104 @@ fn a_cancelled_run_takes_no_further_step() {
     assert!(err.contains("run nope does not exist"), "{err}");
     assert_eq!(env.audit_rows("c", "cancelled").len(), 1);
 }
+
+fn runs_of(env: &Env, prefix: &str) -> Vec<serde_json::Value> {
+    let runs = env.json(&["runs"]);
+    runs.as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["run_id"].as_str().unwrap().starts_with(prefix))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
+    let env = waiter("schedule", "");
+    let err = env.fails(&["schedule", "add", "bad", "waiter", "--cron", "61 * * * *"]);
+    assert!(err.contains("cron expression `61 * * * *`"), "{err}");
+    let err = env.fails(&["schedule", "add", "nobody", "ghost", "--cron", "* * * * *"]);
+    assert!(err.contains("no agent ghost is deployed"), "{err}");
+    let never = json!({"topic": "never"}).to_string();
+    env.ok(&[
+        "schedule",
+        "add",
+        "every",
+        "waiter",
+        "--cron",
+        "* * * * * *",
+        "--input",
+        &never,
+    ]);
+    env.ok(&[
+        "schedule",
+        "add",
+        "pile",
+        "waiter",
+        "--cron",
+        "* * * * * *",
+        "--input",
+        &never,
+        "--overlap",
+        "allow",
+    ]);
+    let list = env.json(&["schedule", "list"]);
+    assert_eq!(list.as_array().unwrap().len(), 2, "{list}");
+
+    std::thread::sleep(Duration::from_millis(1100));
+    env.work();
+    let first = runs_of(&env, "every-");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(
+        first[0]["status"], "waiting",
+        "the scheduled run was stepped"
+    );
+
+    // Two ticks pass: `skip` starts nothing while its run lives; `allow`
+    // starts one run for the missed ticks, not one per tick.
+    std::thread::sleep(Duration::from_millis(2100));
+    env.work();
+    assert_eq!(runs_of(&env, "every-").len(), 1);
+    assert_eq!(runs_of(&env, "pile-").len(), 2);
+    let skipped: Vec<_> = env
+        .json(&["audit"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "schedule skipped")
+        .cloned()
+        .collect();
+    assert!(!skipped.is_empty());
+
+    // Paused, a schedule neither fires nor forgets: it fires once resumed.
+    env.ok(&["pause", "--agent", "waiter"]);
+    env.ok(&[
+        "cancel",
+        first[0]["run_id"].as_str().unwrap(),
+        "--reason",
+        "make room",
+    ]);
+    std::thread::sleep(Duration::from_millis(1100));
+    env.work();
+    assert_eq!(
+        runs_of(&env, "every-").len(),
+        1,
+        "nothing fires while paused"
+    );
+    env.ok(&["resume", "--agent", "waiter"]);
+    env.work();
+    assert_eq!(
+        runs_of(&env, "every-").len(),
+        2,
+        "the missed tick fires once"
+    );
+
+    env.ok(&["schedule", "remove", "every"]);
+    env.ok(&["schedule", "remove", "pile"]);
+    let err = env.fails(&["schedule", "remove", "every"]);
+    assert!(err.contains("there is no schedule every"), "{err}");
+    let before = env.json(&["runs"]).as_array().unwrap().len();
+    std::thread::sleep(Duration::from_millis(1100));
+    env.work();
+    assert_eq!(env.json(&["runs"]).as_array().unwrap().len(), before);
+}

@@ -20,6 +20,7 @@ mod agents;
 mod audit;
 mod claims;
 mod runs;
+mod schedules;
 mod switches;
 mod tools;
 mod triggers;
@@ -38,7 +39,8 @@ use serde::de::DeserializeOwned;
 use super::{
     AgentVersion, AnswerRefused, Approval, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
     InboxItem, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun, PutAgent,
-    RenderResult, Result, Run, StepCommit, StepFailed, Store, StoreError, Switch, UpgradeCommit,
+    RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
+    UpgradeCommit,
 };
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 
@@ -193,6 +195,21 @@ CREATE TABLE audit (
     data   TEXT NOT NULL                    -- JSON
 );
 CREATE INDEX audit_by_run ON audit (run_id, id);
+
+-- Agents started at each tick of a cron expression. A run started by a
+-- schedule has an id derived from the schedule and the tick, so a tick
+-- fired twice (by two workers, or again after a crash) starts one run.
+CREATE TABLE schedules (
+    id          TEXT PRIMARY KEY NOT NULL,
+    agent       TEXT NOT NULL,              -- name, or name@version
+    cron        TEXT NOT NULL,
+    input       TEXT NOT NULL,
+    overlap     TEXT NOT NULL CHECK (overlap IN ('skip', 'allow')),
+    next_at     INTEGER NOT NULL,
+    last_run_id TEXT,
+    created_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX schedules_by_due ON schedules (next_at);
 "#;
 
 /// The SQLite implementation of [`Store`]. One connection; `Send` so that a
@@ -471,6 +488,32 @@ impl Store for SqliteStore {
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn put_schedule(&mut self, schedule: &Schedule) -> Result<()> {
+        schedules::put(&mut self.conn, schedule)
+    }
+
+    fn schedules(&self) -> Result<Vec<Schedule>> {
+        schedules::list(&self.conn, None)
+    }
+
+    fn remove_schedule(&mut self, id: &str) -> Result<bool> {
+        schedules::remove(&mut self.conn, id)
+    }
+
+    fn due_schedules(&self, now: Millis) -> Result<Vec<Schedule>> {
+        schedules::list(&self.conn, Some(now))
+    }
+
+    fn advance_schedule(
+        &mut self,
+        id: &str,
+        due_at: Millis,
+        next_at: Millis,
+        last_run_id: Option<&str>,
+    ) -> Result<bool> {
+        schedules::advance(&mut self.conn, id, due_at, next_at, last_run_id)
     }
 
     fn claim_run(

@@ -188,6 +188,7 @@ fn lost_claim(result: crate::store::Result<impl std::fmt::Debug>) -> bool {
 
 mod approvals;
 mod claims;
+mod schedules;
 mod tools;
 
 #[test]

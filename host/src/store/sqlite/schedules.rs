@@ -1,0 +1,110 @@
+//! Schedules: agents started at each tick of a cron expression.
+
+use rusqlite::{Connection, Row, params};
+
+use super::{Context, clamp_time, write};
+use crate::model::Millis;
+use crate::store::{Overlap, Result, Schedule, StoreError};
+
+const COLUMNS: &str = "id, agent, cron, input, overlap, next_at, last_run_id, created_at";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<(Schedule, String)> {
+    let overlap: String = row.get("overlap")?;
+    Ok((
+        Schedule {
+            id: row.get("id")?,
+            agent: row.get("agent")?,
+            cron: row.get("cron")?,
+            input: row.get("input")?,
+            overlap: Overlap::Skip,
+            next_at: row.get("next_at")?,
+            last_run_id: row.get("last_run_id")?,
+            created_at: row.get("created_at")?,
+        },
+        overlap,
+    ))
+}
+
+pub(super) fn put(conn: &mut Connection, s: &Schedule) -> Result<()> {
+    write(conn, &format!("saving schedule {}", s.id), |tx| {
+        tx.prepare_cached(
+            "INSERT INTO schedules (id, agent, cron, input, overlap, next_at, last_run_id, \
+             created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (id) DO UPDATE SET agent = excluded.agent, cron = excluded.cron, \
+             input = excluded.input, overlap = excluded.overlap, next_at = excluded.next_at",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                s.id,
+                s.agent,
+                s.cron,
+                s.input,
+                s.overlap.as_str(),
+                clamp_time(s.next_at),
+                s.last_run_id,
+                s.created_at
+            ])
+        })
+        .ctx_with(|| format!("saving schedule {}", s.id))?;
+        Ok(())
+    })
+}
+
+/// Every schedule, or only those due at `due_at`, soonest first.
+pub(super) fn list(conn: &Connection, due_at: Option<Millis>) -> Result<Vec<Schedule>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM schedules WHERE ?1 IS NULL OR next_at <= ?1 ORDER BY next_at, id"
+    );
+    let rows = conn
+        .prepare_cached(&sql)
+        .and_then(|mut stmt| {
+            stmt.query_map([due_at.map(clamp_time)], from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx("reading schedules")?;
+    rows.into_iter()
+        .map(|(mut s, overlap)| {
+            s.overlap = Overlap::parse(&overlap).ok_or_else(|| {
+                StoreError::Corrupt(format!("schedule {} has overlap `{overlap}`", s.id))
+            })?;
+            Ok(s)
+        })
+        .collect()
+}
+
+pub(super) fn remove(conn: &mut Connection, id: &str) -> Result<bool> {
+    write(conn, &format!("removing schedule {id}"), |tx| {
+        let n = tx
+            .prepare_cached("DELETE FROM schedules WHERE id = ?1")
+            .and_then(|mut stmt| stmt.execute([id]))
+            .ctx_with(|| format!("removing schedule {id}"))?;
+        Ok(n > 0)
+    })
+}
+
+pub(super) fn advance(
+    conn: &mut Connection,
+    id: &str,
+    due_at: Millis,
+    next_at: Millis,
+    last_run_id: Option<&str>,
+) -> Result<bool> {
+    write(conn, &format!("advancing schedule {id}"), |tx| {
+        // Compare-and-set on the tick: of two workers firing it, one moves it.
+        let n = tx
+            .prepare_cached(
+                "UPDATE schedules SET next_at = ?3, last_run_id = ?4 \
+                 WHERE id = ?1 AND next_at = ?2",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    id,
+                    clamp_time(due_at),
+                    clamp_time(next_at),
+                    last_run_id
+                ])
+            })
+            .ctx_with(|| format!("advancing schedule {id}"))?;
+        Ok(n > 0)
+    })
+}
