@@ -13,8 +13,8 @@ use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::runtime::{LoadError, Runtime, RuntimeError};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{
-    AgentVersion, AnswerRefused, AuditEntry, Delivery, NewRun, PutAgent, Run, Store, StoreError,
-    Switch,
+    AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, NewRun, PutAgent, Run, Store,
+    StoreError, Switch,
 };
 use crate::tools::Tools;
 
@@ -225,6 +225,8 @@ impl App {
             input: input.to_string(),
             step_budget: limits.steps_per_run,
             fuel_budget: limits.fuel_per_run,
+            token_budget: limits.tokens_per_run,
+            usd_budget: limits.usd_per_run,
             created_at: now,
         })?;
         self.audit(
@@ -352,8 +354,25 @@ impl App {
             } else {
                 r.fuel_budget
             };
+            // A run parked on tokens or money may still have some left, just
+            // not enough for its next call: it gets a full budget on top of
+            // what it used. A run with no money limit keeps none.
+            let tokens = r
+                .token_budget
+                .max(r.tokens_used.saturating_add(limits.tokens_per_run));
+            let usd = if r.usd_budget > 0.0 && limits.usd_per_run > 0.0 {
+                r.usd_budget.max(r.usd_used + limits.usd_per_run)
+            } else {
+                r.usd_budget
+            };
+            let budgets = Budgets {
+                steps,
+                fuel,
+                tokens,
+                usd,
+            };
             let at = self.now();
-            changed |= self.store.resume_parked(run_id, steps, fuel, at)?;
+            changed |= self.store.resume_parked(run_id, &budgets, at)?;
         }
         if changed {
             self.audit(run, "resume", serde_json::json!({"scope": scope}))?;

@@ -58,6 +58,13 @@ pub struct LimitsConfig {
     /// How long a worker's claim on a run lasts. It must outlast the step
     /// deadline, or a slow step could be taken over while it runs.
     pub claim_ms: u64,
+    /// Model tokens (as the model server counts them) a run may spend over
+    /// its life; an `llm` call that could pass it is refused and the run
+    /// parked.
+    pub tokens_per_run: u64,
+    /// Money (USD, priced by each `llm` tool's `price_per_1k_tokens_usd`) a
+    /// run may spend; `0` means no money limit.
+    pub usd_per_run: f64,
 }
 
 impl Default for LimitsConfig {
@@ -76,6 +83,8 @@ impl Default for LimitsConfig {
             max_attempts: 5,
             retry_backoff_ms: 1_000,
             claim_ms: 30_000,
+            tokens_per_run: 200_000,
+            usd_per_run: 5.0,
         }
     }
 }
@@ -90,6 +99,62 @@ pub enum ToolConfig {
         #[serde(default)]
         description: Option<String>,
     },
+    /// Calls one fixed URL (`tools/http.rs`); the guest adds a path below it,
+    /// a query and a JSON body, never another host.
+    Http(HttpToolConfig),
+    /// An OpenAI-compatible chat-completions endpoint (`tools/llm.rs`),
+    /// metered against the run's token and money budgets.
+    Llm(LlmToolConfig),
+}
+
+/// `[tools.<name>] kind = "http"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpToolConfig {
+    /// The only URL this tool calls; `http://` only (this build has no TLS).
+    pub url: String,
+    #[serde(default = "default_method")]
+    pub method: String,
+    /// Default: 10 s, or a second less than `limits.step_deadline_ms` when
+    /// that is shorter; a given one must be below the step deadline.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// Sent with every request; the guest cannot change them.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// `[tools.<name>] kind = "llm"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmToolConfig {
+    /// The chat-completions URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`.
+    pub url: String,
+    pub model: String,
+    /// The most tokens one call may ask the model for; a guest may ask less.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u64,
+    /// The environment variable holding the bearer key; the key itself never
+    /// belongs in the file.
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    #[serde(default)]
+    pub price_per_1k_tokens_usd: f64,
+    /// As for `http` tools.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+fn default_method() -> String {
+    "POST".into()
+}
+
+fn default_max_tokens() -> u64 {
+    256
 }
 
 /// Why a config file could not be used.
@@ -135,12 +200,19 @@ impl Config {
         if l.max_attempts == 0 {
             return Err("limits.max_attempts must be at least 1".into());
         }
-        for name in self.tools.keys() {
+        if !(l.usd_per_run.is_finite() && l.usd_per_run >= 0.0) {
+            return Err(format!(
+                "limits.usd_per_run must be 0 (no money limit) or more, got {}",
+                l.usd_per_run
+            ));
+        }
+        for (name, tool) in &self.tools {
             if BUILTIN_TOOLS.contains(&name.as_str()) {
                 return Err(format!(
                     "tools.{name}: `{name}` is a built-in tool and cannot be configured"
                 ));
             }
+            crate::tools::check_config(name, tool, l)?;
         }
         Ok(())
     }
@@ -187,6 +259,54 @@ mod tests {
         .unwrap();
         assert_eq!(c.limits.steps_per_run, 12);
         assert!(matches!(c.tools["llm"], ToolConfig::Static { .. }));
+    }
+
+    #[test]
+    fn http_and_llm_tools_parse_with_defaults() {
+        let c = Config::parse(
+            "[tools.pager]\nkind = \"http\"\nurl = \"http://127.0.0.1:9000/page\"\n\
+             headers = { \"X-Team\" = \"sre\" }\n\
+             [tools.llm]\nkind = \"llm\"\nurl = \"http://127.0.0.1:8080/v1/chat/completions\"\n\
+             model = \"local\"\n",
+        )
+        .unwrap();
+        let ToolConfig::Http(pager) = &c.tools["pager"] else {
+            panic!("pager is not http")
+        };
+        assert_eq!((pager.method.as_str(), pager.timeout_ms), ("POST", None));
+        assert_eq!(crate::tools::timeout_ms(None, &c.limits), 9_000);
+        assert_eq!(pager.headers["X-Team"], "sre");
+        let ToolConfig::Llm(llm) = &c.tools["llm"] else {
+            panic!("llm is not llm")
+        };
+        assert_eq!((llm.max_tokens, llm.price_per_1k_tokens_usd), (256, 0.0));
+        assert_eq!(c.limits.tokens_per_run, 200_000);
+        assert_eq!(c.limits.usd_per_run, 5.0);
+    }
+
+    #[test]
+    fn bad_tool_configs_are_refused_by_name() {
+        let refused = |text: &str, what: &str| {
+            let err = Config::parse(text).unwrap_err();
+            assert!(err.contains(what), "{err}");
+        };
+        refused(
+            "[tools.p]\nkind = \"http\"\nurl = \"https://example.com/\"\n",
+            "https",
+        );
+        refused(
+            "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\ntimeout_ms = 20000\n",
+            "step_deadline_ms",
+        );
+        refused(
+            "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\nmethod = \"BREW\"\n",
+            "method",
+        );
+        refused(
+            "[tools.l]\nkind = \"llm\"\nurl = \"http://127.0.0.1:9/\"\nmodel = \"m\"\nmax_tokens = 0\n",
+            "max_tokens",
+        );
+        refused("[limits]\nusd_per_run = -1\n", "usd_per_run");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::clock::rfc3339;
 use crate::model::{Next, WaitFor, Wake};
 use crate::runtime::{StepFailure, StepInput};
 use crate::store::{AuditEntry, Claim, StepCommit, StepFailed, StoreError};
-use crate::tools::gate::StepGate;
+use crate::tools::gate::{Spend, StepGate};
 use crate::waits;
 
 /// What happened to one claimed run.
@@ -164,9 +164,19 @@ impl<'a> Worker<'a> {
             calls_left: self.app.config.limits.tool_calls_per_step,
             executed: 0,
             replayed: 0,
+            spend: Spend {
+                tokens_used: run.tokens_used,
+                token_budget: run.token_budget,
+                usd_used: run.usd_used,
+                usd_budget: run.usd_budget,
+            },
+            budget_spent: None,
         };
         let report = runtime.step(&loaded, &input, &mut gate);
         let (executed, replayed) = (gate.executed, gate.replayed);
+        // A tool call found a run budget spent: whatever the step did with
+        // that refusal, the run waits for an operator after it.
+        let budget_spent = gate.budget_spent.take();
         let logs: Vec<AuditEntry> = report
             .logs
             .iter()
@@ -177,13 +187,15 @@ impl<'a> Worker<'a> {
             Err(failure) => {
                 // Out of fuel because the run's budget had less left than a
                 // step may burn: retrying cannot help.
-                let budget_spent = matches!(failure, StepFailure::OutOfFuel { limit }
+                let fuel_spent = matches!(failure, StepFailure::OutOfFuel { limit }
                     if limit < self.app.config.limits.fuel_per_step);
-                let error = if budget_spent {
+                let error = if fuel_spent {
                     format!(
                         "fuel budget of {} is spent; resume the run to grant it more, or cancel it",
                         run.fuel_budget
                     )
+                } else if let Some(reason) = &budget_spent {
+                    format!("{reason} (the step then failed: {failure})")
                 } else {
                     failure.to_string()
                 };
@@ -191,7 +203,7 @@ impl<'a> Worker<'a> {
                     error,
                     fuel_used: report.fuel_used,
                     rows: logs,
-                    park: budget_spent,
+                    park: fuel_spent || budget_spent.is_some(),
                 };
                 return self.fail(claim, &wake, f);
             }
@@ -263,8 +275,12 @@ impl<'a> Worker<'a> {
             wake_when: waits::wake_when(&wait_list),
             audit: rows,
             at: now,
+            park: budget_spent.clone(),
         };
         self.app.store.commit_step(&commit)?;
+        if let (Some(reason), false) = (budget_spent, matches!(result.next, Next::Done { .. })) {
+            return Ok(StepEnd::Parked { reason });
+        }
         Ok(StepEnd::Committed {
             seq,
             next: next_summary(&result.next),

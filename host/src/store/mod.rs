@@ -147,15 +147,10 @@ pub trait Store: Send {
     ) -> Result<Result<Approval, AnswerRefused>>;
     /// An operator resumes a parked run: the wake it was parked on is
     /// delivered again (nothing was consumed), its failed attempts are
-    /// forgotten and its budgets are set to the ones given. Appends a
+    /// forgotten and its budgets (steps, fuel, tokens, money) are set to the
+    /// ones given. Appends a
     /// `resume` audit row. Returns false when it was not parked.
-    fn resume_parked(
-        &mut self,
-        run_id: &str,
-        step_budget: u64,
-        fuel_budget: u64,
-        at: Millis,
-    ) -> Result<bool>;
+    fn resume_parked(&mut self, run_id: &str, budgets: &Budgets, at: Millis) -> Result<bool>;
 
     /// An operator ends a live run (active, waiting or parked): it takes no
     /// further step, its waits are dropped, and a worker stepping it right
@@ -171,6 +166,17 @@ pub trait Store: Send {
         &mut self,
         call: &LedgerWrite,
         result: &std::result::Result<String, ToolError>,
+        at: Millis,
+    ) -> Result<()>;
+    /// Records a metered call's result (and its audit row) and adds its
+    /// usage to the run's `tokens_used`/`usd_used`, in one transaction under
+    /// the claim's epoch. A key already recorded is neither recorded again
+    /// nor charged again.
+    fn ledger_put_metered(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        usage: &Usage,
         at: Millis,
     ) -> Result<()>;
     /// Runs a kv operation; with `ledger`, records its rendered result (and a

@@ -78,6 +78,9 @@ pub struct NewRun {
     pub input: String,
     pub step_budget: u64,
     pub fuel_budget: u64,
+    pub token_budget: u64,
+    /// `0.0`: no money limit.
+    pub usd_budget: f64,
     pub created_at: Millis,
 }
 
@@ -101,6 +104,12 @@ pub struct Run {
     pub fuel_used: u64,
     pub step_budget: u64,
     pub fuel_budget: u64,
+    /// Model tokens charged by `llm` calls, once per recorded call.
+    pub tokens_used: u64,
+    pub token_budget: u64,
+    pub usd_used: f64,
+    /// `0.0`: no money limit.
+    pub usd_budget: f64,
     /// Failed attempts of the current step since the last checkpoint.
     pub attempts: u32,
     pub last_error: Option<String>,
@@ -228,6 +237,9 @@ pub struct StepCommit {
     pub wake_when: Option<String>,
     pub audit: Vec<AuditEntry>,
     pub at: Millis,
+    /// Park the run after this step, with this reason (a tool call found a
+    /// run budget spent); a run the step finished is not parked.
+    pub park: Option<String>,
 }
 
 /// A run moved to another version of its agent, with its migrated state.
@@ -357,6 +369,24 @@ pub enum LeaseOutcome {
     Release {
         released: bool,
     },
+}
+
+/// What one metered tool call (an `llm` call) spent; charged to the run in
+/// the transaction that records the call, so that a replay is never charged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Usage {
+    pub tokens: u64,
+    pub usd: f64,
+}
+
+/// The budgets an operator's resume sets on a parked run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budgets {
+    pub steps: u64,
+    pub fuel: u64,
+    pub tokens: u64,
+    /// `0.0`: no money limit.
+    pub usd: f64,
 }
 
 /// Where a tool call's ledger row goes, written in the same transaction as a

@@ -3,13 +3,15 @@
 //! In order: a key already in the run's ledger returns the recorded result
 //! without running anything (a step retried after a crash sees what the first
 //! attempt saw); otherwise the call is checked against the version's grants,
-//! the tool kill switches, the per-step call budget and the payload limit,
-//! then executed, and its result is made durable before the guest sees it.
+//! the tool kill switches, the per-step call budget, the payload limit and
+//! (for metered tools) the run's token and money budgets, then executed, and
+//! its result — with what it spent, in the same transaction — is made
+//! durable before the guest sees it.
 
 use crate::failpoint;
 use crate::model::{Millis, ToolError};
 use crate::runtime::{HostFault, ToolGate};
-use crate::store::{LedgerWrite, Store};
+use crate::store::{LedgerWrite, Store, Usage};
 use crate::tools::Tools;
 
 /// A gate for one step of one claimed run.
@@ -29,6 +31,42 @@ pub struct StepGate<'a> {
     /// Tool calls that actually ran (not replays), for the step's audit row.
     pub executed: u32,
     pub replayed: u32,
+    /// The run's token and money budgets, kept current as calls are charged.
+    pub spend: Spend,
+    /// Set when a call was refused because a run budget is spent: the worker
+    /// parks the run after the step, with this reason.
+    pub budget_spent: Option<String>,
+}
+
+/// What a run has spent on metered tools, and may spend.
+#[derive(Clone, Copy, Debug)]
+pub struct Spend {
+    pub tokens_used: u64,
+    pub token_budget: u64,
+    pub usd_used: f64,
+    /// `0.0`: no money limit.
+    pub usd_budget: f64,
+}
+
+impl Spend {
+    /// Refuses a call that could take the run past a budget.
+    fn allows(&self, most: &Usage) -> Result<(), String> {
+        if self.tokens_used.saturating_add(most.tokens) > self.token_budget {
+            return Err(format!(
+                "token budget of {} is spent ({} used; this call may use {}); resume the run \
+                 to grant it more, or cancel it",
+                self.token_budget, self.tokens_used, most.tokens
+            ));
+        }
+        if self.usd_budget > 0.0 && self.usd_used + most.usd > self.usd_budget {
+            return Err(format!(
+                "money budget of {} USD is spent ({:.4} used; this call may cost {:.4}); resume \
+                 the run to grant it more, or cancel it",
+                self.usd_budget, self.usd_used, most.usd
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl StepGate<'_> {
@@ -99,6 +137,12 @@ impl ToolGate for StepGate<'_> {
         if let Err(e) = self.check(name, args) {
             return Ok(Err(e));
         }
+        if let Some(most) = self.tools.estimate(name, args)
+            && let Err(reason) = self.spend.allows(&most)
+        {
+            self.budget_spent = Some(reason.clone());
+            return Ok(Err(ToolError::Budget(reason)));
+        }
         self.calls_left -= 1;
         let call = LedgerWrite {
             run_id: self.run_id.to_string(),
@@ -121,10 +165,20 @@ impl ToolGate for StepGate<'_> {
                 self.tools.max_payload()
             )));
         }
-        if !executed.recorded {
-            self.store
-                .ledger_put(&call, &result, self.now)
-                .map_err(fault)?;
+        match (&executed.usage, executed.recorded) {
+            (_, true) => {}
+            (Some(usage), false) => {
+                self.store
+                    .ledger_put_metered(&call, &result, usage, self.now)
+                    .map_err(fault)?;
+                self.spend.tokens_used = self.spend.tokens_used.saturating_add(usage.tokens);
+                self.spend.usd_used += usage.usd;
+            }
+            (None, false) => {
+                self.store
+                    .ledger_put(&call, &result, self.now)
+                    .map_err(fault)?;
+            }
         }
         self.executed += 1;
         failpoint::after_call(idempotency_key);

@@ -81,6 +81,7 @@ pub(super) fn call(
             return Ok(Executed {
                 result: Err(e),
                 recorded: false,
+                usage: None,
             });
         }
     };
@@ -88,5 +89,6 @@ pub(super) fn call(
     Ok(Executed {
         result: Ok(render(&outcome)),
         recorded: true,
+        usage: None,
     })
 }

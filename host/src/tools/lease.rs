@@ -46,6 +46,7 @@ pub(super) fn call(
                     "lease: ttl_ms must be between 1 and {MAX_TTL_MS}, got {ttl_ms}"
                 ))),
                 recorded: false,
+                usage: None,
             });
         }
         Ok(Args::Acquire {
@@ -62,6 +63,7 @@ pub(super) fn call(
             return Ok(Executed {
                 result: Err(e),
                 recorded: false,
+                usage: None,
             });
         }
     };
@@ -69,5 +71,6 @@ pub(super) fn call(
     Ok(Executed {
         result: Ok(render(&outcome)),
         recorded: true,
+        usage: None,
     })
 }

@@ -3,25 +3,40 @@
 //! [`gate`] is the one path every call takes (ledger, grants, kill switches,
 //! budgets); [`kv`] and [`lease`] are the built-in tools, which write their
 //! effect and its ledger row in one transaction so that the effect happens at
-//! most once; [`Tools`] also holds the configured tools (`static` for now).
+//! most once; [`Tools`] also holds the configured tools: `static` (a fixed
+//! answer), [`http`] (one fixed URL) and [`llm`] (a chat-completions model,
+//! metered against the run's token and money budgets).
 
 pub mod gate;
+pub mod http;
 pub mod kv;
 pub mod lease;
+pub mod llm;
 
 use std::collections::BTreeMap;
 
-use crate::config::{Config, ToolConfig};
+use crate::config::{Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
-use crate::store::{LedgerWrite, Store, StoreError};
+use crate::store::{LedgerWrite, Store, StoreError, Usage};
 
 /// The tools of this host.
 #[derive(Clone, Debug)]
 pub struct Tools {
-    /// Configured `static` tools: name → the JSON text every call returns.
-    statics: BTreeMap<String, String>,
+    /// Configured tools by name.
+    configured: BTreeMap<String, Configured>,
     /// Largest accepted argument or result, in bytes.
     max_payload: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Configured {
+    /// The JSON text every call returns.
+    Static(String),
+    Http(http::HttpTool),
+    Llm(llm::LlmTool),
+    /// A config that `Config::parse` would have refused (one built in code):
+    /// every call fails with the reason.
+    Broken(String),
 }
 
 /// What executing a call did.
@@ -30,29 +45,90 @@ pub struct Executed {
     /// True when the tool wrote the ledger row itself, in the transaction of
     /// its effect.
     pub recorded: bool,
+    /// What a metered call spent, to be charged with its ledger row.
+    pub usage: Option<Usage>,
+}
+
+impl Executed {
+    fn unrecorded(result: Result<String, ToolError>) -> Executed {
+        Executed {
+            result,
+            recorded: false,
+            usage: None,
+        }
+    }
+}
+
+/// Checks one configured tool against the limits; `Config::parse` calls it.
+pub fn check_config(name: &str, tool: &ToolConfig, limits: &LimitsConfig) -> Result<(), String> {
+    let timeout_ms = match tool {
+        ToolConfig::Static { .. } => return Ok(()),
+        ToolConfig::Http(c) => {
+            http::HttpTool::new(name, c, limits)?;
+            c.timeout_ms
+        }
+        ToolConfig::Llm(c) => {
+            llm::LlmTool::new(name, c, limits)?;
+            c.timeout_ms
+        }
+    };
+    // The guest waits inside its step for the call: a call that outlived the
+    // step's deadline would be cut off with the step and retried.
+    if let Some(ms) = timeout_ms
+        && (ms == 0 || ms >= limits.step_deadline_ms)
+    {
+        return Err(format!(
+            "tools.{name}.timeout_ms ({ms}) must be above 0 and below \
+             limits.step_deadline_ms ({})",
+            limits.step_deadline_ms
+        ));
+    }
+    Ok(())
+}
+
+/// A configured tool's timeout: the one given, else 10 s, or a second less
+/// than the step deadline when that is shorter.
+pub(crate) fn timeout_ms(given: Option<u64>, limits: &LimitsConfig) -> u64 {
+    given.unwrap_or_else(|| 10_000.min(limits.step_deadline_ms.saturating_sub(1_000).max(1)))
 }
 
 impl Tools {
     pub fn from_config(config: &Config) -> Tools {
-        let statics = config
+        let configured = config
             .tools
             .iter()
-            .map(|(name, tool)| match tool {
-                ToolConfig::Static { result, .. } => {
-                    let json = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
-                    (name.clone(), json.to_string())
-                }
+            .map(|(name, tool)| {
+                let tool = match tool {
+                    ToolConfig::Static { result, .. } => {
+                        let json = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
+                        Configured::Static(json.to_string())
+                    }
+                    ToolConfig::Http(c) => http::HttpTool::new(name, c, &config.limits)
+                        .map_or_else(Configured::Broken, Configured::Http),
+                    ToolConfig::Llm(c) => llm::LlmTool::new(name, c, &config.limits)
+                        .map_or_else(Configured::Broken, Configured::Llm),
+                };
+                (name.clone(), tool)
             })
             .collect();
         Tools {
-            statics,
+            configured,
             max_payload: config.limits.max_payload_bytes,
         }
     }
 
     /// Whether a tool of that name exists on this host.
     pub fn knows(&self, name: &str) -> bool {
-        matches!(name, "kv" | "lease") || self.statics.contains_key(name)
+        matches!(name, "kv" | "lease") || self.configured.contains_key(name)
+    }
+
+    /// The most a call can spend, for metered tools (`llm`); `None` for
+    /// tools that spend no budget, or arguments the call will refuse.
+    pub fn estimate(&self, name: &str, args: &str) -> Option<Usage> {
+        match self.configured.get(name) {
+            Some(Configured::Llm(tool)) => tool.estimate(args),
+            _ => None,
+        }
     }
 
     pub fn max_payload(&self) -> usize {
@@ -70,16 +146,24 @@ impl Tools {
         match call.tool.as_str() {
             "kv" => kv::call(store, call, now),
             "lease" => lease::call(store, call, now),
-            name => match self.statics.get(name) {
-                Some(result) => Ok(Executed {
-                    result: Ok(result.clone()),
-                    recorded: false,
-                }),
-                None => Ok(Executed {
-                    result: Err(ToolError::Unknown(name.to_string())),
-                    recorded: false,
-                }),
-            },
+            name => Ok(match self.configured.get(name) {
+                Some(Configured::Static(result)) => Executed::unrecorded(Ok(result.clone())),
+                Some(Configured::Http(tool)) => {
+                    Executed::unrecorded(tool.call(call, self.max_payload))
+                }
+                Some(Configured::Llm(tool)) => {
+                    let called = tool.call(call, self.max_payload);
+                    Executed {
+                        result: called.result,
+                        recorded: false,
+                        usage: called.usage,
+                    }
+                }
+                Some(Configured::Broken(why)) => Executed::unrecorded(Err(ToolError::Failed(
+                    format!("tool `{name}` is misconfigured: {why}"),
+                ))),
+                None => Executed::unrecorded(Err(ToolError::Unknown(name.to_string()))),
+            }),
         }
     }
 }

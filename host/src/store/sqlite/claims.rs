@@ -384,6 +384,24 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
         for entry in &c.audit {
             audit::insert(tx, entry, c.at)?;
         }
+
+        // The step is kept; only the next one waits for an operator. Its
+        // waits stay, so a resume puts the run back where this step left it.
+        if let (Some(reason), false) = (&c.park, status == "done") {
+            tx.prepare_cached(
+                "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
+                 WHERE run_id = ?1",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
+            .ctx_with(|| format!("parking run {run_id}"))?;
+            audit::insert_kind(
+                tx,
+                Some(run_id),
+                "parked",
+                json!({ "reason": reason }),
+                c.at,
+            )?;
+        }
         Ok(())
     })
 }

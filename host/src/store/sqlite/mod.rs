@@ -42,6 +42,7 @@ use super::{
     RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
     UpgradeCommit,
 };
+use super::{Budgets, Usage};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 
 /// How long a process waits for another one's write transaction before it
@@ -84,6 +85,10 @@ CREATE TABLE runs (
     fuel_used     INTEGER NOT NULL,
     step_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
     fuel_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
+    tokens_used   INTEGER NOT NULL DEFAULT 0,
+    token_budget  INTEGER NOT NULL,         -- u64 stored bit for bit
+    usd_used      REAL NOT NULL DEFAULT 0,
+    usd_budget    REAL NOT NULL,            -- 0: no money limit
     attempts      INTEGER NOT NULL,
     last_error    TEXT,
     retry_at      INTEGER,
@@ -534,14 +539,8 @@ impl Store for SqliteStore {
         claims::cancel(&mut self.conn, run_id, reason, at)
     }
 
-    fn resume_parked(
-        &mut self,
-        run_id: &str,
-        step_budget: u64,
-        fuel_budget: u64,
-        at: Millis,
-    ) -> Result<bool> {
-        triggers::resume_parked(&mut self.conn, run_id, (step_budget, fuel_budget), at)
+    fn resume_parked(&mut self, run_id: &str, budgets: &Budgets, at: Millis) -> Result<bool> {
+        triggers::resume_parked(&mut self.conn, run_id, budgets, at)
     }
 
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
@@ -554,7 +553,17 @@ impl Store for SqliteStore {
         result: &std::result::Result<String, ToolError>,
         at: Millis,
     ) -> Result<()> {
-        tools::ledger_put(&mut self.conn, call, result, at)
+        tools::ledger_put(&mut self.conn, call, result, None, at)
+    }
+
+    fn ledger_put_metered(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        usage: &Usage,
+        at: Millis,
+    ) -> Result<()> {
+        tools::ledger_put(&mut self.conn, call, result, Some(usage), at)
     }
 
     fn kv(

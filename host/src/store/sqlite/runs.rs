@@ -13,8 +13,8 @@ use crate::store::{Approval, Checkpoint, InboxItem, NewRun, Result, Run, RunStat
 macro_rules! run_columns {
     () => {
         "run_id, agent, version, digest, status, status_text, state, outcome, wake_when, waits, \
-         steps, fuel_used, step_budget, fuel_budget, attempts, last_error, retry_at, input, \
-         created_at, updated_at"
+         steps, fuel_used, step_budget, fuel_budget, tokens_used, token_budget, usd_used, \
+         usd_budget, attempts, last_error, retry_at, input, created_at, updated_at"
     };
 }
 
@@ -33,6 +33,10 @@ pub(super) struct RunRow {
     fuel_used: u64,
     step_budget: i64,
     fuel_budget: i64,
+    tokens_used: u64,
+    token_budget: i64,
+    usd_used: f64,
+    usd_budget: f64,
     attempts: u32,
     last_error: Option<String>,
     retry_at: Option<Millis>,
@@ -58,6 +62,10 @@ impl RunRow {
             fuel_used: row.get("fuel_used")?,
             step_budget: row.get("step_budget")?,
             fuel_budget: row.get("fuel_budget")?,
+            tokens_used: row.get("tokens_used")?,
+            token_budget: row.get("token_budget")?,
+            usd_used: row.get("usd_used")?,
+            usd_budget: row.get("usd_budget")?,
             attempts: row.get("attempts")?,
             last_error: row.get("last_error")?,
             retry_at: row.get("retry_at")?,
@@ -91,6 +99,10 @@ impl RunRow {
             fuel_used: self.fuel_used,
             step_budget: budget_from_sql(self.step_budget),
             fuel_budget: budget_from_sql(self.fuel_budget),
+            tokens_used: self.tokens_used,
+            token_budget: budget_from_sql(self.token_budget),
+            usd_used: self.usd_used,
+            usd_budget: self.usd_budget,
             attempts: self.attempts,
             last_error: self.last_error,
             retry_at: self.retry_at,
@@ -121,10 +133,10 @@ pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
         // state is JSON `null` until the first step writes one.
         tx.prepare_cached(
             "INSERT INTO runs (run_id, agent, version, digest, status, state, waits, steps, \
-             fuel_used, step_budget, fuel_budget, attempts, input, created_at, updated_at, \
-             pending_wake, epoch) \
-             VALUES (?1, ?2, ?3, ?4, 'active', 'null', '[]', 0, 0, ?5, ?6, 0, ?7, ?8, ?8, \
-             'start', 0)",
+             fuel_used, step_budget, fuel_budget, token_budget, usd_budget, attempts, input, \
+             created_at, updated_at, pending_wake, epoch) \
+             VALUES (?1, ?2, ?3, ?4, 'active', 'null', '[]', 0, 0, ?5, ?6, ?9, ?10, 0, ?7, ?8, \
+             ?8, 'start', 0)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -136,6 +148,8 @@ pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
                 budget_to_sql(run.fuel_budget),
                 run.input,
                 run.created_at,
+                budget_to_sql(run.token_budget),
+                run.usd_budget,
             ])
         })
         .ctx_with(|| format!("inserting run {}", run.run_id))?;

@@ -11,7 +11,7 @@ use super::{Context, audit, clamp_time, from_json, to_json, write};
 use crate::model::{Millis, ToolError};
 use crate::store::{
     KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
-    RenderResult, Result, StoreError,
+    RenderResult, Result, StoreError, Usage,
 };
 
 /// Arguments longer than this are cut in audit rows; the ledger keeps them
@@ -94,7 +94,8 @@ fn truncate(text: &str, max: usize) -> String {
 
 /// Records a call's result and its audit row. The first result recorded for
 /// a key is the truth: a later one for the same key is dropped, audit too.
-fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis) -> Result<()> {
+/// Returns whether this call was recorded now.
+fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis) -> Result<bool> {
     let result_json = to_json(result, "a tool result")?;
     let inserted = conn
         .prepare_cached(
@@ -113,7 +114,7 @@ fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis
         })
         .ctx_with(|| format!("recording tool call {} of run {}", call.key, call.run_id))?;
     if inserted == 0 {
-        return Ok(());
+        return Ok(false);
     }
     let mut data = json!({
         "tool": call.tool,
@@ -124,13 +125,18 @@ fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis
     if let Err(error) = result {
         data["error"] = json!(error);
     }
-    audit::insert_kind(conn, Some(&call.run_id), "tool", data, at)
+    audit::insert_kind(conn, Some(&call.run_id), "tool", data, at)?;
+    Ok(true)
 }
 
+/// Records a call; with `usage`, charges it to the run in the same
+/// transaction, and only when the call was recorded now (a replayed key is
+/// never charged twice).
 pub(super) fn ledger_put(
     conn: &mut Connection,
     call: &LedgerWrite,
     result: &ToolResult,
+    usage: Option<&Usage>,
     at: Millis,
 ) -> Result<()> {
     write(
@@ -138,7 +144,16 @@ pub(super) fn ledger_put(
         &format!("recording tool call {} of run {}", call.key, call.run_id),
         |tx| {
             check_claim(tx, &call.run_id, call.epoch)?;
-            record(tx, call, result, at)
+            let recorded = record(tx, call, result, at)?;
+            if let (true, Some(usage)) = (recorded, usage) {
+                tx.prepare_cached(
+                    "UPDATE runs SET tokens_used = tokens_used + ?2, usd_used = usd_used + ?3 \
+                     WHERE run_id = ?1",
+                )
+                .and_then(|mut stmt| stmt.execute(params![call.run_id, usage.tokens, usage.usd]))
+                .ctx_with(|| format!("charging tool call {} to run {}", call.key, call.run_id))?;
+            }
+            Ok(())
         },
     )
 }

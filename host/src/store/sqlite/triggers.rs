@@ -9,7 +9,7 @@ use serde_json::json;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
-use crate::store::{AnswerRefused, Approval, Delivery, Result, StoreError};
+use crate::store::{AnswerRefused, Approval, Budgets, Delivery, Result, StoreError};
 
 /// Offers `event` to one run inside the caller's transaction.
 fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
@@ -207,7 +207,7 @@ pub(super) fn answer_approval(
 pub(super) fn resume_parked(
     conn: &mut Connection,
     run_id: &str,
-    (step_budget, fuel_budget): (u64, u64),
+    budgets: &Budgets,
     at: Millis,
 ) -> Result<bool> {
     write(conn, &format!("resuming run {run_id}"), |tx| {
@@ -220,15 +220,17 @@ pub(super) fn resume_parked(
                 "UPDATE runs SET \
                  status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
                  attempts = 0, retry_at = NULL, status_text = 'resumed by an operator', \
-                 step_budget = ?3, fuel_budget = ?4, \
+                 step_budget = ?3, fuel_budget = ?4, token_budget = ?5, usd_budget = ?6, \
                  updated_at = ?2 WHERE run_id = ?1 AND status = 'parked'",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
                     run_id,
                     at,
-                    budget_to_sql(step_budget),
-                    budget_to_sql(fuel_budget)
+                    budget_to_sql(budgets.steps),
+                    budget_to_sql(budgets.fuel),
+                    budget_to_sql(budgets.tokens),
+                    budgets.usd,
                 ])
             })
             .ctx_with(|| format!("resuming run {run_id}"))?;

@@ -1,6 +1,16 @@
 //! Claims, commits, failures, timers and kill switches.
 
 use super::*;
+use crate::store::Budgets;
+
+fn budgets() -> Budgets {
+    Budgets {
+        steps: 100,
+        fuel: u64::MAX,
+        tokens: 1_000,
+        usd: 0.0,
+    }
+}
 
 #[test]
 fn claim_delivers_start_once_per_lease() {
@@ -261,10 +271,10 @@ fn failed_steps_retry_then_park_until_resumed() {
     assert_eq!(run.attempts, 2);
     assert!(claim(&mut store, 10_000).is_none());
 
-    assert!(store.resume_parked("r1", 100, u64::MAX, 11_000).unwrap());
-    assert!(!store.resume_parked("r1", 100, u64::MAX, 11_000).unwrap());
+    assert!(store.resume_parked("r1", &budgets(), 11_000).unwrap());
+    assert!(!store.resume_parked("r1", &budgets(), 11_000).unwrap());
     assert!(matches!(
-        store.resume_parked("ghost", 100, u64::MAX, 11_000),
+        store.resume_parked("ghost", &budgets(), 11_000),
         Err(StoreError::UnknownRun(_))
     ));
     let run = store.run("r1").unwrap().unwrap();
@@ -289,7 +299,7 @@ fn failed_steps_retry_then_park_until_resumed() {
         run.status_text.as_deref(),
         Some("parked: step budget spent")
     );
-    assert!(store.resume_parked("r1", 100, u64::MAX, 11_005).unwrap());
+    assert!(store.resume_parked("r1", &budgets(), 11_005).unwrap());
     assert_eq!(claim(&mut store, 11_006).unwrap().1, Wake::Resume);
     assert_eq!(
         audit_kinds(&store),

@@ -71,6 +71,8 @@ fn new_run(run_id: &str, created_at: Millis) -> NewRun {
         input: format!(r#"{{"run":"{run_id}"}}"#),
         step_budget: 100,
         fuel_budget: u64::MAX,
+        token_budget: 1_000,
+        usd_budget: 0.0,
         created_at,
     }
 }
@@ -141,6 +143,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
             data: json!({ "at": at }),
         }],
         at,
+        park: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The ledger and the built-in tools: kv and leases.
 
 use super::*;
+use crate::store::Usage;
 
 #[test]
 fn kv_compare_and_set() {
@@ -264,4 +265,43 @@ fn the_first_ledger_result_is_the_truth() {
     };
     assert!(lost_claim(store.ledger_put(&after, &Ok("x".into()), 40)));
     assert!(store.ledger_get("r1", "send-3").unwrap().is_none());
+}
+
+#[test]
+fn a_metered_call_is_charged_once_with_its_ledger_row() {
+    let (_db, mut store) = setup("metered");
+    let (c, _) = claim(&mut store, 0).unwrap();
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        epoch: c.epoch,
+        key: "ask".into(),
+        tool: "llm".into(),
+        args: "{}".into(),
+    };
+    let usage = Usage {
+        tokens: 120,
+        usd: 0.25,
+    };
+    store
+        .ledger_put_metered(&call, &Ok("{}".into()), &usage, 10)
+        .unwrap();
+    // A repeat of the key (a retried step) records nothing and charges nothing.
+    store
+        .ledger_put_metered(&call, &Ok("{}".into()), &usage, 20)
+        .unwrap();
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!((run.tokens_used, run.usd_used), (120, 0.25));
+
+    store.release("r1", c.epoch).unwrap();
+    let late = LedgerWrite {
+        key: "ask-2".into(),
+        ..call
+    };
+    assert!(lost_claim(store.ledger_put_metered(
+        &late,
+        &Ok("{}".into()),
+        &usage,
+        30
+    )));
+    assert_eq!(store.run("r1").unwrap().unwrap().tokens_used, 120);
 }
