@@ -3,10 +3,12 @@
 
 mod api;
 mod bad_input;
+mod fake_servers;
 mod harness;
 mod incident;
 mod invoice;
 mod race;
 mod sandbox;
+mod tools;
 mod triggers;
 mod upgrade;

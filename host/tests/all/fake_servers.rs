@@ -1,0 +1,154 @@
+//! Loopback HTTP/1.1 servers for the tool tests, on `std::net` alone: each
+//! records every request it gets and answers from a closure, so a test can
+//! check what the host sent and decide what the world answers.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// One request as the server read it.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub method: String,
+    /// The request target: path and query.
+    pub path: String,
+    /// Header names in lowercase.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "{} {}: body is not JSON ({e}): {:?}",
+                self.method, self.path, self.body
+            )
+        })
+    }
+}
+
+/// What the server does with a request: answer with a status and a body,
+/// or hold the connection open without answering.
+pub enum Reply {
+    Json(u16, Value),
+    Text(u16, String),
+    Never,
+}
+
+type Answer = dyn Fn(&Request) -> Reply + Send + Sync;
+
+/// A server on `127.0.0.1:<free port>`; its threads end with the test process.
+pub struct FakeServer {
+    /// `http://127.0.0.1:<port>`.
+    pub url: String,
+    requests: Arc<Mutex<Vec<Request>>>,
+}
+
+impl FakeServer {
+    pub fn start(answer: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> FakeServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(vec![]));
+        let answer: Arc<Answer> = Arc::new(answer);
+        let seen = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (seen, answer) = (seen.clone(), answer.clone());
+                std::thread::spawn(move || serve(stream, &seen, &*answer));
+            }
+        });
+        FakeServer { url, requests }
+    }
+
+    /// Every request so far, oldest first.
+    pub fn requests(&self) -> Vec<Request> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// One connection: one request, one answer (`Connection: close`).
+fn serve(stream: TcpStream, seen: &Mutex<Vec<Request>>, answer: &Answer) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+    let mut headers = vec![];
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
+            break;
+        }
+        if let Some((k, v)) = h.trim_end().split_once(':') {
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let request = Request {
+        method,
+        path,
+        headers,
+        body,
+    };
+    let reply = answer(&request);
+    seen.lock().unwrap().push(request);
+    let (status, content_type, body) = match reply {
+        Reply::Json(status, body) => (status, "application/json", body.to_string()),
+        Reply::Text(status, body) => (status, "text/plain", body),
+        Reply::Never => {
+            // Long enough for any client timeout in these tests.
+            std::thread::sleep(Duration::from_secs(30));
+            return;
+        }
+    };
+    let mut stream = stream;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// An OpenAI-style chat completion whose message is `content`.
+pub fn completion(content: &str, total_tokens: u64) -> Value {
+    json!({
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+            "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": total_tokens / 2, "completion_tokens": total_tokens - total_tokens / 2,
+            "total_tokens": total_tokens},
+    })
+}
+
+/// A model server that answers every chat completion with `content`, using
+/// `total_tokens`.
+pub fn model(content: &str, total_tokens: u64) -> FakeServer {
+    let answer = completion(content, total_tokens);
+    FakeServer::start(move |_| Reply::Json(200, answer.clone()))
+}
