@@ -241,7 +241,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
     let limits = "[limits]\nclaim_ms = 700\nstep_deadline_ms = 600\nretry_backoff_ms = 0\n";
     let env = Env::new("kill-anywhere", &format!("{INCIDENT_TOOLS}\n{limits}"));
     env.deploy("incident", &["kv", "lease", "llm"]);
-    let runs: Vec<String> = (0..4)
+    let runs: Vec<String> = (0..8)
         .map(|i| {
             let service = format!("svc-{i}");
             env.ok(&["kv", "put", &format!("service/{service}"), &degraded()]);
@@ -279,10 +279,12 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
             killed += 1;
         }
         worker.wait().unwrap();
-        kill_after_ms = 5 + (round * 37 % 90);
+        // Early in a worker's life (opening the store, loading the agent)
+        // and deep into its steps, in turn.
+        kill_after_ms = 3 + (round * 17 % 45);
     }
     assert!(
-        killed >= 5,
+        killed >= 3,
         "no worker was killed mid-run; the test proved nothing"
     );
     env.work();
