@@ -6,7 +6,10 @@
 //! the tool kill switches, the per-step call budget, the payload limit and
 //! (for metered tools) the run's token and money budgets, then executed, and
 //! its result — with what it spent, in the same transaction — is made
-//! durable before the guest sees it.
+//! durable before the guest sees it. A call that did not complete (a
+//! timeout, a refused connection, a 5xx) is not recorded: the retried step
+//! calls again with the same key, which the system it reaches deduplicates
+//! by.
 
 use crate::failpoint;
 use crate::model::{Millis, ToolError};
@@ -167,6 +170,7 @@ impl ToolGate for StepGate<'_> {
         }
         match (&executed.usage, executed.recorded) {
             (_, true) => {}
+            (None, false) if executed.transient => {}
             (Some(usage), false) => {
                 self.store
                     .ledger_put_metered(&call, &result, usage, self.now)

@@ -244,6 +244,16 @@ fn encode(text: &str) -> String {
 }
 
 /// A response body as JSON when it is JSON, else as text.
+/// Whether a rendered response is a 5xx: the server failed, so the call is
+/// not recorded and a retried step calls again (with the same
+/// `Idempotency-Key`).
+pub(super) fn is_server_error(rendered: &str) -> bool {
+    serde_json::from_str::<Value>(rendered)
+        .ok()
+        .and_then(|v| v["status"].as_u64())
+        .is_some_and(|status| status >= 500)
+}
+
 fn body_value(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))

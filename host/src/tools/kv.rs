@@ -82,6 +82,7 @@ pub(super) fn call(
                 result: Err(e),
                 recorded: false,
                 usage: None,
+                transient: false,
             });
         }
     };
@@ -90,5 +91,6 @@ pub(super) fn call(
         result: Ok(render(&outcome)),
         recorded: true,
         usage: None,
+        transient: false,
     })
 }

@@ -47,6 +47,7 @@ pub(super) fn call(
                 ))),
                 recorded: false,
                 usage: None,
+                transient: false,
             });
         }
         Ok(Args::Acquire {
@@ -64,6 +65,7 @@ pub(super) fn call(
                 result: Err(e),
                 recorded: false,
                 usage: None,
+                transient: false,
             });
         }
     };
@@ -72,5 +74,6 @@ pub(super) fn call(
         result: Ok(render(&outcome)),
         recorded: true,
         usage: None,
+        transient: false,
     })
 }

@@ -47,14 +47,20 @@ pub struct Executed {
     pub recorded: bool,
     /// What a metered call spent, to be charged with its ledger row.
     pub usage: Option<Usage>,
+    /// The call did not complete (a timeout, a refused connection, a 5xx):
+    /// it is not recorded, so that the retried step calls again — with the
+    /// same idempotency key, which the system it reaches deduplicates by.
+    pub transient: bool,
 }
 
 impl Executed {
     fn unrecorded(result: Result<String, ToolError>) -> Executed {
+        let transient = matches!(result, Err(ToolError::Failed(_)));
         Executed {
             result,
             recorded: false,
             usage: None,
+            transient,
         }
     }
 }
@@ -149,14 +155,23 @@ impl Tools {
             name => Ok(match self.configured.get(name) {
                 Some(Configured::Static(result)) => Executed::unrecorded(Ok(result.clone())),
                 Some(Configured::Http(tool)) => {
-                    Executed::unrecorded(tool.call(call, self.max_payload))
+                    let result = tool.call(call, self.max_payload);
+                    let server_error = result.as_deref().is_ok_and(http::is_server_error);
+                    let mut executed = Executed::unrecorded(result);
+                    executed.transient |= server_error;
+                    executed
                 }
                 Some(Configured::Llm(tool)) => {
                     let called = tool.call(call, self.max_payload);
+                    // A model that answered was paid for: its answer, even
+                    // an unusable one, is recorded and charged once.
+                    let transient = called.usage.is_none()
+                        && matches!(called.result, Err(ToolError::Failed(_)));
                     Executed {
                         result: called.result,
                         recorded: false,
                         usage: called.usage,
+                        transient,
                     }
                 }
                 Some(Configured::Broken(why)) => Executed::unrecorded(Err(ToolError::Failed(

@@ -325,3 +325,29 @@ fn a_model_that_never_answers_fails_the_step_by_its_timeout() {
     assert!(error.contains("timed out after 1000 ms"), "{error}");
     assert_eq!(show["tokens_used"], 0);
 }
+
+#[test]
+fn a_call_that_did_not_complete_is_made_again_when_the_step_is_retried() {
+    // The model hangs on the first request and answers the second; a 5xx
+    // from a pager likewise. Neither failure is recorded, so the retried
+    // step calls again — with the same key, for the remote side to dedup.
+    let answered = std::sync::atomic::AtomicUsize::new(0);
+    let server = FakeServer::start(move |_| {
+        if answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Reply::Never
+        } else {
+            Reply::Json(200, crate::fake_servers::completion(SCALE_OUT, 40))
+        }
+    });
+    let env = incident("llm-retry", &server.url, "max_attempts = 3");
+    let show = resolve(&env);
+    assert_eq!(show["tokens_used"], 40, "only the answered call is charged");
+    let keys: Vec<Option<String>> = server
+        .requests()
+        .iter()
+        .map(|r| r.header("Idempotency-Key").map(str::to_string))
+        .collect();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert_eq!(keys[0], keys[1], "the retry carries the same key");
+    assert_eq!(env.audit_rows("inc-7001", "step failed").len(), 1);
+}
