@@ -6,7 +6,7 @@
 //! running; its writes carry the old epoch and are refused with
 //! [`StoreError::LostClaim`], so a run never takes two steps at once.
 //!
-//! Which runs have a wake is decided twice: by `due_filter!` in SQL, to find
+//! Which runs have a wake is decided twice: by `active_due!`/`woken_due!` in SQL, to find
 //! candidates with the indexes, and by `pick_wake` in Rust, to choose the
 //! wake by the priority the trait documents. The two must agree; a candidate
 //! for which `pick_wake` finds nothing is skipped, never retried in a loop.
@@ -20,33 +20,52 @@ use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake};
 use crate::store::{Claim, Result, StepCommit, StepFailed, StoreError};
 
-/// Runs (alias `r`) that are due at `?1` and not paused by a kill switch,
-/// whoever holds their lease. Mirrors `pick_wake`:
-/// - an active run with a pending start or resume;
-/// - an answered, unconsumed approval it waits for;
-/// - an unconsumed inbox event on a topic it waits for;
-/// - an approval it waits for that expired unanswered (judged by the
-///   request's own `expires_at`, not by the wait's `due_at`, or already
-///   delivered as expired to a claim that did not commit);
-/// - an `until` or `cron` wait whose `due_at` has passed.
-macro_rules! due_filter {
+/// The conditions every due run meets besides having a wake (alias `r`):
+/// live, past its retry time, not paused by a kill switch.
+macro_rules! runnable {
     () => {
         "r.status IN ('active', 'waiting') \
          AND (r.retry_at IS NULL OR r.retry_at <= ?1) \
          AND NOT EXISTS (SELECT 1 FROM switches s \
-                         WHERE s.scope IN ('all', 'agent:' || r.agent, 'run:' || r.run_id)) \
-         AND ((r.status = 'active' AND r.pending_wake IS NOT NULL) \
-              OR EXISTS (SELECT 1 FROM waits w JOIN approvals a \
-                           ON a.run_id = w.run_id AND a.id = w.key \
-                         WHERE w.run_id = r.run_id AND w.kind = 'approval' AND a.consumed = 0 \
-                           AND (a.answered = 1 OR a.expires_at <= ?1 OR a.expiry_delivered = 1)) \
-              OR EXISTS (SELECT 1 FROM waits w JOIN inbox i \
-                           ON i.run_id = w.run_id AND i.topic = w.key \
-                         WHERE w.run_id = r.run_id AND w.kind = 'event' \
-                           AND i.consumed_at_step IS NULL) \
-              OR EXISTS (SELECT 1 FROM waits w \
-                         WHERE w.run_id = r.run_id AND w.kind IN ('until', 'cron') \
-                           AND w.due_at <= ?1))"
+                         WHERE s.scope IN ('all', 'agent:' || r.agent, 'run:' || r.run_id))"
+    };
+}
+
+/// Active runs with a pending start or resume, read in `updated_at` order
+/// straight off `runs_by_status`: no sort, however many are queued.
+macro_rules! active_due {
+    () => {
+        concat!(
+            "SELECT r.run_id, r.updated_at, r.lease_owner, r.lease_expires FROM runs r \
+             WHERE r.status = 'active' AND r.pending_wake IS NOT NULL AND ",
+            runnable!()
+        )
+    };
+}
+
+/// Runs woken by something that happened, each set read off its own small
+/// index so that a claim never scans the runs that sleep:
+/// - a wait whose time has come: `until`, `cron`, or an approval's expiry
+///   (`waits_by_due`);
+/// - an unconsumed inbox event on a topic the run waits on
+///   (`inbox_unconsumed`, then the run's waits);
+/// - an answered (or expiry-delivered) request it waits on
+///   (`approvals_ready`, then the run's waits).
+macro_rules! woken_due {
+    () => {
+        concat!(
+            "WITH woken (run_id) AS ( \
+                 SELECT run_id FROM waits WHERE due_at IS NOT NULL AND due_at <= ?1 \
+                 UNION SELECT i.run_id FROM inbox i CROSS JOIN waits w \
+                     ON w.run_id = i.run_id AND w.kind = 'event' AND w.key = i.topic \
+                     WHERE i.consumed_at_step IS NULL \
+                 UNION SELECT a.run_id FROM approvals a CROSS JOIN waits w \
+                     ON w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id \
+                     WHERE a.consumed = 0 AND (a.answered = 1 OR a.expiry_delivered = 1)) \
+             SELECT r.run_id, r.updated_at, r.lease_owner, r.lease_expires \
+             FROM woken CROSS JOIN runs r ON r.run_id = woken.run_id WHERE ",
+            runnable!()
+        )
     };
 }
 
@@ -55,19 +74,43 @@ macro_rules! due_filter {
 /// disagreement from stalling every run behind one bad row.
 const CANDIDATES: usize = 16;
 
-/// Runs that are due at `now` and not leased by a live claim, oldest first.
+/// Runs that are due at `now` and not leased by a live claim, oldest first:
+/// the oldest of each set, merged. Mirrors `pick_wake`.
 fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>> {
-    conn.prepare_cached(concat!(
-        "SELECT r.run_id FROM runs r WHERE ",
-        due_filter!(),
-        " AND (r.lease_owner IS NULL OR r.lease_expires <= ?1) \
-         ORDER BY r.updated_at, r.run_id LIMIT ?2"
-    ))
-    .and_then(|mut stmt| {
-        stmt.query_map(params![now, limit as i64], |row| row.get(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-    })
-    .ctx("finding runs to claim")
+    let mut found: Vec<(Millis, String)> = Vec::new();
+    for sql in [
+        concat!(
+            active_due!(),
+            " AND (r.lease_owner IS NULL OR r.lease_expires <= ?1) \
+             ORDER BY r.status, r.updated_at LIMIT ?2"
+        ),
+        concat!(
+            "SELECT run_id, updated_at FROM (",
+            woken_due!(),
+            ") WHERE lease_owner IS NULL OR lease_expires <= ?1 \
+             ORDER BY updated_at, run_id LIMIT ?2"
+        ),
+    ] {
+        let rows = conn
+            .prepare_cached(sql)
+            .and_then(|mut stmt| {
+                stmt.query_map(params![now, limit as i64], |row| {
+                    Ok((row.get(1)?, row.get(0)?))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx("finding runs to claim")?;
+        found.extend(rows);
+    }
+    found.sort();
+    let mut ids: Vec<String> = Vec::with_capacity(found.len());
+    for (_, id) in found {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids.truncate(limit);
+    Ok(ids)
 }
 
 pub(super) fn claim(
@@ -111,13 +154,28 @@ pub(super) fn claim(
 }
 
 pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
-    conn.prepare_cached(concat!(
-        "SELECT COUNT(*) FROM runs r WHERE ",
-        due_filter!(),
-        " AND r.lease_owner IS NOT NULL AND r.lease_expires > ?1"
-    ))
-    .and_then(|mut stmt| stmt.query_row([now], |row| row.get(0)))
-    .ctx("counting due runs under a live claim")
+    let mut count = 0;
+    for sql in [
+        concat!(
+            "SELECT COUNT(*) FROM (",
+            active_due!(),
+            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
+        ),
+        concat!(
+            "SELECT COUNT(*) FROM (",
+            woken_due!(),
+            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
+        ),
+    ] {
+        let n: u64 = conn
+            .prepare_cached(sql)
+            .and_then(|mut stmt| stmt.query_row([now], |row| row.get(0)))
+            .ctx("counting due runs under a live claim")?;
+        count += n;
+    }
+    // A run both active and woken is counted twice: callers only ask
+    // whether any is claimed.
+    Ok(count)
 }
 
 /// The wake to deliver to `run_id` at `now`, in the trait's order; `None`
@@ -378,6 +436,14 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
                 .ctx_with(|| {
                     format!("recording approval request {} of run {run_id}", request.id)
                 })?;
+                // The request's own expiry is the truth, whatever the
+                // caller computed: the claim filter finds it by `due_at`.
+                tx.prepare_cached(
+                    "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
+                     WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
+                )
+                .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
+                .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
             }
         }
 

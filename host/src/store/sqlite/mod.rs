@@ -163,6 +163,9 @@ CREATE TABLE approvals (
     expiry_delivered INTEGER NOT NULL DEFAULT 0 CHECK (expiry_delivered IN (0, 1)),
     PRIMARY KEY (run_id, id)
 );
+-- Answers (and delivered expiries) waiting to be consumed by a step.
+CREATE INDEX approvals_ready ON approvals (run_id)
+    WHERE consumed = 0 AND (answered = 1 OR expiry_delivered = 1);
 
 CREATE TABLE ledger (
     run_id TEXT NOT NULL REFERENCES runs (run_id),
