@@ -86,6 +86,39 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes() {
     let approvals = env.audit_rows(RUN, "approval");
     assert_eq!(approvals.len(), 1);
     assert_eq!(approvals[0]["data"]["by"], "on-call engineer");
+    // The agent gave its lease back after acting.
+    let lease = [
+        "lease",
+        "acquire",
+        "service/payments-api",
+        "--holder",
+        "agent-2",
+        "--ttl",
+        "5",
+    ];
+    assert!(env.ok(&lease).contains("\"granted\":true"));
+}
+
+#[test]
+fn a_rejected_plan_is_not_carried_out() {
+    let env = setup("rejected", json!({}));
+    until_approval(&env);
+    env.ok(&[
+        "approve",
+        RUN,
+        REQUEST,
+        "--by",
+        "on-call engineer",
+        "--reject",
+        "--comment",
+        "not during the freeze",
+    ]);
+    env.work();
+    assert_eq!(
+        outcome(&env),
+        "rejected by on-call engineer: not during the freeze"
+    );
+    assert_eq!(actions_applied(&env), 0);
 }
 
 #[cfg(feature = "failpoints")]
