@@ -380,6 +380,23 @@ impl App {
         Ok(changed)
     }
 
+    /// Deletes the runs that ended more than `days` days ago (the audit log
+    /// keeps their rows). Returns how many went.
+    pub fn prune(&mut self, days: u64) -> Result<u64> {
+        let before = self
+            .now()
+            .saturating_sub(days.saturating_mul(24 * 60 * 60 * 1000));
+        let pruned = self.store.prune_runs(before)?;
+        if pruned > 0 {
+            self.audit(
+                None,
+                "prune",
+                serde_json::json!({"runs": pruned, "ended_before_days": days}),
+            )?;
+        }
+        Ok(pruned)
+    }
+
     /// Ends a live run for good. Returns false when it had already ended.
     pub fn cancel(&mut self, run_id: &str, reason: &str) -> Result<bool> {
         if reason.trim().is_empty() {

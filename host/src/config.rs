@@ -17,6 +17,19 @@ pub struct Config {
     pub tools: BTreeMap<String, ToolConfig>,
     #[serde(default)]
     pub api: ApiConfig,
+    #[serde(default)]
+    pub retention: RetentionConfig,
+}
+
+/// How long ended runs are kept.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetentionConfig {
+    /// Days a done or cancelled run (its state, checkpoints, inbox,
+    /// approvals and ledger) is kept after it ended; `wakeful serve` prunes
+    /// older ones hourly, `wakeful prune` on demand. Unset: kept forever.
+    /// The audit log is never pruned.
+    pub ended_runs_days: Option<u64>,
 }
 
 /// The HTTP API of `wakeful serve`.

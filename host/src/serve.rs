@@ -23,6 +23,9 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
 /// How long an idle worker sleeps before it looks for due runs again.
 const POLL: Duration = Duration::from_millis(200);
 
+/// How often `serve` deletes ended runs past `[retention] ended_runs_days`.
+const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
+
 /// Runs the API on `app` and `workers` worker threads until a shutdown
 /// signal.
 pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> Result<()> {
@@ -95,8 +98,19 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
 /// One worker thread: step due runs until `stop`, checking it between steps
 /// so that a shutdown waits for at most the step in flight.
 fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
+    let retention = app.config.retention.ended_runs_days;
+    let mut pruned_at: Option<std::time::Instant> = None;
     let mut worker = Worker::new(&mut app);
     while !stop.load(Ordering::SeqCst) {
+        // Every worker prunes; once one has, the others find nothing to do.
+        if let Some(days) = retention
+            && pruned_at.is_none_or(|t| t.elapsed() >= PRUNE_EVERY)
+        {
+            if let Err(e) = worker.app().prune(days) {
+                eprintln!("worker: pruning ended runs: {e}");
+            }
+            pruned_at = Some(std::time::Instant::now());
+        }
         match worker.step_next() {
             Ok(Some(stepped)) => {
                 counters.record(&stepped.what);

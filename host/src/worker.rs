@@ -59,6 +59,11 @@ impl<'a> Worker<'a> {
         Worker { app, owner }
     }
 
+    /// The app this worker steps runs of.
+    pub fn app(&mut self) -> &mut App {
+        self.app
+    }
+
     /// Steps runs until none has a wake to deliver. Runs that are due but
     /// claimed by another worker are waited for (their claim ends when that
     /// worker commits, or when a dead worker's claim expires).

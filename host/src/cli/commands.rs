@@ -201,6 +201,15 @@ pub fn run(cli: Cli) -> Result<()> {
                 bail!("{failed} run(s) were not upgraded; they stay on their version");
             }
         }
+        Command::Prune { older_than_days } => {
+            let Some(days) = older_than_days.or(app.config.retention.ended_runs_days) else {
+                bail!(
+                    "say how old: --older-than-days N, or [retention] ended_runs_days in the config"
+                );
+            };
+            let pruned = app.prune(days)?;
+            println!("pruned {pruned} run(s) that ended more than {days} day(s) ago");
+        }
         Command::Schedule { op } => schedule(&mut app, op, json)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
         Command::Bench { agent, runs, topic } => {

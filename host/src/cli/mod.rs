@@ -154,6 +154,12 @@ pub enum Command {
         #[command(subcommand)]
         op: ScheduleCommand,
     },
+    /// Delete ended runs older than the retention (the audit log stays).
+    Prune {
+        /// Days an ended run is kept; default: `[retention] ended_runs_days`.
+        #[arg(long)]
+        older_than_days: Option<u64>,
+    },
     /// List the kill switches that are on.
     Switches,
     /// Measure deploy, start and step speed with a real agent on a

@@ -197,6 +197,11 @@ pub trait Store: Send {
         now: Millis,
     ) -> Result<LeaseOutcome>;
 
+    /// Deletes the runs that ended (done or cancelled) before `ended_before`
+    /// with their checkpoints, waits, inbox, approvals and ledger. The audit
+    /// log keeps its rows: it is append-only. Returns how many runs went.
+    fn prune_runs(&mut self, ended_before: Millis) -> Result<u64>;
+
     // ---- schedules
     /// Records a schedule; an existing one with the same id is replaced.
     fn put_schedule(&mut self, schedule: &Schedule) -> Result<()>;

@@ -324,3 +324,40 @@ fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
     env.work();
     assert_eq!(env.json(&["runs"]).as_array().unwrap().len(), before);
 }
+
+#[test]
+fn ended_runs_are_pruned_after_their_retention_and_the_audit_stays() {
+    let env = waiter("prune", "[retention]\nended_runs_days = 0\n");
+    start(&env, "live", json!({"topic": "go"}));
+    start(&env, "finished", json!({"topic": "go"}));
+    start(&env, "dropped", json!({"topic": "go"}));
+    env.work();
+    env.ok(&["send", "finished", "--topic", "go", "--id", "g1"]);
+    env.ok(&["cancel", "dropped", "--reason", "not needed"]);
+    env.work();
+    assert_eq!(env.show("finished")["status"], "done");
+    let err = waiter("prune-unset", "").fails(&["prune"]);
+    assert!(err.contains("--older-than-days"), "{err}");
+    let out = env.ok(&["prune", "--older-than-days", "1"]);
+    assert!(
+        out.contains("pruned 0 run(s)"),
+        "young runs are kept: {out}"
+    );
+    std::thread::sleep(Duration::from_millis(5));
+    let out = env.ok(&["prune"]);
+    assert!(out.contains("pruned 2 run(s)"), "{out}");
+    for gone in ["finished", "dropped"] {
+        let err = env.fails(&["show", gone]);
+        assert!(err.contains("does not exist"), "{err}");
+    }
+    assert_eq!(env.show("live")["status"], "waiting");
+    let audit = env.json(&["audit"]);
+    assert!(
+        audit
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["run_id"] == "finished" && r["kind"] == "done"),
+        "the audit log keeps the pruned run's rows"
+    );
+}

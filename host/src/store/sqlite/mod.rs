@@ -498,6 +498,10 @@ impl Store for SqliteStore {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
     }
 
+    fn prune_runs(&mut self, ended_before: Millis) -> Result<u64> {
+        runs::prune(&mut self.conn, ended_before)
+    }
+
     fn put_schedule(&mut self, schedule: &Schedule) -> Result<()> {
         schedules::put(&mut self.conn, schedule)
     }

@@ -419,3 +419,20 @@ pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
     })
     .ctx_with(|| format!("reading the inbox of run {run_id}"))
 }
+
+pub(super) fn prune(conn: &mut Connection, ended_before: Millis) -> Result<u64> {
+    write(conn, "pruning ended runs", |tx| {
+        let ended =
+            "SELECT run_id FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1";
+        for table in ["checkpoints", "waits", "inbox", "approvals", "ledger"] {
+            tx.prepare(&format!("DELETE FROM {table} WHERE run_id IN ({ended})"))
+                .and_then(|mut stmt| stmt.execute([ended_before as i64]))
+                .ctx_with(|| format!("pruning {table} of ended runs"))?;
+        }
+        let runs = tx
+            .prepare("DELETE FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1")
+            .and_then(|mut stmt| stmt.execute([ended_before as i64]))
+            .ctx("pruning ended runs")?;
+        Ok(runs as u64)
+    })
+}
