@@ -188,14 +188,67 @@ pub fn audit(rows: &[AuditRow], json: bool) -> Result<()> {
     }
     for r in rows {
         println!(
-            "{}  {:<18} {:<22} {}",
+            "{}  {:<18} {:<18} {}",
             rfc3339(r.at),
             r.run_id.as_deref().unwrap_or("-"),
             r.kind,
-            r.data
+            audit_text(&r.kind, &r.data)
         );
     }
     Ok(())
+}
+
+/// One line an operator reads at 3 am; `--json` has every field.
+fn audit_text(kind: &str, d: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let s = |key: &str| match &d[key] {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match kind {
+        "step" => {
+            let status = s("status");
+            let status = if status.is_empty() {
+                String::new()
+            } else {
+                format!(" ({status})")
+            };
+            format!("#{} {} -> {}{status}", s("seq"), s("wake"), s("next"))
+        }
+        "tool" => {
+            let ok = if d["ok"] == Value::Bool(true) {
+                "ok".to_string()
+            } else {
+                format!("error: {}", s("error"))
+            };
+            format!("{} key={} {ok}", s("tool"), s("key"))
+        }
+        "log" => format!("[{}] {}", s("level"), s("message")),
+        "approval requested" => format!(
+            "{} \"{}\" expires {}",
+            s("id"),
+            s("question"),
+            s("expires_at")
+        ),
+        "approval" => {
+            let verdict = if d["approved"] == Value::Bool(true) {
+                "approved"
+            } else {
+                "rejected"
+            };
+            let comment = s("comment");
+            let comment = if comment.is_empty() {
+                String::new()
+            } else {
+                format!(": {comment}")
+            };
+            format!("{} {verdict} by {}{comment}", s("request_id"), s("by"))
+        }
+        "done" => s("outcome"),
+        "step failed" => format!("attempt {}: {}", s("attempt"), s("error")),
+        _ => d.to_string(),
+    }
 }
 
 pub fn upgrade_result(result: &crate::upgrade::UpgradeResult) -> String {
