@@ -86,6 +86,18 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes() {
     let approvals = env.audit_rows(RUN, "approval");
     assert_eq!(approvals.len(), 1);
     assert_eq!(approvals[0]["data"]["by"], "on-call engineer");
+    // The trail an operator reads: who approved, which action ran, once.
+    let trail = env.ok(&["audit", RUN]);
+    assert!(
+        trail.contains("approve-scale_out approved by on-call engineer"),
+        "{trail}"
+    );
+    assert_eq!(
+        trail.matches("kv key=INC-7001:scale_out ok").count(),
+        1,
+        "{trail}"
+    );
+    assert!(trail.contains("#6 resume -> done: resolved"), "{trail}");
     // The agent gave its lease back after acting.
     let lease = [
         "lease",
