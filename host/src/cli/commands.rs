@@ -8,7 +8,7 @@ use super::output::{self, print_json};
 use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
+use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, RunStatus};
 use crate::worker::{StepEnd, Worker};
 use crate::{tools, upgrade};
 
@@ -67,7 +67,27 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Serve { listen, workers } => {
             return crate::serve::run(app, &cli.data, listen, workers);
         }
-        Command::Runs => output::runs(&app.store.runs()?, &app.store.switches()?, json)?,
+        Command::Runs {
+            status,
+            agent,
+            limit,
+        } => {
+            let status = match status.as_deref() {
+                Some(s) => Some(RunStatus::parse(s).with_context(|| {
+                    format!("--status `{s}` is not one of active, waiting, done, parked, cancelled")
+                })?),
+                None => None,
+            };
+            let runs: Vec<_> = app
+                .store
+                .runs()?
+                .into_iter()
+                .filter(|r| status.is_none_or(|s| r.status == s))
+                .filter(|r| agent.as_ref().is_none_or(|a| &r.agent == a))
+                .take(limit.unwrap_or(usize::MAX))
+                .collect();
+            output::runs(&runs, &app.store.switches()?, json)?
+        }
         Command::Show { run } => {
             let r = app.run(&run)?;
             let approvals = app.store.approvals(&run)?;

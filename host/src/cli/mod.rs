@@ -76,8 +76,19 @@ pub enum Command {
         #[arg(long, default_value_t = 2)]
         workers: usize,
     },
-    /// List runs.
-    Runs,
+    /// List runs, newest first.
+    Runs {
+        /// Only runs with this status (active, waiting, done, parked,
+        /// cancelled).
+        #[arg(long)]
+        status: Option<String>,
+        /// Only runs of this agent.
+        #[arg(long)]
+        agent: Option<String>,
+        /// At most this many.
+        #[arg(long)]
+        limit: Option<usize>,
+    },
     /// Show one run: status, state, waits, pending approvals.
     Show { run: String },
     /// The run's checkpoints, one per step.

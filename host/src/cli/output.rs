@@ -135,6 +135,12 @@ pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) 
     }
     println!("steps      {} of {}", run.steps, run.step_budget);
     println!("fuel       {} of {}", run.fuel_used, run.fuel_budget);
+    if run.tokens_used > 0 || run.usd_used > 0.0 {
+        println!(
+            "tokens     {} of {} (${:.4} of ${:.2})",
+            run.tokens_used, run.token_budget, run.usd_used, run.usd_budget
+        );
+    }
     if let Some(e) = &run.last_error {
         println!("last error {e} (attempts: {})", run.attempts);
     }

@@ -155,6 +155,8 @@ fn incident_agent_resolves_with_a_real_model_client() {
     let show = resolve(&env);
     assert_eq!(show["tokens_used"], 120);
     assert_eq!(show["token_budget"], 200_000);
+    let text = env.ok(&["show", "inc-7001"]);
+    assert!(text.contains("tokens     120 of 200000"), "{text}");
     assert_eq!(show["usd_budget"], 5.0);
     let usd = show["usd_used"].as_f64().unwrap();
     assert!((usd - 0.00024).abs() < 1e-12, "{usd}");

@@ -152,6 +152,18 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
         .collect();
     assert_eq!(paused.iter().filter(|p| **p).count(), 1, "{runs}");
     assert!(env.ok(&["runs"]).contains("waiting (paused)"));
+    let done = env.json(&["runs", "--status", "done", "--agent", "waiter"]);
+    assert_eq!(done.as_array().unwrap().len(), 1, "{done}");
+    assert_eq!(done[0]["run_id"], "r2");
+    assert_eq!(
+        env.json(&["runs", "--limit", "1"])
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let err = env.fails(&["runs", "--status", "sleeping"]);
+    assert!(err.contains("--status `sleeping`"), "{err}");
     assert_eq!(env.show("r2")["status"], "done");
     env.ok(&["pause", "--agent", "waiter"]);
     env.ok(&["resume", "--run", "r1"]);
