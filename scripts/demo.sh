@@ -22,7 +22,7 @@ say "the world: payments-api is degraded"
 $wakeful kv put service/payments-api '{"status":"degraded","memory_pct":97,"actions_applied":0}'
 
 say "deploy the incident agent with the tools it asks for"
-$wakeful deploy agents/target/wasm32-wasip2/release/incident.wasm --grant kv --grant lease --grant llm
+$wakeful deploy agents/target/wasm32-wasip2/release/incident.wasm --grant kv --grant lease --grant llm --owner "sre on-call"
 
 say "start a run and work until it waits"
 $wakeful start incident --id "$run" --input '{"incident":"INC-7001","service":"payments-api","holder":"agent-1"}'

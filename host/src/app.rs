@@ -108,7 +108,18 @@ impl App {
     }
 
     /// Checks a component, asks it what it is, and records it with its grants.
-    pub fn deploy(&mut self, bytes: &[u8], grants: &[String], grant_all: bool) -> Result<Deployed> {
+    pub fn deploy(
+        &mut self,
+        bytes: &[u8],
+        grants: &[String],
+        grant_all: bool,
+        owner: Option<&str>,
+    ) -> Result<Deployed> {
+        if owner.is_some_and(|o| o.trim().is_empty()) {
+            return Err(AppError::Invalid(
+                "--owner is empty: name who answers for this agent".into(),
+            ));
+        }
         let runtime = self.runtime()?;
         let loaded = runtime.load(bytes)?;
         let info = runtime
@@ -168,6 +179,7 @@ impl App {
             granted_tools: granted.clone(),
             size: bytes.len() as u64,
             deployed_at: self.now(),
+            owner: owner.map(str::to_string),
         };
         let put = self.store.put_agent(&version, bytes)?;
         if put == PutAgent::Inserted {
@@ -175,7 +187,7 @@ impl App {
                 None,
                 "deploy",
                 serde_json::json!({"agent": version.name, "version": version.version,
-                    "digest": version.digest, "granted": granted}),
+                    "digest": version.digest, "granted": granted, "owner": owner}),
             )?;
         }
         let unconfigured_tools = granted

@@ -49,7 +49,7 @@ pub fn run(
     let mut app = App::open(scratch, config.clone())?;
 
     let t = Instant::now();
-    let deployed = app.deploy(&bytes, &[], true)?;
+    let deployed = app.deploy(&bytes, &[], true, None)?;
     let deploy_ms = ms(t.elapsed());
 
     let fresh = App::open(scratch, config)?;

@@ -24,9 +24,11 @@ pub async fn deploy(
     let bytes = body?;
     let mut grants = Vec::new();
     let mut grant_all = false;
+    let mut owner = None;
     for (key, value) in params {
         match key.as_str() {
             "grant" => grants.push(value),
+            "owner" => owner = Some(value),
             "grant_all" => {
                 grant_all = value.parse().map_err(|_| {
                     ApiError::BadRequest(format!("grant_all is `{value}`; use true or false"))
@@ -34,7 +36,7 @@ pub async fn deploy(
             }
             _ => {
                 return Err(ApiError::BadRequest(format!(
-                    "unknown query parameter `{key}`; use grant=TOOL (repeatable) or grant_all=true"
+                    "unknown query parameter `{key}`; use grant=TOOL (repeatable), grant_all=true, owner=NAME"
                 )));
             }
         }
@@ -45,7 +47,7 @@ pub async fn deploy(
         ));
     }
     let deployed = blocking(&state, move |app| {
-        Ok(app.deploy(&bytes, &grants, grant_all)?)
+        Ok(app.deploy(&bytes, &grants, grant_all, owner.as_deref())?)
     })
     .await?;
     let status = if deployed.already_deployed {

@@ -22,11 +22,12 @@ pub fn run(cli: Cli) -> Result<()> {
             file,
             grants,
             grant_all,
+            owner,
         } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let d = app
-                .deploy(&bytes, &grants, grant_all)
+                .deploy(&bytes, &grants, grant_all, owner.as_deref())
                 .with_context(|| format!("cannot deploy {}", file.display()))?;
             if json {
                 return print_json(&d);
@@ -39,6 +40,9 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("{verb} {}@{}", d.agent.name, d.agent.version);
             println!("digest sha256:{}", d.agent.digest);
             println!("granted {}", output::list(&d.agent.granted_tools));
+            if let Some(owner) = &d.agent.owner {
+                println!("owner {owner}");
+            }
             for t in &d.unconfigured_tools {
                 eprintln!(
                     "warning: tool `{t}` is granted but not configured on this host; its calls fail with `unknown` until wakeful.toml adds it"

@@ -44,6 +44,9 @@ pub enum Command {
         /// Grant every tool the agent asks for.
         #[arg(long)]
         grant_all: bool,
+        /// Who answers for this version (a person or a team).
+        #[arg(long)]
+        owner: Option<String>,
     },
     /// List deployed agent versions.
     Agents,

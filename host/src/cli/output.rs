@@ -55,7 +55,7 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
         return print_json(agents);
     }
     table(
-        &["AGENT", "DIGEST", "TOOLS", "GRANTED", "DEPLOYED"],
+        &["AGENT", "DIGEST", "TOOLS", "GRANTED", "OWNER", "DEPLOYED"],
         agents
             .iter()
             .map(|a| {
@@ -64,6 +64,7 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
                     a.digest.chars().take(12).collect(),
                     list(&a.requested_tools),
                     list(&a.granted_tools),
+                    a.owner.clone().unwrap_or_else(|| "-".into()),
                     rfc3339(a.deployed_at),
                 ]
             })

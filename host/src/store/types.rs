@@ -17,6 +17,9 @@ pub struct AgentVersion {
     pub granted_tools: Vec<String>,
     pub size: u64,
     pub deployed_at: Millis,
+    /// Who answers for this version (seed 001: every agent acting on real
+    /// systems needs a named human owner).
+    pub owner: Option<String>,
 }
 
 /// What `put_agent` did.

@@ -44,6 +44,14 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
     let err = env.fails(&["deploy", incident.to_str().unwrap(), "--grant", "kv"]);
     assert!(err.contains("not granted: lease, llm"), "{err}");
 
+    let err = env.fails(&[
+        "deploy",
+        incident.to_str().unwrap(),
+        "--grant-all",
+        "--owner",
+        " ",
+    ]);
+    assert!(err.contains("--owner is empty"), "{err}");
     let err = env.fails(&["start", "invoice-mail", "--input", "{not json"]);
     assert!(err.contains("--input is not valid JSON"), "{err}");
     let err = env.fails(&["start", "nobody"]);

@@ -97,8 +97,12 @@ fn a_deployed_component_is_compiled_once_and_cached_on_disk() {
         crate::harness::agent("invoice-mail").to_str().unwrap(),
         "--grant",
         "kv",
+        "--owner",
+        "billing-team",
     ]);
     let digest = deployed["agent"]["digest"].as_str().unwrap().to_string();
+    assert_eq!(deployed["agent"]["owner"], "billing-team");
+    assert!(env.ok(&["agents"]).contains("billing-team"));
     let cached: Vec<String> = std::fs::read_dir(env.dir.join("data/cache"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())

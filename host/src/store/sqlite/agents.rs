@@ -8,7 +8,7 @@ use super::{Context, from_json, to_json, write};
 use crate::store::{AgentVersion, PutAgent, Result, StoreError};
 
 const COLUMNS: &str =
-    "name, version, digest, description, requested_tools, granted_tools, size, deployed_at";
+    "name, version, digest, description, requested_tools, granted_tools, size, deployed_at, owner";
 
 struct AgentRow {
     name: String,
@@ -19,6 +19,7 @@ struct AgentRow {
     granted_tools: String,
     size: u64,
     deployed_at: u64,
+    owner: Option<String>,
 }
 
 impl AgentRow {
@@ -32,6 +33,7 @@ impl AgentRow {
             granted_tools: row.get("granted_tools")?,
             size: row.get("size")?,
             deployed_at: row.get("deployed_at")?,
+            owner: row.get("owner")?,
         })
     }
 
@@ -48,6 +50,7 @@ impl AgentRow {
             granted_tools,
             size: self.size,
             deployed_at: self.deployed_at,
+            owner: self.owner,
         })
     }
 }
@@ -93,7 +96,8 @@ pub(super) fn put_agent(
         let granted = to_json(&agent.granted_tools, "granted tools")?;
         tx.prepare_cached(
             "INSERT INTO agents (name, version, digest, bytes, description, requested_tools, \
-             granted_tools, size, deployed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             granted_tools, size, deployed_at, owner) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -106,6 +110,7 @@ pub(super) fn put_agent(
                 granted,
                 agent.size,
                 agent.deployed_at,
+                agent.owner,
             ])
         })
         .ctx_with(|| format!("inserting {label}"))?;

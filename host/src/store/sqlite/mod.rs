@@ -67,6 +67,7 @@ CREATE TABLE agents (
     granted_tools   TEXT NOT NULL,          -- JSON array of tool names
     size            INTEGER NOT NULL,
     deployed_at     INTEGER NOT NULL,
+    owner           TEXT,                   -- the human who answers for this version
     UNIQUE (name, version)
 );
 

@@ -59,6 +59,7 @@ fn agent_version(name: &str, version: &str, digest: &str) -> AgentVersion {
         granted_tools: vec!["kv".into()],
         size: 4,
         deployed_at: 1,
+        owner: Some("sre-team".into()),
     }
 }
 
