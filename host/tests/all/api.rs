@@ -236,31 +236,16 @@ fn the_incident_is_approved_through_its_answer_link_once() {
     assert_eq!(without_answer_links(show), cli);
 
     let answer = json!({"by": "on-call engineer", "approved": true});
-    let (status, body) = server.request(
-        "POST",
-        &link,
-        None,
-        Some(("application/json", answer.to_string().into_bytes())),
-    );
+    let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["answer"]["by"], "on-call engineer");
-    let (status, body) = server.request(
-        "POST",
-        &link,
-        None,
-        Some(("application/json", answer.to_string().into_bytes())),
-    );
+    let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 409, "a link answers once: {body}");
     assert!(
         body["error"].as_str().unwrap().contains("already answered"),
         "{body}"
     );
-    let (status, _) = server.request(
-        "POST",
-        "/v1/approve/0000",
-        None,
-        Some(("application/json", answer.to_string().into_bytes())),
-    );
+    let (status, _) = server.post_as("/v1/approve/0000", None, &answer);
     assert_eq!(status, 404);
 
     let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
@@ -286,12 +271,7 @@ fn an_expired_answer_link_is_refused_and_the_run_is_told() {
     let link = answer_url(&show);
     std::thread::sleep(Duration::from_millis(1300));
     let answer = json!({"by": "on-call engineer", "approved": true});
-    let (status, body) = server.request(
-        "POST",
-        &link,
-        None,
-        Some(("application/json", answer.to_string().into_bytes())),
-    );
+    let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 410, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("expired"),

@@ -284,13 +284,13 @@ impl Server {
 
     /// An authenticated POST of a JSON body.
     pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_as(path, Some(API_TOKEN), body)
+    }
+
+    /// A POST of a JSON body with the given bearer token, or none.
+    pub fn post_as(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
         let bytes = body.to_string().into_bytes();
-        self.request(
-            "POST",
-            path,
-            Some(API_TOKEN),
-            Some(("application/json", bytes)),
-        )
+        self.request("POST", path, token, Some(("application/json", bytes)))
     }
 
     /// Polls `GET /v1/runs/{run}` every 100 ms until `done` holds for it,
