@@ -142,3 +142,25 @@ fn a_tool_not_granted_is_denied_to_the_guest() {
         "the denied call took no lease: {out}"
     );
 }
+
+#[test]
+fn a_data_file_from_a_newer_wakeful_is_refused_untouched() {
+    let env = Env::new("newer-file", "");
+    env.ok(&["kv", "put", "k", "1"]);
+    let db = env.dir.join("data/wakeful.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 999)
+        .unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let err = env.fails(&["kv", "get", "k"]);
+    assert!(
+        err.contains("newer wakeful") && err.contains("schema 999"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the file was not touched"
+    );
+}
