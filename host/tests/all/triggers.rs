@@ -33,7 +33,7 @@ fn outcome(env: &Env, run: &str) -> String {
 #[test]
 fn an_until_wait_fires_once_it_is_due() {
     let env = waiter("until", "");
-    start(&env, "t", json!({"after_ms": 700}));
+    start(&env, "t", json!({"after_ms": 1500}));
     env.work();
     let show = env.show("t");
     assert_eq!(show["status"], "waiting");
@@ -42,7 +42,7 @@ fn an_until_wait_fires_once_it_is_due() {
         "{show}"
     );
     assert!(env.work().contains("idle after 0 step(s)"), "not due yet");
-    std::thread::sleep(Duration::from_millis(800));
+    std::thread::sleep(Duration::from_millis(1600));
     env.work();
     assert!(outcome(&env, "t").starts_with("timer due at "));
 }
