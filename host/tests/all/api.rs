@@ -103,7 +103,7 @@ fn health_auth_and_bad_requests() {
     assert_eq!(status, 404);
 
     let huge = json!({"topic": "t", "id": "e1", "payload": "x".repeat(64 << 10)});
-    let (status, body) = server.post("/v1/events", &huge);
+    let (status, body) = server.post_refused_early("/v1/events", &huge);
     assert_eq!(status, 413, "{body}");
     assert!(
         body["error"]

@@ -244,6 +244,32 @@ impl Server {
         token: Option<&str>,
         body: Option<(&str, Vec<u8>)>,
     ) -> (u16, Value) {
+        self.try_request(method, path, token, body)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    /// An authenticated POST the server refuses before reading its whole
+    /// body (too large). The server answers and closes; a client still
+    /// writing may see the connection reset before it reads the answer, as
+    /// any HTTP client can: retry until the answer is read.
+    pub fn post_refused_early(&self, path: &str, body: &Value) -> (u16, Value) {
+        let bytes = body.to_string().into_bytes();
+        for _ in 0..20 {
+            let body = Some(("application/json", bytes.clone()));
+            if let Ok(answer) = self.try_request("POST", path, Some(API_TOKEN), body) {
+                return answer;
+            }
+        }
+        panic!("POST {path}: the connection was reset 20 times in a row");
+    }
+
+    fn try_request(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<(&str, Vec<u8>)>,
+    ) -> Result<(u16, Value), ureq::Error> {
         let url = format!("{}{path}", self.base);
         let auth = token.map(|t| format!("Bearer {t}"));
         let response = match body {
@@ -270,11 +296,11 @@ impl Server {
                 req.send(&bytes[..])
             }
         };
-        let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let mut response = response?;
         let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().unwrap();
+        let text = response.body_mut().read_to_string()?;
         let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, value)
+        Ok((status, value))
     }
 
     /// An authenticated GET.
