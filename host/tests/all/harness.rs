@@ -204,8 +204,12 @@ impl Env {
                 panic!("wakeful serve printed {line:?} instead of its address:\n{log}");
             }
         };
+        // A fresh connection per request: a connection the server closed
+        // (after refusing a body early) must not be picked from a pool.
         let http = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            .max_idle_connections(0)
+            .max_idle_connections_per_host(0)
             .build()
             .into();
         Server {
