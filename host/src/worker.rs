@@ -69,18 +69,25 @@ impl<'a> Worker<'a> {
     /// worker commits, or when a dead worker's claim expires).
     pub fn until_idle(&mut self, mut on_step: impl FnMut(&Stepped)) -> Result<usize, AppError> {
         let mut steps = 0;
+        // Set when no run was claimable and none was under a live claim: one
+        // more look then, because a dead worker's claim may have expired
+        // between those two reads.
+        let mut last_look = false;
         loop {
             match self.step_next()? {
                 Some(stepped) => {
                     steps += 1;
+                    last_look = false;
                     on_step(&stepped);
                 }
+                None if last_look => return Ok(steps),
                 None => {
                     let now = self.app.now();
                     if self.app.store.due_but_claimed(now)? == 0 {
-                        return Ok(steps);
+                        last_look = true;
+                    } else {
+                        std::thread::sleep(std::time::Duration::from_millis(100));
                     }
-                    std::thread::sleep(std::time::Duration::from_millis(100));
                 }
             }
         }
