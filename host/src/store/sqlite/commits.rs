@@ -1,0 +1,324 @@
+//! The writes that end a claim: a step's commit (checkpoint, status, waits,
+//! approval requests, audit) or its failure, parking, cancelling and giving
+//! a claim back. Each checks the claim's epoch first.
+
+use rusqlite::{Connection, params};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::claims::check_claim;
+use super::runs;
+use super::{Context, audit, clamp_time, to_json, write};
+use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake};
+use crate::store::{Result, StepCommit, StepFailed, StoreError};
+
+/// How a wait is indexed: its kind and the key that triggers match on.
+fn wait_key(wait: &WaitFor) -> (&'static str, String) {
+    match wait {
+        WaitFor::Event { topic } => ("event", topic.clone()),
+        WaitFor::Approval(request) => ("approval", request.id.clone()),
+        WaitFor::Until { at } => ("until", at.to_string()),
+        WaitFor::Cron { expr } => ("cron", expr.clone()),
+    }
+}
+
+pub(super) fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// An unguessable approval token: 32 bytes from the OS.
+fn new_token() -> Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| StoreError::Db(format!("reading OS randomness for an approval token: {e}")))?;
+    Ok(hex::encode(bytes))
+}
+
+pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
+    let run_id = c.run_id.as_str();
+    write(conn, &format!("committing a step of run {run_id}"), |tx| {
+        check_claim(tx, run_id, c.epoch)?;
+        let (steps, version): (u64, String) = tx
+            .prepare_cached("SELECT steps, version FROM runs WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?))))
+            .ctx_with(|| format!("reading run {run_id}"))?;
+        let seq = steps + 1;
+
+        let wake_json = to_json(&c.wake, "the wake")?;
+        let next_json = to_json(&c.next, "the next step")?;
+        tx.prepare_cached(
+            "INSERT INTO checkpoints (run_id, seq, version, wake, state, next, status_text, \
+             fuel_used, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                seq,
+                version,
+                wake_json,
+                c.state,
+                next_json,
+                c.status_text,
+                c.fuel_used,
+                c.at,
+            ])
+        })
+        .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+
+        // A finished run waits for nothing, whatever the caller passed.
+        let (status, outcome, pending, waits, wake_when) = match &c.next {
+            Next::Continue => ("active", None, Some("resume"), &c.waits[..], &c.wake_when),
+            Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
+            Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
+        };
+        let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
+        let waits_json = to_json(&wait_list, "the waits")?;
+        tx.prepare_cached(
+            "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
+             wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
+             last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
+             lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                status,
+                c.status_text,
+                c.state,
+                outcome,
+                wake_when,
+                waits_json,
+                seq,
+                c.fuel_used,
+                pending,
+                c.at,
+            ])
+        })
+        .ctx_with(|| format!("updating run {run_id}"))?;
+
+        consume_wake(tx, run_id, &c.wake, seq)?;
+
+        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("clearing the waits of run {run_id}"))?;
+        for (pos, stored) in waits.iter().enumerate() {
+            let (kind, key) = wait_key(&stored.wait);
+            let wait_json = to_json(&stored.wait, "a wait")?;
+            tx.prepare_cached(
+                "INSERT INTO waits (run_id, pos, kind, key, due_at, wait) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    run_id,
+                    pos as i64,
+                    kind,
+                    key,
+                    stored.due_at.map(clamp_time),
+                    wait_json
+                ])
+            })
+            .ctx_with(|| format!("recording a {kind} wait of run {run_id}"))?;
+
+            // A request asked again keeps its first expiry and token: waiting
+            // again must not extend the time an approver has.
+            if let WaitFor::Approval(request) = &stored.wait {
+                let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
+                let token = new_token()?;
+                tx.prepare_cached(
+                    "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
+                     requested_at, expires_at, answered, consumed) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
+                     ON CONFLICT (run_id, id) DO NOTHING",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        run_id,
+                        request.id,
+                        request.question,
+                        request.details,
+                        sha256_hex(&request.details),
+                        token,
+                        c.at,
+                        expires,
+                    ])
+                })
+                .ctx_with(|| {
+                    format!("recording approval request {} of run {run_id}", request.id)
+                })?;
+                // The request's own expiry is the truth, whatever the
+                // caller computed: the claim filter finds it by `due_at`.
+                tx.prepare_cached(
+                    "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
+                     WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
+                )
+                .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
+                .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
+            }
+        }
+
+        for entry in &c.audit {
+            audit::insert(tx, entry, c.at)?;
+        }
+
+        // The step is kept; only the next one waits for an operator. Its
+        // waits stay, so a resume puts the run back where this step left it.
+        if let (Some(reason), false) = (&c.park, status == "done") {
+            tx.prepare_cached(
+                "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
+                 WHERE run_id = ?1",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
+            .ctx_with(|| format!("parking run {run_id}"))?;
+            audit::insert_kind(
+                tx,
+                Some(run_id),
+                "parked",
+                json!({ "reason": reason }),
+                c.at,
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// Marks the delivered wake as used so that no later claim delivers it again.
+/// Start, resume and timer wakes live in the run row and its waits, which
+/// the commit rewrites.
+fn consume_wake(conn: &Connection, run_id: &str, wake: &Wake, seq: u64) -> Result<()> {
+    match wake {
+        Wake::Event(event) => {
+            conn.prepare_cached(
+                "UPDATE inbox SET consumed_at_step = ?3 \
+                 WHERE run_id = ?1 AND event_id = ?2 AND consumed_at_step IS NULL",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, event.id, seq]))
+            .ctx_with(|| format!("consuming event {} of run {run_id}", event.id))?;
+        }
+        Wake::Approval(ApprovalAnswer { request_id, .. }) | Wake::Expired { request_id } => {
+            conn.prepare_cached("UPDATE approvals SET consumed = 1 WHERE run_id = ?1 AND id = ?2")
+                .and_then(|mut stmt| stmt.execute([run_id, request_id]))
+                .ctx_with(|| format!("consuming approval {request_id} of run {run_id}"))?;
+        }
+        Wake::Start { .. } | Wake::Timer { .. } | Wake::Resume => {}
+    }
+    Ok(())
+}
+
+pub(super) fn fail_step(conn: &mut Connection, f: &StepFailed) -> Result<()> {
+    let run_id = f.run_id.as_str();
+    write(
+        conn,
+        &format!("recording a failed step of run {run_id}"),
+        |tx| {
+            check_claim(tx, run_id, f.epoch)?;
+            match f.retry_at {
+            Some(retry_at) => tx
+                .prepare_cached(
+                    "UPDATE runs SET attempts = attempts + 1, last_error = ?2, \
+                     fuel_used = fuel_used + ?3, retry_at = ?4, updated_at = ?5, \
+                     lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        run_id,
+                        f.error,
+                        f.fuel_used,
+                        clamp_time(retry_at),
+                        f.at
+                    ])
+                }),
+            None => tx
+                .prepare_cached(
+                    "UPDATE runs SET status = 'parked', status_text = ?3, attempts = attempts + 1, \
+                     last_error = ?2, fuel_used = fuel_used + ?4, retry_at = NULL, \
+                     updated_at = ?5, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        run_id,
+                        f.error,
+                        format!("parked: {}", f.error),
+                        f.fuel_used,
+                        f.at
+                    ])
+                }),
+        }
+        .ctx_with(|| format!("updating run {run_id}"))?;
+            for entry in &f.audit {
+                audit::insert(tx, entry, f.at)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+pub(super) fn park(
+    conn: &mut Connection,
+    run_id: &str,
+    epoch: u64,
+    reason: &str,
+    at: Millis,
+) -> Result<()> {
+    write(conn, &format!("parking run {run_id}"), |tx| {
+        check_claim(tx, run_id, epoch)?;
+        tx.prepare_cached(
+            "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, \
+             updated_at = ?4, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason, at]))
+        .ctx_with(|| format!("updating run {run_id}"))?;
+        audit::insert_kind(tx, Some(run_id), "parked", json!({ "reason": reason }), at)
+    })
+}
+
+pub(super) fn cancel(
+    conn: &mut Connection,
+    run_id: &str,
+    reason: &str,
+    at: Millis,
+) -> Result<bool> {
+    write(conn, &format!("cancelling run {run_id}"), |tx| {
+        // Bumping the epoch fences a worker that is stepping the run now:
+        // its commit finds a stale epoch and writes nothing.
+        let changed = tx
+            .prepare_cached(
+                "UPDATE runs SET status = 'cancelled', outcome = ?2, status_text = ?2, \
+                 wake_when = NULL, waits = '[]', pending_wake = NULL, retry_at = NULL, \
+                 lease_owner = NULL, lease_expires = NULL, epoch = epoch + 1, updated_at = ?3 \
+                 WHERE run_id = ?1 AND status IN ('active', 'waiting', 'parked')",
+            )
+            .and_then(|mut stmt| stmt.execute(params![run_id, format!("cancelled: {reason}"), at]))
+            .ctx_with(|| format!("cancelling run {run_id}"))?;
+        if changed == 0 {
+            return if runs::run_exists(tx, run_id)? {
+                Ok(false)
+            } else {
+                Err(StoreError::UnknownRun(run_id.to_string()))
+            };
+        }
+        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("dropping the waits of run {run_id}"))?;
+        audit::insert_kind(
+            tx,
+            Some(run_id),
+            "cancelled",
+            json!({ "reason": reason }),
+            at,
+        )?;
+        Ok(true)
+    })
+}
+
+pub(super) fn release(conn: &mut Connection, run_id: &str, epoch: u64) -> Result<()> {
+    write(conn, &format!("releasing run {run_id}"), |tx| {
+        check_claim(tx, run_id, epoch)?;
+        tx.prepare_cached(
+            "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute([run_id]))
+        .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
+        Ok(())
+    })
+}

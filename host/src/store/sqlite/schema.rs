@@ -1,0 +1,174 @@
+//! The schema, as the migrations that build it. Append only: a migration
+//! that has shipped is never edited.
+
+/// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
+/// Append only; never edit a migration that has shipped.
+pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1];
+
+/// The schema version this build writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+const SCHEMA_V1: &str = r#"
+CREATE TABLE agents (
+    name            TEXT NOT NULL,
+    version         TEXT NOT NULL,
+    digest          TEXT NOT NULL UNIQUE,
+    bytes           BLOB NOT NULL,
+    description     TEXT NOT NULL,
+    requested_tools TEXT NOT NULL,          -- JSON array of tool names
+    granted_tools   TEXT NOT NULL,          -- JSON array of tool names
+    size            INTEGER NOT NULL,
+    deployed_at     INTEGER NOT NULL,
+    owner           TEXT,                   -- the human who answers for this version
+    UNIQUE (name, version)
+);
+
+CREATE TABLE runs (
+    run_id        TEXT PRIMARY KEY NOT NULL,
+    agent         TEXT NOT NULL,
+    version       TEXT NOT NULL,
+    digest        TEXT NOT NULL REFERENCES agents (digest),
+    status        TEXT NOT NULL CHECK (status IN ('active', 'waiting', 'done', 'parked', 'cancelled')),
+    status_text   TEXT,
+    state         TEXT NOT NULL,
+    outcome       TEXT,
+    wake_when     TEXT,
+    waits         TEXT NOT NULL,            -- JSON array of WaitFor
+    steps         INTEGER NOT NULL,
+    fuel_used     INTEGER NOT NULL,
+    step_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
+    fuel_budget   INTEGER NOT NULL,         -- u64 stored bit for bit
+    tokens_used   INTEGER NOT NULL DEFAULT 0,
+    token_budget  INTEGER NOT NULL,         -- u64 stored bit for bit
+    usd_used      REAL NOT NULL DEFAULT 0,
+    usd_budget    REAL NOT NULL,            -- 0: no money limit
+    attempts      INTEGER NOT NULL,
+    last_error    TEXT,
+    retry_at      INTEGER,
+    input         TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    -- The wake an active run has to deliver that no other table holds.
+    pending_wake  TEXT CHECK (pending_wake IN ('start', 'resume')),
+    lease_owner   TEXT,
+    lease_expires INTEGER,
+    -- Bumped by every claim; writes under a claim must carry the current one.
+    epoch         INTEGER NOT NULL
+);
+CREATE INDEX runs_by_status ON runs (status, updated_at);
+
+CREATE TABLE checkpoints (
+    run_id      TEXT NOT NULL REFERENCES runs (run_id),
+    seq         INTEGER NOT NULL,
+    version     TEXT NOT NULL,
+    wake        TEXT,                       -- JSON Wake; NULL for an upgrade
+    upgraded_from TEXT,                     -- the version an upgrade moved the run from
+    state       TEXT NOT NULL,
+    next        TEXT NOT NULL,              -- JSON Next
+    status_text TEXT,
+    fuel_used   INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+-- The current waits of each run, replaced at every commit. `key` is the
+-- event topic, the approval id, the `until` time or the cron expression.
+CREATE TABLE waits (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    pos    INTEGER NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('event', 'approval', 'until', 'cron')),
+    key    TEXT NOT NULL,
+    due_at INTEGER,
+    wait   TEXT NOT NULL,                   -- JSON WaitFor
+    PRIMARY KEY (run_id, pos)
+) WITHOUT ROWID;
+CREATE INDEX waits_by_key ON waits (kind, key);
+CREATE INDEX waits_by_due ON waits (due_at) WHERE due_at IS NOT NULL;
+
+CREATE TABLE inbox (
+    run_id           TEXT NOT NULL REFERENCES runs (run_id),
+    event_id         TEXT NOT NULL,
+    topic            TEXT NOT NULL,
+    payload          TEXT NOT NULL,
+    received_at      INTEGER NOT NULL,
+    consumed_at_step INTEGER,
+    UNIQUE (run_id, event_id)
+);
+CREATE INDEX inbox_unconsumed ON inbox (run_id, topic) WHERE consumed_at_step IS NULL;
+
+CREATE TABLE approvals (
+    run_id         TEXT NOT NULL REFERENCES runs (run_id),
+    id             TEXT NOT NULL,
+    question       TEXT NOT NULL,
+    details        TEXT NOT NULL,
+    details_digest TEXT NOT NULL,           -- lowercase hex SHA-256 of details
+    token          TEXT NOT NULL UNIQUE,    -- 32 random bytes, hex
+    requested_at   INTEGER NOT NULL,
+    expires_at     INTEGER NOT NULL,
+    answered       INTEGER NOT NULL CHECK (answered IN (0, 1)),
+    approved       INTEGER CHECK (approved IN (0, 1)),
+    answered_by    TEXT,
+    answered_at    INTEGER,
+    comment        TEXT,
+    consumed       INTEGER NOT NULL CHECK (consumed IN (0, 1)),
+    -- Set when a claim delivers `Expired` for this request: from then on no
+    -- answer is taken, whatever time the answering process read.
+    expiry_delivered INTEGER NOT NULL DEFAULT 0 CHECK (expiry_delivered IN (0, 1)),
+    PRIMARY KEY (run_id, id)
+);
+-- Answers (and delivered expiries) waiting to be consumed by a step.
+CREATE INDEX approvals_ready ON approvals (run_id)
+    WHERE consumed = 0 AND (answered = 1 OR expiry_delivered = 1);
+
+CREATE TABLE ledger (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    key    TEXT NOT NULL,
+    tool   TEXT NOT NULL,
+    args   TEXT NOT NULL,
+    result TEXT NOT NULL,                   -- JSON {"Ok": text} or {"Err": ToolError}
+    at     INTEGER NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE kv (
+    key     TEXT PRIMARY KEY NOT NULL,
+    value   TEXT,             -- NULL: deleted; the row keeps the version
+    version INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE leases (
+    resource   TEXT PRIMARY KEY NOT NULL,
+    holder     TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE switches (
+    scope  TEXT PRIMARY KEY NOT NULL,
+    reason TEXT,
+    at     INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE audit (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     INTEGER NOT NULL,
+    run_id TEXT,
+    kind   TEXT NOT NULL,
+    data   TEXT NOT NULL                    -- JSON
+);
+CREATE INDEX audit_by_run ON audit (run_id, id);
+
+-- Agents started at each tick of a cron expression. A run started by a
+-- schedule has an id derived from the schedule and the tick, so a tick
+-- fired twice (by two workers, or again after a crash) starts one run.
+CREATE TABLE schedules (
+    id          TEXT PRIMARY KEY NOT NULL,
+    agent       TEXT NOT NULL,              -- name, or name@version
+    cron        TEXT NOT NULL,
+    input       TEXT NOT NULL,
+    overlap     TEXT NOT NULL CHECK (overlap IN ('skip', 'allow')),
+    next_at     INTEGER NOT NULL,
+    last_run_id TEXT,
+    created_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX schedules_by_due ON schedules (next_at);
+"#;
