@@ -169,6 +169,7 @@ impl<'a> Worker<'a> {
             store: self.app.store.as_mut(),
             tools: &self.app.tools,
             run_id: &run.run_id,
+            incarnation: &run.incarnation,
             epoch: claim.epoch,
             granted: &version.granted_tools,
             paused_tools: &paused_tools,

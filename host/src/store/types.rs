@@ -121,6 +121,9 @@ pub struct Run {
     pub input: String,
     pub created_at: Millis,
     pub updated_at: Millis,
+    /// Random per run, so that a run id reused after pruning is told apart
+    /// from the run that had it before (in the keys sent to other systems).
+    pub incarnation: String,
 }
 
 /// A run claimed by one worker: nobody else steps it until the lease expires
@@ -397,6 +400,8 @@ pub struct Budgets {
 #[derive(Clone, Debug)]
 pub struct LedgerWrite {
     pub run_id: String,
+    /// The run's incarnation (see [`Run::incarnation`]).
+    pub incarnation: String,
     pub epoch: u64,
     pub key: String,
     pub tool: String,

@@ -22,6 +22,8 @@ pub struct StepGate<'a> {
     pub store: &'a mut dyn Store,
     pub tools: &'a Tools,
     pub run_id: &'a str,
+    /// The run's incarnation, part of the keys sent to other systems.
+    pub incarnation: &'a str,
     /// The claim's fencing epoch: writes of a superseded claim are refused.
     pub epoch: u64,
     /// The tools granted to the run's agent version.
@@ -149,6 +151,7 @@ impl ToolGate for StepGate<'_> {
         self.calls_left -= 1;
         let call = LedgerWrite {
             run_id: self.run_id.to_string(),
+            incarnation: self.incarnation.to_string(),
             epoch: self.epoch,
             key: idempotency_key.to_string(),
             tool: name.to_string(),

@@ -4,7 +4,7 @@
 //! path is appended to the configured URL's path and may not climb out of it
 //! or name another scheme, host or port: the operator chose what this tool
 //! reaches, the guest only chooses what it sends. The body goes out as JSON
-//! with `Idempotency-Key: <run_id>:<key>`, so the system reached can
+//! with an `Idempotency-Key` derived from (run, incarnation, key), so the system reached can
 //! deduplicate a call the host repeats (DESIGN "step protocol", step 4).
 //! Result: `{"status": N, "body": <json, or the text when not JSON>}` for
 //! every HTTP status: a 4xx/5xx is a value the guest decides about. A
@@ -198,7 +198,16 @@ impl HttpTool {
 
 /// The header the reached system deduplicates on: unique per run and key.
 pub(super) fn idempotency_key(call: &LedgerWrite) -> String {
-    format!("{}:{}", call.run_id, call.key)
+    use sha2::{Digest, Sha256};
+    // Length-prefixed fields, so that no two (run, key) pairs hash the same
+    // input (`a:b` + `c` vs `a` + `b:c`); the incarnation keeps a reused run
+    // id from repeating the keys of the run that had it before.
+    let mut hash = Sha256::new();
+    for part in [&call.run_id, &call.incarnation, &call.key] {
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part.as_bytes());
+    }
+    format!("wakeful-{}", hex::encode(hash.finalize()))
 }
 
 /// A guest's sub-path: absolute, plain segments only. Anything that could

@@ -14,7 +14,7 @@ macro_rules! run_columns {
     () => {
         "run_id, agent, version, digest, status, status_text, state, outcome, wake_when, waits, \
          steps, fuel_used, step_budget, fuel_budget, tokens_used, token_budget, usd_used, \
-         usd_budget, attempts, last_error, retry_at, input, created_at, updated_at"
+         usd_budget, attempts, last_error, retry_at, input, created_at, updated_at, incarnation"
     };
 }
 
@@ -43,6 +43,7 @@ pub(super) struct RunRow {
     input: String,
     created_at: Millis,
     updated_at: Millis,
+    incarnation: String,
 }
 
 impl RunRow {
@@ -72,6 +73,7 @@ impl RunRow {
             input: row.get("input")?,
             created_at: row.get("created_at")?,
             updated_at: row.get("updated_at")?,
+            incarnation: row.get("incarnation")?,
         })
     }
 
@@ -109,6 +111,7 @@ impl RunRow {
             input: self.input,
             created_at: self.created_at,
             updated_at: self.updated_at,
+            incarnation: self.incarnation,
         })
     }
 }
@@ -134,9 +137,10 @@ pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
         tx.prepare_cached(
             "INSERT INTO runs (run_id, agent, version, digest, status, state, waits, steps, \
              fuel_used, step_budget, fuel_budget, token_budget, usd_budget, attempts, input, \
-             created_at, updated_at, pending_wake, epoch) \
+             created_at, updated_at, pending_wake, epoch, incarnation, broadcast_floor) \
              VALUES (?1, ?2, ?3, ?4, 'active', 'null', '[]', 0, 0, ?5, ?6, ?9, ?10, 0, ?7, ?8, \
-             ?8, 'start', 0)",
+             ?8, 'start', 0, lower(hex(randomblob(16))), \
+             (SELECT COALESCE(MAX(id), 0) FROM broadcasts))",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![

@@ -3,7 +3,7 @@
 
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1];
+pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -171,4 +171,47 @@ CREATE TABLE schedules (
     created_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX schedules_by_due ON schedules (next_at);
+"#;
+
+/// Exactly-once bookkeeping and runs told apart across id reuse.
+const SCHEMA_V2: &str = r#"
+-- Random per run: a run id reused after pruning is another incarnation, so
+-- the idempotency keys it sends to the world never repeat the old ones.
+ALTER TABLE runs ADD COLUMN incarnation TEXT NOT NULL DEFAULT '';
+UPDATE runs SET incarnation = lower(hex(randomblob(16)));
+-- The last broadcast sent before the run was created: broadcasts after it
+-- reach the run whenever it waits on their topic.
+ALTER TABLE runs ADD COLUMN broadcast_floor INTEGER NOT NULL DEFAULT 0;
+
+-- SHA-256 of (tool, args): a key repeated with another call is refused.
+-- NULL on rows recorded before this column existed.
+ALTER TABLE ledger ADD COLUMN args_digest TEXT;
+
+-- A call about to leave the host: written durably before it is sent, and
+-- deleted in the transaction that records its result. An intent without a
+-- result is a call whose outcome is unknown.
+CREATE TABLE intents (
+    run_id      TEXT NOT NULL REFERENCES runs (run_id),
+    key         TEXT NOT NULL,
+    tool        TEXT NOT NULL,
+    args        TEXT NOT NULL,
+    args_digest TEXT NOT NULL,
+    epoch       INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+-- Events sent to a topic, kept for `[retention] broadcast_hours` so that a
+-- run live at the send receives it when it next waits on the topic.
+CREATE TABLE broadcasts (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic       TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    UNIQUE (topic, event_id)
+);
+CREATE INDEX broadcasts_by_topic ON broadcasts (topic, id);
+CREATE INDEX broadcasts_by_expiry ON broadcasts (expires_at);
 "#;

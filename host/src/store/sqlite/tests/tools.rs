@@ -159,6 +159,7 @@ fn kv_with_a_ledger_row_is_fenced_by_the_epoch() {
     let (old, _) = claim(&mut store, 0).unwrap();
     let call = |epoch: u64, key: &str| LedgerWrite {
         run_id: "r1".into(),
+        incarnation: "i1".into(),
         epoch,
         key: key.into(),
         tool: "kv".into(),
@@ -226,6 +227,7 @@ fn the_first_ledger_result_is_the_truth() {
     let (c, _) = claim(&mut store, 0).unwrap();
     let call = LedgerWrite {
         run_id: "r1".into(),
+        incarnation: "i1".into(),
         epoch: c.epoch,
         key: "send-1".into(),
         tool: "http".into(),
@@ -273,6 +275,7 @@ fn a_metered_call_is_charged_once_with_its_ledger_row() {
     let (c, _) = claim(&mut store, 0).unwrap();
     let call = LedgerWrite {
         run_id: "r1".into(),
+        incarnation: "i1".into(),
         epoch: c.epoch,
         key: "ask".into(),
         tool: "llm".into(),

@@ -17,6 +17,30 @@ pub fn repo() -> PathBuf {
 }
 
 static BUILD: Once = Once::new();
+static BUILD_HOST: Once = Once::new();
+
+/// The `wakeful` binary, built (with the `failpoints` feature the crash
+/// tests use) once per test process, so a test never runs a stale build.
+pub fn wakeful_bin() -> PathBuf {
+    // target/<profile>/deps/e2e-<hash> → target/<profile>/wakeful
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    BUILD_HOST.call_once(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(repo())
+            .args(["build", "--quiet", "-p", "wakeful", "--bin", "wakeful"])
+            .args(["--features", "failpoints"]);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build -p wakeful");
+        assert!(status.success(), "building the wakeful binary failed");
+    });
+    let bin = profile_dir.join("wakeful");
+    assert!(bin.exists(), "{} was not built", bin.display());
+    bin
+}
 
 /// The component built from `agents/<crate>`; agents are built from source
 /// once per test process.
@@ -81,7 +105,7 @@ impl Env {
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wakeful"));
+        let mut cmd = Command::new(wakeful_bin());
         cmd.args(args)
             .current_dir(&self.dir)
             .env("WAKEFUL_DATA", self.dir.join("data"))
