@@ -13,8 +13,8 @@ use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::runtime::{LoadError, Runtime, RuntimeError};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{
-    AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, NewRun, PutAgent, Run, Store,
-    StoreError, Switch,
+    AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, KvOp, KvOutcome, NewRun, PutAgent,
+    Run, Store, StoreError, Switch,
 };
 use crate::tools::Tools;
 
@@ -67,9 +67,11 @@ pub struct Sent {
 }
 
 impl App {
-    /// Opens (creating if needed) the data directory.
+    /// Opens (creating if needed) the data directory. A directory it
+    /// creates is private to this user (0700): whoever can write the data
+    /// directory owns the host (see [`private_dir`]).
     pub fn open(data_dir: &Path, config: Config) -> Result<App> {
-        std::fs::create_dir_all(data_dir).map_err(|e| {
+        private_dir(data_dir).map_err(|e| {
             AppError::Invalid(format!(
                 "cannot create data directory {}: {e}",
                 data_dir.display()
@@ -329,30 +331,39 @@ impl App {
     }
 
     /// Sets a kill switch: `all`, `agent:<name>`, `run:<id>` or `tool:<name>`.
+    /// The switch and its `pause` audit row are written together.
     pub fn pause(&mut self, scope: &str, reason: Option<&str>) -> Result<()> {
         if let Some(run_id) = scope.strip_prefix("run:") {
             self.run(run_id)?;
         }
         let at = self.now();
-        self.store.set_switch(&Switch {
+        let audit = AuditEntry {
+            run_id: scope.strip_prefix("run:").map(str::to_string),
+            kind: "pause".into(),
+            data: serde_json::json!({"scope": scope, "reason": reason}),
+        };
+        let switch = Switch {
             scope: scope.to_string(),
             reason: reason.map(str::to_string),
             at,
-        })?;
-        let run = scope.strip_prefix("run:");
-        self.audit(
-            run,
-            "pause",
-            serde_json::json!({"scope": scope, "reason": reason}),
-        )
+        };
+        Ok(self.store.set_switch_audited(&switch, &audit)?)
     }
 
     /// Lifts a kill switch; for a run, also resumes it if it was parked,
     /// granting another budget's worth of steps or fuel if one was spent.
     /// Returns whether anything changed.
+    /// Lifting the switch writes its `resume` audit row in the same
+    /// transaction; resuming a parked run writes its own.
     pub fn resume(&mut self, scope: &str) -> Result<bool> {
-        let mut changed = self.store.clear_switch(scope)?;
         let run = scope.strip_prefix("run:");
+        let audit = AuditEntry {
+            run_id: run.map(str::to_string),
+            kind: "resume".into(),
+            data: serde_json::json!({"scope": scope}),
+        };
+        let at = self.now();
+        let mut changed = self.store.clear_switch_audited(scope, &audit, at)?;
         if let Some(run_id) = run {
             let r = self.run(run_id)?;
             let limits = &self.config.limits;
@@ -386,10 +397,27 @@ impl App {
             let at = self.now();
             changed |= self.store.resume_parked(run_id, &budgets, at)?;
         }
-        if changed {
-            self.audit(run, "resume", serde_json::json!({"scope": scope}))?;
-        }
         Ok(changed)
+    }
+
+    /// An operator's kv operation (from the CLI or the API). A write and
+    /// its `kv write` audit row are one transaction; a read writes nothing.
+    pub fn kv(&mut self, op: &KvOp) -> Result<KvOutcome> {
+        let now = self.now();
+        if let KvOp::Get { .. } = op {
+            return Ok(self.store.kv(op, None, now)?);
+        }
+        let key = match op {
+            KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),
+        };
+        let audit = |outcome: &KvOutcome| AuditEntry {
+            run_id: None,
+            kind: "kv write".into(),
+            data: serde_json::json!({
+                "key": key, "by": "operator", "result": crate::tools::kv::render(outcome)
+            }),
+        };
+        Ok(self.store.kv_audited(op, &audit, now)?)
     }
 
     /// Deletes the runs that ended more than `days` days ago (the audit log
@@ -451,6 +479,19 @@ impl App {
             .map(|_| ())
             .map_err(|e| AppError::Invalid(format!("{what} is not valid JSON: {e}")))
     }
+}
+
+/// Creates `dir` and its missing parents readable, writable and listable by
+/// this user only (0700 on Unix). The data directory holds the store and
+/// the compiled-component cache, whose files the host loads as native
+/// code: anyone who can write there runs code in the host. An existing
+/// directory is left as it is.
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 fn list_or_none(items: &[String]) -> String {

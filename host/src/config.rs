@@ -40,8 +40,12 @@ pub struct ApiConfig {
     /// `WAKEFUL_LISTEN` win over it.
     pub listen: Option<String>,
     /// The bearer token operator calls must carry; `WAKEFUL_API_TOKEN` wins
-    /// over it. Without one, `serve` listens only on a loopback address.
+    /// over it. Without either, `serve` creates one in `<data>/api-token`.
     pub token: Option<String>,
+    /// Host names (or `name:port`) the API answers to besides its listen
+    /// address (and `localhost` on loopback), e.g. behind a proxy. A
+    /// request naming another `Host` is refused: DNS rebinding.
+    pub allowed_hosts: Vec<String>,
 }
 
 /// Sandbox limits and run budgets.
@@ -324,8 +328,12 @@ mod tests {
 
     #[test]
     fn api_section_parses_and_refuses_unknown_keys() {
-        let c = Config::parse("[api]\nlisten = \"127.0.0.1:9\"\ntoken = \"t\"\n").unwrap();
+        let c = Config::parse(
+            "[api]\nlisten = \"127.0.0.1:9\"\ntoken = \"t\"\nallowed_hosts = [\"ops.example\"]\n",
+        )
+        .unwrap();
         assert_eq!(c.api.token.as_deref(), Some("t"));
+        assert_eq!(c.api.allowed_hosts, ["ops.example"]);
         assert!(
             Config::parse("[api]\ntokn = \"t\"\n")
                 .unwrap_err()

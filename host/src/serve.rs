@@ -7,12 +7,13 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use crate::api::{self, ApiState, Counters};
+use crate::api::pool::{Opener, Pool};
+use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
 use crate::worker::{StepEnd, Worker};
 
@@ -20,8 +21,19 @@ use crate::worker::{StepEnd, Worker};
 /// `[api] listen` says.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
 
+/// Store connections the API may have open at once, one per operation in
+/// flight; opened on first need.
+const API_CONNECTIONS: usize = 8;
+
+/// Of those, how many deploys and upgrades may hold at once: the rest are
+/// always there for answers, events and reads.
+const SLOW_OPERATIONS: usize = 2;
+
 /// How long an idle worker sleeps before it looks for due runs again.
 const POLL: Duration = Duration::from_millis(200);
+
+/// The token file in the data directory, used when no token is configured.
+pub const TOKEN_FILE: &str = "api-token";
 
 /// How often `serve` deletes ended runs past `[retention] ended_runs_days`.
 const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
@@ -35,13 +47,7 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
-    let token = match std::env::var("WAKEFUL_API_TOKEN") {
-        Ok(t) => Some(t),
-        Err(_) => app.config.api.token.clone(),
-    };
-    if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
-        bail!("the API token is empty; set a long random [api] token or WAKEFUL_API_TOKEN");
-    }
+    let token = api_token(&app, data_dir)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -50,16 +56,7 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
         .block_on(tokio::net::TcpListener::bind(&listen))
         .with_context(|| format!("cannot listen on {listen}"))?;
     let addr: SocketAddr = listener.local_addr()?;
-    if token.is_none() {
-        if !addr.ip().is_loopback() {
-            bail!(
-                "no API token is configured, so `serve` listens only on a loopback address, not {addr}; set [api] token or WAKEFUL_API_TOKEN"
-            );
-        }
-        eprintln!(
-            "warning: no API token is configured; the API at http://{addr} is unauthenticated (loopback only)"
-        );
-    }
+    let hosts = AllowedHosts::new(addr, &app.config.api.allowed_hosts);
     let mut stdout = std::io::stdout();
     writeln!(stdout, "listening on http://{addr}")?;
     stdout.flush()?;
@@ -78,10 +75,19 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
+    let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
+    let limits = BodyLimits::of(&config);
+    let open: Opener = Box::new(move || {
+        let app = App::open(&dir, config.clone())?;
+        app.share_runtime(engine.clone());
+        Ok(app)
+    });
     let state = Arc::new(ApiState {
-        app: Mutex::new(app),
+        pool: Arc::new(Pool::new(API_CONNECTIONS, SLOW_OPERATIONS, Some(app), open)),
         token,
+        hosts,
         counters,
+        limits,
     });
     let served = runtime.block_on(api::serve(listener, shutdown_signal(), state));
     stop.store(true, Ordering::SeqCst);
@@ -93,6 +99,29 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     served.context("the API server failed")?;
     eprintln!("stopped");
     Ok(())
+}
+
+/// The API token: `WAKEFUL_API_TOKEN`, else `[api] token`, else the one in
+/// `<data>/api-token` (created on first use; its path, never the token, is
+/// printed).
+fn api_token(app: &App, data_dir: &Path) -> Result<String> {
+    let configured = match std::env::var("WAKEFUL_API_TOKEN") {
+        Ok(t) => Some(t),
+        Err(_) => app.config.api.token.clone(),
+    };
+    if let Some(token) = configured {
+        if token.trim().is_empty() {
+            bail!("the API token is empty; set a long random [api] token or WAKEFUL_API_TOKEN");
+        }
+        return Ok(token.trim().to_string());
+    }
+    let path = data_dir.join(TOKEN_FILE);
+    let token = auth::token_file(&path).map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "the API token is in {} (Authorization: Bearer <its contents>)",
+        path.display()
+    );
+    Ok(token)
 }
 
 /// One worker thread: step due runs until `stop`, checking it between steps

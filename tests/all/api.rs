@@ -46,6 +46,8 @@ fn health_auth_and_bad_requests() {
     let (status, body) = server.request("GET", "/v1/health", None, None);
     assert_eq!((status, body), (200, json!({"ok": true})));
     let (status, body) = server.request("GET", "/metrics", None, None);
+    assert_eq!(status, 401, "metrics tell who runs what: {body}");
+    let (status, body) = server.get("/metrics");
     assert_eq!(status, 200);
     assert!(
         body.as_str()
@@ -66,7 +68,19 @@ fn health_auth_and_bad_requests() {
             .contains("not the configured"),
         "{body}"
     );
-    assert_eq!(server.get("/v1/runs"), (200, json!([])));
+    assert_eq!(
+        server.get("/v1/runs"),
+        (200, json!({"items": [], "next": null}))
+    );
+    let (status, body) = server.request("GET", "/v1/runs", Some("wrong"), None);
+    assert_eq!(status, 401, "{body}");
+    let (status, _) = server.raw(
+        "GET",
+        "/v1/runs",
+        &[("Authorization", &format!("bEaReR {API_TOKEN}"))],
+        b"",
+    );
+    assert_eq!(status, 200, "the scheme is matched in any case");
 
     let bad = b"{\"agent\": \"invoice-mail\",".to_vec();
     let (status, body) = server.request(
@@ -166,12 +180,13 @@ fn the_invoice_agent_runs_through_the_api_and_its_workers() {
     let (_, history) = server.get("/v1/runs/inv-1/history");
     assert_eq!(history, env.json(&["history", "inv-1"]));
     let (_, audit) = server.get("/v1/runs/inv-1/audit");
-    assert_eq!(audit, env.json(&["audit", "inv-1"]));
+    assert_eq!(audit["items"], env.json(&["audit", "inv-1"]));
+    assert_eq!(audit["next"], Value::Null);
 
     let (status, kv) = server.get("/v1/kv/invoices/mail-42");
     assert_eq!(status, 200);
     assert_eq!(kv["value"], json!({"amount": 120}));
-    let (_, metrics) = server.request("GET", "/metrics", None, None);
+    let (_, metrics) = server.get("/metrics");
     let metrics = metrics.as_str().unwrap().to_string();
     assert!(
         metrics.contains("wakeful_steps_total{result=\"committed\"} 2"),
@@ -255,9 +270,9 @@ fn the_incident_is_approved_through_its_answer_link_once() {
     );
     let (_, kv) = server.get("/v1/kv/service/payments-api");
     assert_eq!(kv["value"]["actions_applied"], 1, "{kv}");
-    let (_, audit) = server.get("/v1/audit");
+    let (_, audit) = server.get("/v1/audit?limit=1000");
     assert!(
-        audit
+        audit["items"]
             .as_array()
             .unwrap()
             .iter()
@@ -353,4 +368,459 @@ fn sigterm_stops_the_server_after_the_steps_in_flight() {
             .all(|r| r["status"] == "waiting"),
         "{runs}"
     );
+}
+
+// ---- a web page in the operator's browser (DESIGN.md, "Trust model")
+
+fn invoice_bytes() -> Vec<u8> {
+    std::fs::read(agent("invoice-mail")).unwrap()
+}
+
+fn agents_deployed(server: &Server) -> usize {
+    let (status, agents) = server.get("/v1/agents");
+    assert_eq!(status, 200, "{agents}");
+    agents.as_array().unwrap().len()
+}
+
+fn error_of(body: &Value) -> &str {
+    body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a JSON error: {body}"))
+}
+
+#[test]
+fn with_no_token_configured_no_operator_route_answers_without_one() {
+    let env = Env::new("api-no-token", "");
+    let server = env.serve();
+    for path in [
+        "/v1/runs",
+        "/v1/agents",
+        "/v1/audit",
+        "/v1/switches",
+        "/v1/kv/a",
+        "/metrics",
+    ] {
+        let (status, body) = server.raw("GET", path, &[], b"");
+        assert_eq!(status, 401, "GET {path}: {body}");
+        assert!(error_of(&body).contains("Bearer"), "{body}");
+    }
+    let (status, body) = server.raw(
+        "POST",
+        "/v1/agents?grant_all=true",
+        &[("Content-Type", "application/wasm")],
+        &invoice_bytes(),
+    );
+    assert_eq!(status, 401, "{body}");
+    let (status, body) = server.raw(
+        "POST",
+        "/v1/pause",
+        &[("Content-Type", "application/json")],
+        br#"{"scope": "all"}"#,
+    );
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(agents_deployed(&server), 0);
+    assert_eq!(server.get("/v1/switches"), (200, json!([])));
+}
+
+#[cfg(unix)]
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[test]
+fn serve_keeps_its_own_token_in_a_private_file_and_reuses_it() {
+    let env = Env::new("api-token-file", "");
+    let server = env.serve();
+    let path = crate::harness::token_file(&env);
+    let token = std::fs::read_to_string(&path).expect("serve writes a token file");
+    let token = token.trim().to_string();
+    assert_eq!(token.len(), 64, "{token}");
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    assert_eq!(mode(&path), 0o600);
+    let log = std::fs::read_to_string(env.dir.join("serve.log")).unwrap();
+    assert!(log.contains(path.to_str().unwrap()), "{log}");
+    assert!(!log.contains(&token), "the token itself is never printed");
+    assert_eq!(server.token, token);
+    let (status, body) = server.get("/v1/runs");
+    assert_eq!(status, 200, "{body}");
+    drop(server);
+
+    let server = env.serve();
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().trim(),
+        token,
+        "a restart reuses the token"
+    );
+    let (status, body) = server.request("GET", "/v1/runs", Some(&token), None);
+    assert_eq!(status, 200, "{body}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_data_directory_and_its_compile_cache_are_private() {
+    let env = Env::new("api-private-dirs", &api_config(""));
+    let server = env.serve();
+    deploy(&server, "invoice-mail", &["kv"]);
+    let data = env.dir.join("data");
+    assert_eq!(mode(&data), 0o700, "{}", data.display());
+    assert_eq!(mode(&data.join("cache")), 0o700);
+}
+
+#[test]
+fn a_page_from_another_origin_is_refused_even_with_the_token() {
+    let env = Env::new("api-origin", &api_config(""));
+    let server = env.serve();
+    let auth = format!("Bearer {}", server.token);
+    for content_type in ["application/wasm", "text/plain"] {
+        let (status, body) = server.raw(
+            "POST",
+            "/v1/agents?grant_all=true",
+            &[
+                ("Origin", "http://evil.example"),
+                ("Authorization", &auth),
+                ("Content-Type", content_type),
+            ],
+            &invoice_bytes(),
+        );
+        assert_eq!(status, 403, "{content_type}: {body}");
+        assert!(error_of(&body).contains("evil.example"), "{body}");
+    }
+    let answer = br#"{"by": "someone", "approved": true}"#;
+    for origin in ["null", "http://evil.example", "https://127.0.0.1"] {
+        let (status, body) = server.raw(
+            "POST",
+            "/v1/approve/0000",
+            &[("Origin", origin), ("Content-Type", "application/json")],
+            answer,
+        );
+        assert_eq!(status, 403, "an answer link from {origin}: {body}");
+    }
+    assert_eq!(agents_deployed(&server), 0, "nothing was deployed");
+
+    // The server's own pages, and clients that send no Origin, pass.
+    let own = format!("http://{}", server.authority());
+    let (status, body) = server.raw(
+        "GET",
+        "/v1/agents",
+        &[("Origin", &own), ("Authorization", &auth)],
+        b"",
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn a_request_naming_another_host_is_refused_on_every_route() {
+    let env = Env::new(
+        "api-host",
+        &api_config("allowed_hosts = [\"ops.example\"]\n"),
+    );
+    let server = env.serve();
+    let port = server.authority().rsplit_once(':').unwrap().1.to_string();
+    let auth = format!("Bearer {}", server.token);
+    let evil = format!("evil.example:{port}");
+    for (method, path, body) in [
+        ("GET", "/v1/health", ""),
+        ("GET", "/metrics", ""),
+        ("GET", "/v1/runs", ""),
+        ("POST", "/v1/approve/0000", r#"{"by": "x", "approved": true}"#),
+        ("GET", "/nowhere", ""),
+    ] {
+        let (status, answer) = server.raw(
+            method,
+            path,
+            &[
+                ("Host", &evil),
+                ("Authorization", &auth),
+                ("Content-Type", "application/json"),
+            ],
+            body.as_bytes(),
+        );
+        assert!(
+            status == 421 || status == 403,
+            "{method} {path} for {evil}: {status} {answer}"
+        );
+        assert!(error_of(&answer).contains(&evil), "{answer}");
+    }
+    for host in [
+        format!("localhost:{port}"),
+        format!("ops.example:{port}"),
+        server.authority().to_string(),
+    ] {
+        let (status, body) = server.raw("GET", "/v1/health", &[("Host", &host)], b"");
+        assert_eq!(status, 200, "{host}: {body}");
+    }
+}
+
+#[test]
+fn a_deploy_must_be_sent_as_wasm_and_json_routes_take_only_json() {
+    let env = Env::new("api-content-types", &api_config(""));
+    let server = env.serve();
+    let auth = format!("Bearer {}", server.token);
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut headers = vec![("Authorization", auth.as_str())];
+        if let Some(t) = content_type {
+            headers.push(("Content-Type", t));
+        }
+        let (status, body) = server.raw(
+            "POST",
+            "/v1/agents?grant_all=true",
+            &headers,
+            &invoice_bytes(),
+        );
+        assert_eq!(status, 415, "{content_type:?}: {body}");
+        assert!(error_of(&body).contains("application/wasm"), "{body}");
+    }
+    assert_eq!(agents_deployed(&server), 0, "nothing was stored");
+
+    let (status, body) = server.raw(
+        "POST",
+        "/v1/pause",
+        &[("Authorization", &auth), ("Content-Type", "text/plain")],
+        br#"{"scope": "all"}"#,
+    );
+    assert_eq!(status, 415, "{body}");
+    assert!(error_of(&body).contains("application/json"), "{body}");
+    assert_eq!(server.get("/v1/switches"), (200, json!([])));
+
+    let (status, body) = server.raw("DELETE", "/v1/runs", &[("Authorization", &auth)], b"");
+    assert_eq!(status, 405, "{body}");
+    assert!(error_of(&body).contains("DELETE"), "{body}");
+}
+
+// ---- lists come in pages
+
+/// Follows `next` from `first` to the last page; returns the items and how
+/// many pages there were.
+fn all_pages(server: &Server, first: &str) -> (Vec<Value>, usize) {
+    let sep = if first.contains('?') { '&' } else { '?' };
+    let mut items = Vec::new();
+    let mut pages = 0;
+    let mut path = first.to_string();
+    loop {
+        let (status, page) = server.get(&path);
+        assert_eq!(status, 200, "{path}: {page}");
+        pages += 1;
+        items.extend(page["items"].as_array().unwrap().iter().cloned());
+        match &page["next"] {
+            Value::Null => return (items, pages),
+            Value::String(next) => path = format!("{first}{sep}after={next}"),
+            next => path = format!("{first}{sep}after={next}"),
+        }
+    }
+}
+
+fn ids(items: &[Value], field: &str) -> Vec<String> {
+    items
+        .iter()
+        .map(|r| match &r[field] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn lists_come_in_pages_newest_runs_first() {
+    let env = Env::new("api-pages", &api_config(""));
+    let server = env.serve();
+    deploy(&server, "invoice-mail", &["kv"]);
+    for n in 0..5 {
+        let (status, body) = server.post(
+            "/v1/runs",
+            &json!({"agent": "invoice-mail", "id": format!("r{n}")}),
+        );
+        assert_eq!(status, 201, "{body}");
+    }
+    for n in 0..5 {
+        server.wait_run(&format!("r{n}"), "waiting", |r| r["status"] == "waiting");
+    }
+
+    let (runs, pages) = all_pages(&server, "/v1/runs?limit=2");
+    assert_eq!(ids(&runs, "run_id"), ["r4", "r3", "r2", "r1", "r0"]);
+    assert_eq!(pages, 3);
+    let (status, page) = server.get("/v1/runs");
+    assert_eq!(status, 200);
+    assert_eq!(page["items"].as_array().unwrap().len(), 5);
+    assert_eq!(page["next"], Value::Null);
+    let (_, waiting) = all_pages(&server, "/v1/runs?status=waiting&agent=invoice-mail&limit=4");
+    assert_eq!(waiting, runs);
+
+    let out = env.output(&["runs", "--limit", "2", "--after", "r3", "--json"]);
+    assert!(out.status.success());
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ids(cli.as_array().unwrap(), "run_id"), ["r2", "r1"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--after r1"),
+        "the CLI says how to read on"
+    );
+
+    for (query, named) in [
+        ("status=bogus", "bogus"),
+        ("limit=0", "0"),
+        ("limit=1001", "1001"),
+        ("limit=ten", "ten"),
+        ("after=ghost", "ghost"),
+        ("colour=red", "colour"),
+    ] {
+        let (status, body) = server.get(&format!("/v1/runs?{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(error_of(&body).contains(named), "{query}: {body}");
+    }
+    let (status, body) = server.get("/v1/audit?after=r1");
+    assert_eq!(status, 400, "{body}");
+
+    let (rows, pages) = all_pages(&server, "/v1/audit?limit=3");
+    let whole = env.json(&["audit"]);
+    assert_eq!(rows, *whole.as_array().unwrap());
+    assert!(pages > 2, "{pages}");
+    let (one_run, _) = all_pages(&server, "/v1/runs/r2/audit?limit=1");
+    assert_eq!(one_run, *env.json(&["audit", "r2"]).as_array().unwrap());
+
+    let third = rows[2]["id"].to_string();
+    let cli = env.json(&["audit", "--limit", "2", "--after", &third]);
+    assert_eq!(cli.as_array().unwrap()[..], rows[3..5]);
+}
+
+#[test]
+fn metrics_count_runs_by_status() {
+    let env = Env::new("api-metrics", &api_config(""));
+    let server = env.serve();
+    deploy(&server, "invoice-mail", &["kv"]);
+    for n in 0..3 {
+        server.post(
+            "/v1/runs",
+            &json!({"agent": "invoice-mail", "id": format!("m{n}")}),
+        );
+    }
+    for n in 0..3 {
+        server.wait_run(&format!("m{n}"), "waiting", |r| r["status"] == "waiting");
+    }
+    server.post("/v1/runs/m0/cancel", &json!({"reason": "not needed"}));
+    let (status, metrics) = server.get("/metrics");
+    assert_eq!(status, 200);
+    let metrics = metrics.as_str().unwrap();
+    for line in [
+        "wakeful_runs{status=\"waiting\"} 2",
+        "wakeful_runs{status=\"cancelled\"} 1",
+        "wakeful_runs{status=\"active\"} 0",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
+}
+
+// ---- a slow operation holds up nothing else
+
+/// A valid component holding one core module of `functions` functions
+/// whose bodies are long chains of arithmetic: slow to compile, and no
+/// agent (it exports nothing), so its deploy ends in a 400 after the
+/// compile.
+fn big_component(functions: u32, adds_per_function: u32) -> Vec<u8> {
+    fn leb(mut n: u64, out: &mut Vec<u8>) {
+        loop {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    fn section(id: u8, body: &[u8], out: &mut Vec<u8>) {
+        out.push(id);
+        leb(body.len() as u64, out);
+        out.extend_from_slice(body);
+    }
+    let mut body = vec![1, 1, 0x7f]; // one group of one i32 local
+    body.extend([0x41, 1, 0x21, 0]); // local.set 0 (i32.const 1)
+    for k in 0..adds_per_function {
+        // local.get 0; i32.const k; i32.mul; i32.const k; i32.xor; local.set 0
+        body.extend([0x20, 0, 0x41]);
+        leb(u64::from(k % 64), &mut body);
+        body.extend([0x6c, 0x41]);
+        leb(u64::from(k % 50), &mut body);
+        body.extend([0x73, 0x21, 0]);
+    }
+    body.extend([0x20, 0, 0x0b]); // local.get 0; end
+    let mut module = b"\0asm\x01\0\0\0".to_vec();
+    section(1, &[1, 0x60, 0, 1, 0x7f], &mut module); // () -> i32
+    let mut funcs = Vec::new();
+    leb(u64::from(functions), &mut funcs);
+    funcs.extend(std::iter::repeat_n(0u8, functions as usize));
+    section(3, &funcs, &mut module);
+    let mut code = Vec::new();
+    leb(u64::from(functions), &mut code);
+    for _ in 0..functions {
+        leb(body.len() as u64, &mut code);
+        code.extend_from_slice(&body);
+    }
+    section(10, &code, &mut module);
+    let mut component = b"\0asm\x0d\0\x01\0".to_vec();
+    section(1, &module, &mut component); // a core module section
+    component
+}
+
+/// Waits (at most 60 s) for the server's log to show `text`.
+fn wait_for_log(env: &Env, text: &str) {
+    let start = Instant::now();
+    loop {
+        let log = std::fs::read_to_string(env.dir.join("serve.log")).unwrap_or_default();
+        if log.contains(text) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the server never logged {text:?}:\n{log}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_slow_deploy_holds_up_no_answer_event_or_read() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (env, server, show) = incident("api-slow-deploy", json!({}));
+    let link = answer_url(&show);
+    let big = big_component(4000, 400);
+    let deployed = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let deploy = s.spawn(|| {
+            let answer = server.request(
+                "POST",
+                "/v1/agents?grant_all=true",
+                Some(&server.token),
+                Some(("application/wasm", big)),
+            );
+            deployed.store(true, Ordering::SeqCst);
+            answer
+        });
+        // The server has the component's bytes and is compiling them.
+        wait_for_log(&env, "deploying a component of");
+
+        let answer = json!({"by": "on-call engineer", "approved": true});
+        let (status, body) = server.post_as(&link, None, &answer);
+        assert_eq!(status, 200, "{body}");
+        let event = json!({"topic": "pager:ack", "id": "ack-1"});
+        let (status, body) = server.post("/v1/events", &event);
+        assert_eq!(status, 200, "{body}");
+        for path in ["/v1/runs", "/v1/audit", &format!("/v1/runs/{RUN}"), "/metrics"] {
+            let (status, body) = server.get(path);
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+        assert!(
+            !deployed.load(Ordering::SeqCst),
+            "the answer, the event and the reads waited for the deploy"
+        );
+
+        let (status, body) = deploy.join().unwrap();
+        assert_eq!(status, 400, "the big component is no agent: {body}");
+    });
+    let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
+    assert!(done["outcome"].as_str().unwrap().contains("resolved"));
 }

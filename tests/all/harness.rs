@@ -201,13 +201,22 @@ pub struct Server {
     _stdout: std::io::BufReader<std::process::ChildStdout>,
     /// `http://127.0.0.1:<port>`.
     pub base: String,
+    /// The bearer token it takes: the configured one, or the one it wrote
+    /// to its token file.
+    pub token: String,
     http: ureq::Agent,
+}
+
+/// The token file `serve` writes when no token is configured.
+pub fn token_file(env: &Env) -> PathBuf {
+    env.dir.join("data").join("api-token")
 }
 
 impl Env {
     /// Starts `wakeful serve --listen 127.0.0.1:0` on this host's data and
-    /// config (which should set `[api] token = API_TOKEN`); its log goes to
-    /// `serve.log` in the host's directory.
+    /// config; its log goes to `serve.log` in the host's directory. Every
+    /// server has a token: `[api] token = API_TOKEN` when the config sets
+    /// it, else the one the server keeps in its token file.
     pub fn serve(&self) -> Server {
         use std::io::BufRead;
         let log = std::fs::File::create(self.dir.join("serve.log")).unwrap();
@@ -236,10 +245,15 @@ impl Env {
             .max_idle_connections_per_host(0)
             .build()
             .into();
+        let token = match std::fs::read_to_string(token_file(self)) {
+            Ok(t) => t.trim().to_string(),
+            Err(_) => API_TOKEN.to_string(),
+        };
         Server {
             child,
             _stdout: stdout,
             base,
+            token,
             http,
         }
     }
@@ -284,7 +298,7 @@ impl Server {
         let bytes = body.to_string().into_bytes();
         for _ in 0..20 {
             let body = Some(("application/json", bytes.clone()));
-            if let Ok(answer) = self.try_request("POST", path, Some(API_TOKEN), body) {
+            if let Ok(answer) = self.try_request("POST", path, Some(&self.token), body) {
                 return answer;
             }
         }
@@ -333,12 +347,59 @@ impl Server {
 
     /// An authenticated GET.
     pub fn get(&self, path: &str) -> (u16, Value) {
-        self.request("GET", path, Some(API_TOKEN), None)
+        self.request("GET", path, Some(&self.token), None)
     }
 
     /// An authenticated POST of a JSON body.
     pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.post_as(path, Some(API_TOKEN), body)
+        self.post_as(path, Some(&self.token), body)
+    }
+
+    /// `host:port` of the server.
+    pub fn authority(&self) -> &str {
+        self.base.strip_prefix("http://").unwrap()
+    }
+
+    /// One request written by hand, as a browser or an attacker would send
+    /// it: `headers` are sent as given (a `Host` among them replaces the
+    /// server's own). Returns the status and the body as JSON (or as a JSON
+    /// string when it is not JSON).
+    pub fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, Value) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.authority()).unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("Host: {}\r\n", self.authority()));
+        }
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str(&format!(
+            "Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        ));
+        stream.write_all(head.as_bytes()).unwrap();
+        // The server may answer (and close) before reading a body it refuses.
+        let _ = stream.write_all(body);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let text = String::from_utf8_lossy(&answer).to_string();
+        let (head, body) = text
+            .split_once("\r\n\r\n")
+            .unwrap_or_else(|| panic!("{method} {path}: no HTTP answer: {text:?}"));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{method} {path}: bad status line: {head}"));
+        let value = serde_json::from_str(body).unwrap_or(Value::String(body.to_string()));
+        (status, value)
     }
 
     /// A POST of a JSON body with the given bearer token, or none.

@@ -4,24 +4,43 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
 
-use super::{ApiError, ApiState, blocking};
+use super::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Deployed;
 use crate::store::AgentVersion;
 
 /// `POST /v1/agents?grant=kv&grant=lease` (or `?grant_all=true`) with the
 /// component's bytes as the body: the same document as `wakeful deploy
-/// --json`; 201 when it was new.
+/// --json`; 201 when it was new. The body must be sent as
+/// `application/wasm`: a form or `text/plain`, which a web page can send
+/// anywhere without asking, is refused (415) before it is read.
 pub async fn deploy(
     State(state): State<Arc<ApiState>>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
+    request: Request,
 ) -> Result<(StatusCode, Json<Deployed>), ApiError> {
     let Query(params) = query?;
-    let bytes = body?;
+    let content_type = request
+        .headers()
+        .get(CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap_or("<not text>").to_string());
+    let essence = content_type
+        .as_deref()
+        .map(|t| t.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
+    if essence.as_deref() != Some("application/wasm") {
+        return Err(ApiError::Rejected(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "a deploy's body is the component itself, sent as `Content-Type: application/wasm`, not {}",
+                content_type.map_or("a body without a content type".into(), |t| format!("`{t}`"))
+            ),
+        ));
+    }
+    let bytes = Bytes::from_request(request, &()).await?;
     let mut grants = Vec::new();
     let mut grant_all = false;
     let mut owner = None;
@@ -46,7 +65,8 @@ pub async fn deploy(
             "the body is empty; send the component's .wasm bytes".into(),
         ));
     }
-    let deployed = blocking(&state, move |app| {
+    let deployed = blocking_slow(&state, move |app| {
+        eprintln!("deploying a component of {} bytes", bytes.len());
         Ok(app.deploy(&bytes, &grants, grant_all, owner.as_deref())?)
     })
     .await?;

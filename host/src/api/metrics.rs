@@ -1,5 +1,7 @@
-//! `GET /metrics`: Prometheus text for scraping. Counts of runs by status
-//! come from the store; step counts are this process's own.
+//! `GET /metrics`: Prometheus text for scraping, behind the bearer token
+//! like every operator route (the counts tell who runs what). Counts of
+//! runs by status are counted by the database, never by reading runs; step
+//! counts are this process's own.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -10,7 +12,6 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 
 use super::{ApiError, ApiState, blocking};
-use crate::store::RunStatus;
 use crate::worker::StepEnd;
 
 /// Steps taken by this process's workers since it started.
@@ -34,22 +35,10 @@ impl Counters {
     }
 }
 
-const STATUSES: [RunStatus; 5] = [
-    RunStatus::Active,
-    RunStatus::Waiting,
-    RunStatus::Done,
-    RunStatus::Parked,
-    RunStatus::Cancelled,
-];
-
 pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResponse, ApiError> {
     let counters = state.counters.clone();
     let (by_status, due_claimed) = blocking(&state, |app| {
-        let runs = app.store.runs()?;
-        let by_status: Vec<(RunStatus, usize)> = STATUSES
-            .iter()
-            .map(|s| (*s, runs.iter().filter(|r| r.status == *s).count()))
-            .collect();
+        let by_status = app.store.run_counts()?;
         let now = app.now();
         Ok((by_status, app.store.due_but_claimed(now)?))
     })

@@ -3,26 +3,36 @@
 //! runs them on a listener until a shutdown signal, so tests and `wakeful
 //! serve` both pass in their own listener and signal.
 //!
+//! Every request passes, in order: the `Host` and `Origin` checks
+//! ([`guard`], every route); the bearer token ([`auth`], every route but
+//! health and answer links, whose token is in their path); the content type
+//! (`application/wasm` for a deploy, `application/json` for JSON bodies);
+//! then its handler.
+//!
 //! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
-//! tokio's blocking pool through [`blocking`], one operation at a time on
-//! the API's own [`App`].
+//! tokio's blocking pool through [`blocking`], each operation on an app of
+//! its own from the [`pool`], so a slow one never holds up the others.
 //!
 //! - [`error`]: the one error type and its status mapping.
-//! - [`auth`]: the bearer-token check.
+//! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer token.
+//! - [`pool`]: the handlers' store connections.
 //! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
 
 mod agents;
 mod approvals;
 pub mod auth;
 pub mod error;
+pub mod guard;
 pub mod metrics;
 mod ops;
+pub mod pool;
 mod runs;
 
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
 use serde::de::DeserializeOwned;
@@ -30,41 +40,55 @@ use tokio::net::TcpListener;
 
 use crate::app::App;
 pub use error::ApiError;
+pub use guard::AllowedHosts;
 pub use metrics::Counters;
+use pool::{Pace, Pool};
 
 /// What the handlers share.
 pub struct ApiState {
-    /// The API's own connection to the store. The mutex serialises the
-    /// API's operations; SQLite serialises writes across processes anyway.
-    pub app: Mutex<App>,
-    /// The bearer token operator calls must carry; `None` disables the check
-    /// (allowed on loopback addresses only).
-    pub token: Option<String>,
+    /// The handlers' apps, one per operation in flight.
+    pub pool: Arc<Pool>,
+    /// The bearer token operator calls must carry.
+    pub token: String,
+    /// The `Host` names (and so the origins) this server answers to.
+    pub hosts: AllowedHosts,
     /// Steps taken by this process's workers, for `/metrics`.
     pub counters: Arc<Counters>,
+    /// Body limits: JSON bodies, and a deploy's component.
+    pub limits: BodyLimits,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimits {
+    pub json_bytes: usize,
+    pub component_bytes: usize,
+}
+
+impl BodyLimits {
+    pub fn of(config: &crate::config::Config) -> BodyLimits {
+        let l = &config.limits;
+        BodyLimits {
+            json_bytes: l.max_payload_bytes + ENVELOPE_BYTES,
+            component_bytes: (l.max_component_mib as usize) << 20,
+        }
+    }
 }
 
 /// Room for a JSON body's envelope (field names, ids, escaping) around a
 /// payload of up to `limits.max_payload_bytes`.
 const ENVELOPE_BYTES: usize = 16 << 10;
 
-/// Every route. Operator routes need the bearer token; health, metrics and
-/// answer links (which carry their own single-use token) do not.
+/// Every route. Operator routes (metrics included) need the bearer token;
+/// health and answer links (which carry their own single-use token) do not.
+/// The Host and Origin checks cover everything, unknown routes too.
 pub fn router(state: Arc<ApiState>) -> Router {
-    let (json_limit, component_limit) = {
-        let app = state.app.lock().unwrap_or_else(|p| p.into_inner());
-        let l = &app.config.limits;
-        (
-            l.max_payload_bytes + ENVELOPE_BYTES,
-            (l.max_component_mib as usize) << 20,
-        )
-    };
+    let limits = state.limits;
     let operator = Router::new()
         .route(
             "/v1/agents",
             get(agents::list)
                 .post(agents::deploy)
-                .layer(DefaultBodyLimit::max(component_limit)),
+                .layer(DefaultBodyLimit::max(limits.component_bytes)),
         )
         .route("/v1/runs", get(runs::list).post(runs::start))
         .route("/v1/runs/{id}", get(runs::show))
@@ -83,6 +107,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/v1/switches", get(ops::switches))
         .route("/v1/upgrade", post(ops::upgrade))
         .route("/v1/kv/{*key}", get(ops::kv_get).put(ops::kv_put))
+        .route("/metrics", get(metrics::metrics))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_token,
@@ -92,7 +117,6 @@ pub fn router(state: Arc<ApiState>) -> Router {
             "/v1/health",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
-        .route("/metrics", get(metrics::metrics))
         .route("/v1/approve/{token}", post(approvals::answer_by_token))
         .merge(operator)
         .fallback(|request: Request| async move {
@@ -102,7 +126,21 @@ pub fn router(state: Arc<ApiState>) -> Router {
                 request.uri().path()
             ))
         })
-        .layer(DefaultBodyLimit::max(json_limit))
+        .method_not_allowed_fallback(|request: Request| async move {
+            ApiError::Rejected(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!(
+                    "{} is not allowed on {} (see the README for its methods)",
+                    request.method(),
+                    request.uri().path()
+                ),
+            )
+        })
+        .layer(DefaultBodyLimit::max(limits.json_bytes))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_host_and_origin,
+        ))
         .with_state(state)
 }
 
@@ -118,20 +156,33 @@ pub async fn serve(
         .await
 }
 
-/// Runs one operation on the API's app on the blocking pool.
+/// Runs one quick operation (reads, short writes) on an app of its own, on
+/// the blocking pool.
 pub async fn blocking<T: Send + 'static>(
     state: &Arc<ApiState>,
     op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || {
-        // A panic in an earlier operation left no half-written state: every
-        // store write is one transaction. Keep serving.
-        let mut app = state.app.lock().unwrap_or_else(|p| p.into_inner());
-        op(&mut app)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("the operation did not finish: {e}")))?
+    run_on_pool(state, Pace::Quick, op).await
+}
+
+/// Runs one slow operation (a deploy, an upgrade) on an app of its own:
+/// it takes one of the few slow permits, so quick ones always find an app.
+pub async fn blocking_slow<T: Send + 'static>(
+    state: &Arc<ApiState>,
+    op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    run_on_pool(state, Pace::Slow, op).await
+}
+
+async fn run_on_pool<T: Send + 'static>(
+    state: &Arc<ApiState>,
+    pace: Pace,
+    op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let mut lent = state.pool.lend(pace).await?;
+    tokio::task::spawn_blocking(move || op(lent.app()))
+        .await
+        .map_err(|e| ApiError::Internal(format!("the operation did not finish: {e}")))?
 }
 
 /// A JSON body whose rejections (too large, not JSON, wrong shape) are

@@ -8,7 +8,7 @@ use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiError, ApiState, JsonBody, blocking};
+use super::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
 use crate::store::{KvOp, KvOutcome, Switch};
 use crate::tools;
 use crate::upgrade::{self, UpgradeOptions, Upgraded};
@@ -109,7 +109,7 @@ pub async fn upgrade(
     State(state): State<Arc<ApiState>>,
     JsonBody(body): JsonBody<UpgradeBody>,
 ) -> Answer<Vec<Upgraded>> {
-    blocking(&state, move |app| {
+    blocking_slow(&state, move |app| {
         let runs = match (body.run, body.agent) {
             (Some(run), None) => vec![run],
             (None, Some(agent)) => {
@@ -133,8 +133,7 @@ pub async fn upgrade(
 
 pub async fn kv_get(State(state): State<Arc<ApiState>>, Path(key): Path<String>) -> Answer {
     blocking(&state, move |app| {
-        let now = app.now();
-        let outcome = app.store.kv(&KvOp::Get { key }, None, now)?;
+        let outcome = app.kv(&KvOp::Get { key })?;
         Ok(Json(rendered(&outcome)))
     })
     .await
@@ -159,18 +158,12 @@ pub async fn kv_put(
     blocking(&state, move |app| {
         let value = value.to_string();
         app.check_json("the value", &value)?;
-        let now = app.now();
         let op = KvOp::Put {
             key: key.clone(),
             value,
             expected_version: q.expected_version,
         };
-        let outcome = app.store.kv(&op, None, now)?;
-        app.audit(
-            None,
-            "kv write",
-            json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}),
-        )?;
+        let outcome = app.kv(&op)?;
         if let KvOutcome::Wrote(w) = &outcome
             && !w.ok
         {

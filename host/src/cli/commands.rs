@@ -8,7 +8,9 @@ use super::output::{self, print_json};
 use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, RunStatus};
+use crate::store::{
+    Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, RunFilter, RunStatus, StoreError,
+};
 use crate::worker::{StepEnd, Worker};
 use crate::{tools, upgrade};
 
@@ -75,6 +77,7 @@ pub fn run(cli: Cli) -> Result<()> {
             status,
             agent,
             limit,
+            after,
         } => {
             let status = match status.as_deref() {
                 Some(s) => Some(RunStatus::parse(s).with_context(|| {
@@ -82,15 +85,13 @@ pub fn run(cli: Cli) -> Result<()> {
                 })?),
                 None => None,
             };
-            let runs: Vec<_> = app
-                .store
-                .runs()?
-                .into_iter()
-                .filter(|r| status.is_none_or(|s| r.status == s))
-                .filter(|r| agent.as_ref().is_none_or(|a| &r.agent == a))
-                .take(limit.unwrap_or(usize::MAX))
-                .collect();
-            output::runs(&runs, &app.store.switches()?, json)?
+            let filter = RunFilter { status, agent };
+            let (runs, next) = pages(limit, after, |after, n| {
+                let page = app.store.runs_page(&filter, after.as_deref(), n)?;
+                Ok((page.items, page.next))
+            })?;
+            output::runs(&runs, &app.store.switches()?, json)?;
+            more(next);
         }
         Command::Show { run } => {
             let r = app.run(&run)?;
@@ -102,11 +103,16 @@ pub fn run(cli: Cli) -> Result<()> {
             app.run(&run)?;
             output::history(&app.store.checkpoints(&run)?, json)?;
         }
-        Command::Audit { run } => {
+        Command::Audit { run, limit, after } => {
             if let Some(id) = &run {
                 app.run(id)?;
             }
-            output::audit(&app.store.audit(run.as_deref())?, json)?;
+            let (rows, next) = pages(limit, after, |after, n| {
+                let page = app.store.audit_page(run.as_deref(), after, n)?;
+                Ok((page.items, page.next))
+            })?;
+            output::audit(&rows, json)?;
+            more(next);
         }
         Command::Send {
             run,
@@ -356,10 +362,43 @@ fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The rows a list command prints: `limit` of them after `after`, or with
+/// no limit every one, read a page of [`PAGE`] at a time. Returns the
+/// cursor of what is left.
+fn pages<T, C: Clone>(
+    limit: Option<usize>,
+    mut after: Option<C>,
+    mut read: impl FnMut(Option<C>, usize) -> Result<(Vec<T>, Option<C>), StoreError>,
+) -> Result<(Vec<T>, Option<C>)> {
+    if limit == Some(0) {
+        bail!("--limit 0 lists nothing; leave it out to list everything");
+    }
+    let mut rows = Vec::new();
+    loop {
+        let want = limit.map_or(PAGE, |l| (l - rows.len()).min(PAGE));
+        let (items, next) = read(after.clone(), want)?;
+        rows.extend(items);
+        let done = limit.is_some_and(|l| rows.len() >= l);
+        match next {
+            Some(next) if !done => after = Some(next),
+            next => return Ok((rows, next)),
+        }
+    }
+}
+
+/// Says on standard error how to read the next page, if there is one.
+fn more(next: Option<impl std::fmt::Display>) {
+    if let Some(next) = next {
+        eprintln!("more: pass --after {next}");
+    }
+}
+
+/// Rows a list command reads at a time.
+const PAGE: usize = 1000;
+
 fn kv(app: &mut App, op: KvCommand) -> Result<()> {
-    let now = app.now();
-    let (op, audit) = match op {
-        KvCommand::Get { key } => (KvOp::Get { key }, false),
+    let op = match op {
+        KvCommand::Get { key } => KvOp::Get { key },
         KvCommand::Put {
             key,
             value,
@@ -367,34 +406,18 @@ fn kv(app: &mut App, op: KvCommand) -> Result<()> {
         } => {
             let value = arg_text("the value", value)?;
             app.check_json("the value", &value)?;
-            (
-                KvOp::Put {
-                    key,
-                    value,
-                    expected_version,
-                },
-                true,
-            )
-        }
-        KvCommand::Delete { key } => (
-            KvOp::Delete {
+            KvOp::Put {
                 key,
-                expected_version: None,
-            },
-            true,
-        ),
+                value,
+                expected_version,
+            }
+        }
+        KvCommand::Delete { key } => KvOp::Delete {
+            key,
+            expected_version: None,
+        },
     };
-    let outcome = app.store.kv(&op, None, now)?;
-    if audit {
-        let key = match &op {
-            KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),
-        };
-        app.audit(
-            None,
-            "kv write",
-            json!({"key": key, "by": "operator", "result": tools::kv::render(&outcome)}),
-        )?;
-    }
+    let outcome = app.kv(&op)?;
     println!("{}", tools::kv::render(&outcome));
     if let KvOutcome::Wrote(w) = outcome
         && !w.ok

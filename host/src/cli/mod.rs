@@ -88,16 +88,27 @@ pub enum Command {
         /// Only runs of this agent.
         #[arg(long)]
         agent: Option<String>,
-        /// At most this many.
+        /// At most this many (default: all).
         #[arg(long)]
         limit: Option<usize>,
+        /// Start after this run (the last one of the previous page).
+        #[arg(long, value_name = "RUN")]
+        after: Option<String>,
     },
     /// Show one run: status, state, waits, pending approvals.
     Show { run: String },
     /// The run's checkpoints, one per step.
     History { run: String },
-    /// The audit log, or one run's part of it.
-    Audit { run: Option<String> },
+    /// The audit log, or one run's part of it, oldest first.
+    Audit {
+        run: Option<String>,
+        /// At most this many rows (default: all).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Start after the row with this id (the last of the previous page).
+        #[arg(long, value_name = "ID")]
+        after: Option<u64>,
+    },
     /// Deliver an event to RUN, or to every run waiting on the topic.
     Send {
         run: Option<String>,

@@ -140,7 +140,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Cache {
     pub(super) fn new(dir: &Path, engine: &Engine) -> Result<Self, RuntimeError> {
-        fs::create_dir_all(dir).map_err(|source| RuntimeError::CacheDir {
+        private_dir(dir).map_err(|source| RuntimeError::CacheDir {
             path: dir.to_owned(),
             source,
         })?;
@@ -237,6 +237,17 @@ impl Cache {
             pre,
         }))
     }
+}
+
+/// Creates the cache directory (and missing parents) for this user only
+/// (0700): its artifacts are loaded as native code, so whoever can write
+/// there runs code in the host.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 /// Loads a precompiled artifact, or `None` (after removing it) if there is

@@ -231,4 +231,59 @@ pub trait Store: Send {
     fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()>;
     /// The audit log, oldest first; only one run's rows with `run_id`.
     fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>>;
+
+    // ---- pages
+    /// Up to `limit` runs matching `filter`, newest first (by creation
+    /// time, then id), after the run `after` names (the previous page's
+    /// `next`). A list shows summaries: each run's `state` and `input` are
+    /// left empty, `run` reads one whole. [`StoreError::UnknownRun`] when
+    /// `after` names no run (it was pruned meanwhile).
+    fn runs_page(
+        &self,
+        filter: &RunFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<Run, String>>;
+    /// Up to `limit` audit rows with an id above `after`, oldest first;
+    /// only one run's rows with `run_id`.
+    fn audit_page(
+        &self,
+        run_id: Option<&str>,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Page<AuditRow, u64>>;
+    /// How many runs have each status (every status, zeros included),
+    /// counted by the database without reading a run.
+    fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>>;
+
+    // ---- operator writes with their audit row
+    /// Runs an operator's kv operation (no run, no ledger) and appends the
+    /// audit row `audit` makes of its outcome, in one transaction.
+    fn kv_audited(
+        &mut self,
+        op: &KvOp,
+        audit: &dyn Fn(&KvOutcome) -> AuditEntry,
+        at: Millis,
+    ) -> Result<KvOutcome>;
+    /// Sets a kill switch and appends `audit`, in one transaction.
+    fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()>;
+    /// Clears a kill switch and, when one was set, appends `audit`, in one
+    /// transaction. Returns false (and appends nothing) when none was set.
+    fn clear_switch_audited(&mut self, scope: &str, audit: &AuditEntry, at: Millis)
+    -> Result<bool>;
+}
+
+/// One page of a list, and the cursor that asks for the next (`None` on
+/// the last page).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Page<T, C> {
+    pub items: Vec<T>,
+    pub next: Option<C>,
+}
+
+/// Which runs a list shows.
+#[derive(Clone, Debug, Default)]
+pub struct RunFilter {
+    pub status: Option<RunStatus>,
+    pub agent: Option<String>,
 }

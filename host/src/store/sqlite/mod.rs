@@ -11,7 +11,8 @@
 //! - [`triggers`]: events, approval answers, resuming parked runs;
 //! - [`tools`]: the tool-call ledger, kv and leases;
 //! - [`switches`]: kill switches;
-//! - [`audit`]: the append-only audit log.
+//! - [`audit`]: the append-only audit log;
+//! - [`pages`]: lists a page at a time, and counts, for the API.
 //!
 //! Every write runs in one `BEGIN IMMEDIATE` transaction: it takes the write
 //! lock up front, so a transaction never fails halfway on a lock upgrade.
@@ -20,6 +21,7 @@ mod agents;
 mod audit;
 mod claims;
 mod commits;
+mod pages;
 mod runs;
 mod schedules;
 mod schema;
@@ -44,6 +46,7 @@ use super::{
     RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
     UpgradeCommit,
 };
+use super::{Page, RunFilter, RunStatus};
 use super::{Budgets, Usage};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
@@ -444,5 +447,49 @@ impl Store for SqliteStore {
 
     fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
         audit::audit(&self.conn, run_id)
+    }
+
+    fn runs_page(
+        &self,
+        filter: &RunFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<Run, String>> {
+        pages::runs_page(&self.conn, filter, after, limit)
+    }
+
+    fn audit_page(
+        &self,
+        run_id: Option<&str>,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Page<AuditRow, u64>> {
+        pages::audit_page(&self.conn, run_id, after, limit)
+    }
+
+    fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>> {
+        pages::run_counts(&self.conn)
+    }
+
+    fn kv_audited(
+        &mut self,
+        op: &KvOp,
+        audit: &dyn Fn(&KvOutcome) -> AuditEntry,
+        at: Millis,
+    ) -> Result<KvOutcome> {
+        tools::kv_audited(&mut self.conn, op, audit, at)
+    }
+
+    fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()> {
+        switches::set_switch_audited(&mut self.conn, switch, audit)
+    }
+
+    fn clear_switch_audited(
+        &mut self,
+        scope: &str,
+        audit: &AuditEntry,
+        at: Millis,
+    ) -> Result<bool> {
+        switches::clear_switch_audited(&mut self.conn, scope, audit, at)
     }
 }

@@ -3,7 +3,7 @@
 
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2];
+pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -214,4 +214,12 @@ CREATE TABLE broadcasts (
 );
 CREATE INDEX broadcasts_by_topic ON broadcasts (topic, id);
 CREATE INDEX broadcasts_by_expiry ON broadcasts (expires_at);
+"#;
+
+/// Lists paged newest first, with or without a filter, read in index order
+/// instead of sorting every run for each page.
+const SCHEMA_V3: &str = r#"
+CREATE INDEX runs_by_created ON runs (created_at, run_id);
+CREATE INDEX runs_by_status_created ON runs (status, created_at, run_id);
+CREATE INDEX runs_by_agent_created ON runs (agent, created_at, run_id);
 "#;

@@ -4,8 +4,9 @@
 
 use rusqlite::{Connection, Row, params};
 
-use super::{Context, write};
-use crate::store::{Result, Switch};
+use super::{Context, audit, write};
+use crate::model::Millis;
+use crate::store::{AuditEntry, Result, Switch};
 
 fn switch_from_row(row: &Row<'_>) -> rusqlite::Result<Switch> {
     Ok(Switch {
@@ -15,30 +16,71 @@ fn switch_from_row(row: &Row<'_>) -> rusqlite::Result<Switch> {
     })
 }
 
-/// Sets a switch; setting one that is already on replaces its reason and time.
+/// Sets a switch inside the caller's transaction; setting one that is
+/// already on replaces its reason and time.
+fn put(conn: &Connection, switch: &Switch) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO switches (scope, reason, at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (scope) DO UPDATE SET reason = excluded.reason, at = excluded.at",
+    )
+    .and_then(|mut stmt| stmt.execute(params![switch.scope, switch.reason, switch.at]))
+    .ctx_with(|| format!("setting kill switch {}", switch.scope))?;
+    Ok(())
+}
+
+/// Clears a switch inside the caller's transaction; false when none was set.
+fn delete(conn: &Connection, scope: &str) -> Result<bool> {
+    let deleted = conn
+        .prepare_cached("DELETE FROM switches WHERE scope = ?1")
+        .and_then(|mut stmt| stmt.execute([scope]))
+        .ctx_with(|| format!("clearing kill switch {scope}"))?;
+    Ok(deleted > 0)
+}
+
 pub(super) fn set_switch(conn: &mut Connection, switch: &Switch) -> Result<()> {
     write(
         conn,
         &format!("setting kill switch {}", switch.scope),
-        |tx| {
-            tx.prepare_cached(
-                "INSERT INTO switches (scope, reason, at) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (scope) DO UPDATE SET reason = excluded.reason, at = excluded.at",
-            )
-            .and_then(|mut stmt| stmt.execute(params![switch.scope, switch.reason, switch.at]))
-            .ctx_with(|| format!("setting kill switch {}", switch.scope))?;
-            Ok(())
-        },
+        |tx| put(tx, switch),
     )
 }
 
 pub(super) fn clear_switch(conn: &mut Connection, scope: &str) -> Result<bool> {
     write(conn, &format!("clearing kill switch {scope}"), |tx| {
-        let deleted = tx
-            .prepare_cached("DELETE FROM switches WHERE scope = ?1")
-            .and_then(|mut stmt| stmt.execute([scope]))
-            .ctx_with(|| format!("clearing kill switch {scope}"))?;
-        Ok(deleted > 0)
+        delete(tx, scope)
+    })
+}
+
+/// Sets a switch and appends its audit row in one transaction.
+pub(super) fn set_switch_audited(
+    conn: &mut Connection,
+    switch: &Switch,
+    entry: &AuditEntry,
+) -> Result<()> {
+    write(
+        conn,
+        &format!("setting kill switch {}", switch.scope),
+        |tx| {
+            put(tx, switch)?;
+            audit::insert(tx, entry, switch.at)
+        },
+    )
+}
+
+/// Clears a switch and, when one was set, appends its audit row, in one
+/// transaction.
+pub(super) fn clear_switch_audited(
+    conn: &mut Connection,
+    scope: &str,
+    entry: &AuditEntry,
+    at: Millis,
+) -> Result<bool> {
+    write(conn, &format!("clearing kill switch {scope}"), |tx| {
+        let cleared = delete(tx, scope)?;
+        if cleared {
+            audit::insert(tx, entry, at)?;
+        }
+        Ok(cleared)
     })
 }
 

@@ -10,7 +10,7 @@ use super::claims::check_claim;
 use super::{Context, audit, clamp_time, from_json, to_json, write};
 use crate::model::{Millis, ToolError};
 use crate::store::{
-    KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
+    AuditEntry, KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
     RenderResult, Result, StoreError, Usage,
 };
 
@@ -261,6 +261,21 @@ pub(super) fn kv(
         if let Some((call, render)) = &ledger {
             record(tx, call, &Ok(render(&outcome)), at)?;
         }
+        Ok(outcome)
+    })
+}
+
+/// An operator's kv operation and its audit row, in one transaction: the
+/// log never misses a write that happened, nor shows one that did not.
+pub(super) fn kv_audited(
+    conn: &mut Connection,
+    op: &KvOp,
+    entry: &dyn Fn(&KvOutcome) -> AuditEntry,
+    at: Millis,
+) -> Result<KvOutcome> {
+    write(conn, "a kv operation", |tx| {
+        let outcome = kv_op(tx, op)?;
+        audit::insert(tx, &entry(&outcome), at)?;
         Ok(outcome)
     })
 }

@@ -1,0 +1,341 @@
+//! Lists read a page at a time, and counts the database makes itself: what
+//! the API serves, so that its answers take the same time at a hundred
+//! runs or a hundred thousand. Pages are keyset-paged (a cursor, never an
+//! offset) along an index: runs by `(created_at, run_id)` newest first,
+//! audit rows by id oldest first.
+
+use rusqlite::{Connection, OptionalExtension, Row, ToSql};
+
+use super::runs::RunRow;
+use super::{Context, from_json};
+use crate::model::Millis;
+use crate::store::{AuditRow, Page, Result, Run, RunFilter, RunStatus, StoreError};
+
+/// The columns `RunRow::from_row` reads, with the two that can be large
+/// (state, input) left out of a list.
+const RUN_SUMMARY_COLUMNS: &str = "run_id, agent, version, digest, status, status_text, \
+     '' AS state, outcome, wake_when, waits, steps, fuel_used, step_budget, fuel_budget, \
+     tokens_used, token_budget, usd_used, usd_budget, attempts, last_error, retry_at, \
+     '' AS input, created_at, updated_at, incarnation";
+
+/// Reads `limit + 1` rows to learn whether there is a next page; its
+/// cursor is the last row shown.
+fn page<T, C>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> C) -> Page<T, C> {
+    let next = if rows.len() > limit {
+        rows.truncate(limit);
+        rows.last().map(cursor)
+    } else {
+        None
+    };
+    Page { items: rows, next }
+}
+
+pub(super) fn runs_page(
+    conn: &Connection,
+    filter: &RunFilter,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Page<Run, String>> {
+    let status = filter.status.map(RunStatus::as_str);
+    let after_key: Option<(Millis, &str)> = match after {
+        None => None,
+        Some(run_id) => {
+            let created_at: Option<Millis> = conn
+                .prepare_cached("SELECT created_at FROM runs WHERE run_id = ?1")
+                .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+                .ctx_with(|| format!("looking up run {run_id}"))?;
+            let created_at = created_at.ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
+            Some((created_at, run_id))
+        }
+    };
+    // One statement per combination of filters, each a plain conjunction
+    // that an index of (filter, created_at, run_id) serves in order.
+    let mut sql = format!("SELECT {RUN_SUMMARY_COLUMNS} FROM runs WHERE 1");
+    let mut args: Vec<&dyn ToSql> = Vec::new();
+    if let Some(status) = &status {
+        args.push(status);
+        sql.push_str(&format!(" AND status = ?{}", args.len()));
+    }
+    if let Some(agent) = &filter.agent {
+        args.push(agent);
+        sql.push_str(&format!(" AND agent = ?{}", args.len()));
+    }
+    if let Some((created_at, run_id)) = &after_key {
+        args.push(created_at);
+        args.push(run_id);
+        sql.push_str(&format!(
+            " AND (created_at, run_id) < (?{}, ?{})",
+            args.len() - 1,
+            args.len()
+        ));
+    }
+    let fetch = limit.saturating_add(1) as i64;
+    args.push(&fetch);
+    sql.push_str(&format!(
+        " ORDER BY created_at DESC, run_id DESC LIMIT ?{}",
+        args.len()
+    ));
+    let rows = conn
+        .prepare_cached(&sql)
+        .and_then(|mut stmt| {
+            stmt.query_map(&args[..], RunRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx("listing runs")?;
+    let runs = rows
+        .into_iter()
+        .map(RunRow::into_run)
+        .collect::<Result<Vec<_>>>()?;
+    Ok(page(runs, limit, |r| r.run_id.clone()))
+}
+
+fn audit_row(row: &Row<'_>) -> rusqlite::Result<(u64, Millis, Option<String>, String, String)> {
+    Ok((
+        row.get("id")?,
+        row.get("at")?,
+        row.get("run_id")?,
+        row.get("kind")?,
+        row.get("data")?,
+    ))
+}
+
+pub(super) fn audit_page(
+    conn: &Connection,
+    run_id: Option<&str>,
+    after: Option<u64>,
+    limit: usize,
+) -> Result<Page<AuditRow, u64>> {
+    let after = after.unwrap_or(0) as i64;
+    let fetch = limit.saturating_add(1) as i64;
+    let records = match run_id {
+        Some(run_id) => conn
+            .prepare_cached(
+                "SELECT id, at, run_id, kind, data FROM audit \
+                 WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_map(rusqlite::params![run_id, after, fetch], audit_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
+        None => conn
+            .prepare_cached(
+                "SELECT id, at, run_id, kind, data FROM audit WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_map(rusqlite::params![after, fetch], audit_row)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .ctx("reading the audit log")?,
+    };
+    let rows = records
+        .into_iter()
+        .map(|(id, at, run_id, kind, data)| {
+            Ok(AuditRow {
+                data: from_json(&data, || format!("data of audit row {id}"))?,
+                id,
+                at,
+                run_id,
+                kind,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(page(rows, limit, |r| r.id))
+}
+
+pub(super) fn run_counts(conn: &Connection) -> Result<Vec<(RunStatus, u64)>> {
+    let counted: Vec<(String, u64)> = conn
+        .prepare_cached("SELECT status, COUNT(*) FROM runs GROUP BY status")
+        .and_then(|mut stmt| {
+            stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx("counting runs by status")?;
+    let all = [
+        RunStatus::Active,
+        RunStatus::Waiting,
+        RunStatus::Done,
+        RunStatus::Parked,
+        RunStatus::Cancelled,
+    ];
+    Ok(all
+        .into_iter()
+        .map(|status| {
+            let n = counted
+                .iter()
+                .find(|(s, _)| s == status.as_str())
+                .map_or(0, |(_, n)| *n);
+            (status, n)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::SqliteStore;
+    use crate::store::{
+        AgentVersion, AuditEntry, KvOp, KvOutcome, NewRun, RunFilter, RunStatus, Store,
+        StoreError, Switch,
+    };
+
+    fn store(name: &str) -> (SqliteStore, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "wakeful-pages-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut store = SqliteStore::open(dir.join("wakeful.db")).unwrap();
+        for name in ["mail", "pager"] {
+            let version = AgentVersion {
+                name: name.into(),
+                version: "1.0.0".into(),
+                digest: format!("d-{name}"),
+                description: String::new(),
+                requested_tools: vec![],
+                granted_tools: vec![],
+                size: 4,
+                deployed_at: 1,
+                owner: None,
+            };
+            store.put_agent(&version, b"\0asm").unwrap();
+        }
+        (store, dir)
+    }
+
+    fn start(store: &mut SqliteStore, run_id: &str, agent: &str, created_at: u64) {
+        store
+            .create_run(&NewRun {
+                run_id: run_id.into(),
+                agent: agent.into(),
+                version: "1.0.0".into(),
+                digest: format!("d-{agent}"),
+                input: "{\"big\":true}".into(),
+                step_budget: 10,
+                fuel_budget: 10,
+                token_budget: 10,
+                usd_budget: 0.0,
+                created_at,
+            })
+            .unwrap();
+    }
+
+    fn entry(kind: &str) -> AuditEntry {
+        AuditEntry {
+            run_id: None,
+            kind: kind.into(),
+            data: json!({}),
+        }
+    }
+
+    #[test]
+    fn runs_come_newest_first_a_page_at_a_time_ties_broken_by_id() {
+        let (mut store, dir) = store("runs");
+        // Two runs created in the same millisecond.
+        for (id, agent, at) in [
+            ("a", "mail", 1),
+            ("b", "pager", 2),
+            ("c", "mail", 2),
+            ("d", "mail", 3),
+        ] {
+            start(&mut store, id, agent, at);
+        }
+        let all = RunFilter::default();
+        let first = store.runs_page(&all, None, 2).unwrap();
+        let ids: Vec<_> = first.items.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!((ids, first.next.as_deref()), (vec!["d", "c"], Some("c")));
+        assert!(first.items[0].input.is_empty(), "a list leaves input out");
+        let second = store.runs_page(&all, Some("c"), 2).unwrap();
+        let ids: Vec<_> = second.items.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!((ids, second.next), (vec!["b", "a"], None));
+
+        let mail = RunFilter {
+            status: Some(RunStatus::Active),
+            agent: Some("mail".into()),
+        };
+        let page = store.runs_page(&mail, Some("d"), 10).unwrap();
+        let ids: Vec<_> = page.items.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(ids, ["c", "a"]);
+        let done = RunFilter {
+            status: Some(RunStatus::Done),
+            agent: None,
+        };
+        assert!(store.runs_page(&done, None, 10).unwrap().items.is_empty());
+        assert!(matches!(
+            store.runs_page(&all, Some("ghost"), 10),
+            Err(StoreError::UnknownRun(id)) if id == "ghost"
+        ));
+
+        let counts = store.run_counts().unwrap();
+        assert_eq!(counts.len(), 5);
+        assert!(counts.contains(&(RunStatus::Active, 4)));
+        assert!(counts.contains(&(RunStatus::Done, 0)));
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn audit_rows_come_oldest_first_after_a_cursor() {
+        let (mut store, dir) = store("audit");
+        start(&mut store, "a", "mail", 1);
+        for n in 0..5 {
+            store.append_audit(&entry(&format!("k{n}")), n).unwrap();
+        }
+        let whole = store.audit(None).unwrap();
+        let first = store.audit_page(None, None, 4).unwrap();
+        assert_eq!(first.items.len(), 4);
+        assert_eq!(first.next, Some(first.items[3].id));
+        let rest = store.audit_page(None, first.next, 4).unwrap();
+        assert_eq!(rest.next, None);
+        let paged: Vec<u64> = first.items.iter().chain(&rest.items).map(|r| r.id).collect();
+        let ids: Vec<u64> = whole.iter().map(|r| r.id).collect();
+        assert_eq!(paged, ids);
+        let of_run = store.audit_page(Some("a"), None, 10).unwrap();
+        assert_eq!(of_run.items.len(), store.audit(Some("a")).unwrap().len());
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_operator_write_whose_audit_row_fails_changes_nothing() {
+        let (mut store, dir) = store("audited");
+        store
+            .conn
+            .execute_batch(
+                "CREATE TRIGGER no_audit BEFORE INSERT ON audit \
+                 BEGIN SELECT RAISE(ABORT, 'the audit log is full'); END;",
+            )
+            .unwrap();
+        let put = KvOp::Put {
+            key: "k".into(),
+            value: "1".into(),
+            expected_version: None,
+        };
+        assert!(store.kv_audited(&put, &|_| entry("kv write"), 1).is_err());
+        let read = store.kv(&KvOp::Get { key: "k".into() }, None, 1).unwrap();
+        assert!(matches!(read, KvOutcome::Read(e) if e.version == 0), "no write");
+
+        let switch = Switch {
+            scope: "all".into(),
+            reason: None,
+            at: 1,
+        };
+        assert!(store.set_switch_audited(&switch, &entry("pause")).is_err());
+        assert!(store.switches().unwrap().is_empty(), "no switch");
+
+        store.conn.execute_batch("DROP TRIGGER no_audit").unwrap();
+        store.set_switch_audited(&switch, &entry("pause")).unwrap();
+        store
+            .conn
+            .execute_batch(
+                "CREATE TRIGGER no_audit BEFORE INSERT ON audit \
+                 BEGIN SELECT RAISE(ABORT, 'the audit log is full'); END;",
+            )
+            .unwrap();
+        assert!(store.clear_switch_audited("all", &entry("resume"), 2).is_err());
+        assert_eq!(store.switches().unwrap().len(), 1, "still paused");
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
