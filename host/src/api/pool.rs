@@ -89,7 +89,9 @@ impl Pool {
                 let pool = self.clone();
                 tokio::task::spawn_blocking(move || (pool.open)())
                     .await
-                    .map_err(|e| ApiError::Internal(format!("opening a connection failed: {e}")))??
+                    .map_err(|e| {
+                        ApiError::Internal(format!("opening a connection failed: {e}"))
+                    })??
             }
         };
         Ok(Lent {

@@ -168,7 +168,11 @@ pub async fn run_audit(
     let after = audit_after(q.after.as_deref())?;
     blocking(&state, move |app| {
         app.run(&id)?;
-        Ok(Json(json!(app.store.audit_page(Some(&id), after, limit)?)))
+        Ok(Json(json!(app.store.audit_page(
+            Some(&id),
+            after,
+            limit
+        )?)))
     })
     .await
 }

@@ -46,8 +46,8 @@ use super::{
     RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
     UpgradeCommit,
 };
-use super::{Page, RunFilter, RunStatus};
 use super::{Budgets, Usage};
+use super::{Page, RunFilter, RunStatus};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
 pub use schema::SCHEMA_VERSION;

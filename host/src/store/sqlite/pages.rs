@@ -176,15 +176,12 @@ mod tests {
 
     use super::super::SqliteStore;
     use crate::store::{
-        AgentVersion, AuditEntry, KvOp, KvOutcome, NewRun, RunFilter, RunStatus, Store,
-        StoreError, Switch,
+        AgentVersion, AuditEntry, KvOp, KvOutcome, NewRun, RunFilter, RunStatus, Store, StoreError,
+        Switch,
     };
 
     fn store(name: &str) -> (SqliteStore, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!(
-            "wakeful-pages-{}-{name}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("wakeful-pages-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut store = SqliteStore::open(dir.join("wakeful.db")).unwrap();
         for name in ["mail", "pager"] {
@@ -288,7 +285,12 @@ mod tests {
         assert_eq!(first.next, Some(first.items[3].id));
         let rest = store.audit_page(None, first.next, 4).unwrap();
         assert_eq!(rest.next, None);
-        let paged: Vec<u64> = first.items.iter().chain(&rest.items).map(|r| r.id).collect();
+        let paged: Vec<u64> = first
+            .items
+            .iter()
+            .chain(&rest.items)
+            .map(|r| r.id)
+            .collect();
         let ids: Vec<u64> = whole.iter().map(|r| r.id).collect();
         assert_eq!(paged, ids);
         let of_run = store.audit_page(Some("a"), None, 10).unwrap();
@@ -314,7 +316,10 @@ mod tests {
         };
         assert!(store.kv_audited(&put, &|_| entry("kv write"), 1).is_err());
         let read = store.kv(&KvOp::Get { key: "k".into() }, None, 1).unwrap();
-        assert!(matches!(read, KvOutcome::Read(e) if e.version == 0), "no write");
+        assert!(
+            matches!(read, KvOutcome::Read(e) if e.version == 0),
+            "no write"
+        );
 
         let switch = Switch {
             scope: "all".into(),
@@ -333,7 +338,11 @@ mod tests {
                  BEGIN SELECT RAISE(ABORT, 'the audit log is full'); END;",
             )
             .unwrap();
-        assert!(store.clear_switch_audited("all", &entry("resume"), 2).is_err());
+        assert!(
+            store
+                .clear_switch_audited("all", &entry("resume"), 2)
+                .is_err()
+        );
         assert_eq!(store.switches().unwrap().len(), 1, "still paused");
         drop(store);
         let _ = std::fs::remove_dir_all(dir);
