@@ -2,11 +2,13 @@
 //! real SQLite file, agents built from source in `agents/`.
 
 mod api;
+mod approvals;
 mod bad_input;
 mod fake_servers;
 mod harness;
 mod incident;
 mod invoice;
+mod ledger;
 mod race;
 mod sandbox;
 mod tools;

@@ -193,7 +193,6 @@ fn incident_agent_resolves_with_a_real_model_client() {
     );
 }
 
-#[cfg(feature = "failpoints")]
 #[test]
 fn a_model_call_before_a_crash_is_made_and_charged_once() {
     use std::os::unix::process::ExitStatusExt;

@@ -126,6 +126,27 @@ pub enum Command {
         #[arg(long)]
         digest: Option<String>,
     },
+    /// Settle a parked run's tool call whose outcome is unknown (the host
+    /// sent it and never learnt what happened): give its result, have it
+    /// sent again, or fail it. The run then retries its step.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["result", "retry", "fail"])))]
+    Resolve {
+        run: String,
+        /// The call's idempotency key, as `show` lists it.
+        key: String,
+        /// The call took effect and returned this (JSON; `@FILE`, `-`).
+        #[arg(long)]
+        result: Option<String>,
+        /// The call did not take effect: send it again.
+        #[arg(long)]
+        retry: bool,
+        /// The call failed: the step sees `failed` with this reason.
+        #[arg(long, value_name = "REASON")]
+        fail: Option<String>,
+        /// Who settles it (default: $USER).
+        #[arg(long, env = "USER", default_value = "operator")]
+        by: String,
+    },
     /// End a run for good: it takes no further step (a step in flight is
     /// discarded).
     Cancel {

@@ -160,6 +160,30 @@ pub trait Store: Send {
 
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
+    /// Checks that the claim is still the run's current one (not taken over,
+    /// the run not cancelled) and extends its lease to `now + lease_ms`.
+    fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()>;
+    /// Fences a call about to leave the host: checks and extends the claim
+    /// (`intent.epoch`) as `extend_claim` does, and records the intent
+    /// durably, in one transaction. Recording the call's result (any
+    /// `ledger_put`) deletes the intent.
+    fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()>;
+    /// The intent of a call whose result was never recorded, if any.
+    fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>>;
+    /// The run's calls of unknown outcome, oldest first.
+    fn intents(&self, run_id: &str) -> Result<Vec<Intent>>;
+    /// An operator settles a parked run's call of unknown outcome: records
+    /// the given result or failure in the ledger (or, for a retry, nothing),
+    /// clears the intent, puts the run back to retry its step, and appends a
+    /// `resolved` audit row — in one transaction.
+    fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>>;
     /// Records a tool call's result (and its audit row) under the claim's
     /// epoch.
     fn ledger_put(

@@ -20,6 +20,7 @@ mod agents;
 mod audit;
 mod claims;
 mod commits;
+mod intents;
 mod runs;
 mod schedules;
 mod schema;
@@ -45,6 +46,7 @@ use super::{
     UpgradeCommit,
 };
 use super::{Budgets, Usage};
+use super::{Intent, Resolution, ResolveRefused};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
 pub use schema::SCHEMA_VERSION;
@@ -385,6 +387,33 @@ impl Store for SqliteStore {
 
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
         tools::ledger_get(&self.conn, run_id, key)
+    }
+
+    fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::extend_claim(&mut self.conn, run_id, epoch, now, lease_ms)
+    }
+
+    fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::begin_external(&mut self.conn, intent, now, lease_ms)
+    }
+
+    fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
+        intents::intent(&self.conn, run_id, key)
+    }
+
+    fn intents(&self, run_id: &str) -> Result<Vec<Intent>> {
+        intents::intents(&self.conn, run_id)
+    }
+
+    fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>> {
+        intents::resolve(&mut self.conn, run_id, key, resolution, by, at)
     }
 
     fn ledger_put(

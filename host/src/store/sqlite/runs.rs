@@ -319,6 +319,7 @@ impl ApprovalRow {
                     by,
                     at,
                     comment: self.comment,
+                    digest: self.details_digest.clone(),
                 }),
                 _ => {
                     return Err(StoreError::Corrupt(format!(

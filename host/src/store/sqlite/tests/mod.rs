@@ -174,6 +174,7 @@ fn answer(request_id: &str, approved: bool, at: Millis) -> ApprovalAnswer {
         by: "alice".into(),
         at,
         comment: Some("fine".into()),
+        digest: String::new(),
     }
 }
 
