@@ -278,6 +278,11 @@ impl App {
             payload: payload.to_string(),
             received_at: self.now(),
         };
+        let keep_ms = self
+            .config
+            .retention
+            .broadcast_hours
+            .saturating_mul(3_600_000);
         let sent: Vec<Sent> = match run_id {
             Some(id) => {
                 let delivery = self.store.deliver_event(id, &event)?;
@@ -288,7 +293,7 @@ impl App {
             }
             None => self
                 .store
-                .broadcast_event(&event)?
+                .broadcast_event(&event, event.received_at.saturating_add(keep_ms))?
                 .into_iter()
                 .map(|(run_id, delivery)| Sent { run_id, delivery })
                 .collect(),
@@ -324,6 +329,7 @@ impl App {
             comment: comment.map(str::to_string),
             digest: String::new(),
         };
+        crate::failpoint::hit("approval-answer", run_id);
         Ok(self
             .store
             .answer_approval(run_id, &answer, details_digest)??)

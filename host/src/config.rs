@@ -21,8 +21,8 @@ pub struct Config {
     pub retention: RetentionConfig,
 }
 
-/// How long ended runs are kept.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// How long ended runs and sent events are kept.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RetentionConfig {
     /// Days a done or cancelled run (its state, checkpoints, inbox,
@@ -30,6 +30,19 @@ pub struct RetentionConfig {
     /// older ones hourly, `wakeful prune` on demand. Unset: kept forever.
     /// The audit log is never pruned.
     pub ended_runs_days: Option<u64>,
+    /// Hours an event sent to a topic (`send --topic` without a run) is
+    /// kept for the runs that were live when it was sent but did not wait
+    /// on the topic yet: each gets it once, when it next waits on it.
+    pub broadcast_hours: u64,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> Self {
+        RetentionConfig {
+            ended_runs_days: None,
+            broadcast_hours: 24,
+        }
+    }
 }
 
 /// The HTTP API of `wakeful serve`.

@@ -4,6 +4,8 @@
 mod api;
 mod approvals;
 mod bad_input;
+mod broadcasts;
+mod crash;
 mod fake_servers;
 mod harness;
 mod incident;

@@ -245,6 +245,13 @@ pub fn run(cli: Cli) -> Result<()> {
                 bail!("{failed} run(s) were not upgraded; they stay on their version");
             }
         }
+        Command::Failpoints => {
+            if cfg!(feature = "failpoints") {
+                for point in crate::failpoint::POINTS {
+                    println!("{point}");
+                }
+            }
+        }
         Command::Prune { older_than_days } => {
             let Some(days) = older_than_days.or(app.config.retention.ended_runs_days) else {
                 bail!(

@@ -197,6 +197,10 @@ pub enum Command {
     },
     /// List the kill switches that are on.
     Switches,
+    /// List the crash points of this build (empty without the `failpoints`
+    /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
+    #[command(hide = true)]
+    Failpoints,
     /// Measure deploy, start and step speed with a real agent on a
     /// throwaway store (the invoice agent waits on `mail:invoice`).
     Bench {

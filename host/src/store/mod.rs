@@ -131,8 +131,17 @@ pub trait Store: Send {
     /// Puts an event in one run's inbox. Stored even if the run does not wait
     /// on that topic yet: it is delivered when the run does.
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery>;
-    /// Puts an event in the inbox of every live run that waits on its topic.
-    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>>;
+    /// Puts an event in the inbox of every live run that waits on its topic,
+    /// and keeps it until `keep_until` for the runs that were live when it
+    /// was sent: a commit that makes such a run wait on the topic puts the
+    /// event in its inbox (once per run, however often it waits again).
+    /// Costs one row plus the runs waiting now, whatever the number of
+    /// live runs.
+    fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+    ) -> Result<Vec<(String, Delivery)>>;
     /// Records a human's answer, stamped `answer.at` by the host. Refused
     /// (and nothing changes) when the request is unknown, already answered,
     /// no longer waited on, expired at `answer.at`, or when

@@ -115,6 +115,9 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
             })
             .ctx_with(|| format!("recording a {kind} wait of run {run_id}"))?;
 
+            if let WaitFor::Event { topic } = &stored.wait {
+                super::triggers::deliver_kept(tx, run_id, topic, c.at)?;
+            }
             // A request asked again with the same question and details keeps
             // its first expiry, token and answer: waiting again must not
             // extend the time an approver has. Changed question or details

@@ -320,8 +320,12 @@ impl Store for SqliteStore {
         triggers::deliver_event(&mut self.conn, run_id, event)
     }
 
-    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>> {
-        triggers::broadcast_event(&mut self.conn, event)
+    fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+    ) -> Result<Vec<(String, Delivery)>> {
+        triggers::broadcast_event(&mut self.conn, event, keep_until)
     }
 
     fn answer_approval(

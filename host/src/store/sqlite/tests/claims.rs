@@ -124,7 +124,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
             .unwrap();
     }
     let alert = event("a1", "alerts", 20);
-    let delivered = store.broadcast_event(&alert).unwrap();
+    let delivered = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
     assert_eq!(
         delivered,
         vec![
@@ -132,7 +132,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
             ("r2".to_string(), Delivery::Accepted)
         ]
     );
-    let again = store.broadcast_event(&alert).unwrap();
+    let again = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
     assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
     assert!(store.inbox("r3").unwrap().is_empty());
 }
