@@ -194,3 +194,206 @@ fn a_crash_at_every_failpoint_loses_nothing_and_repeats_nothing() {
         "no scenario reached the failpoints {unreached:?}"
     );
 }
+
+/// A loopback system with effects: applies each `Idempotency-Key` once,
+/// slowly (so that kills land while calls are out), and counts repeats.
+struct Sink {
+    server: FakeServer,
+}
+
+impl Sink {
+    fn start() -> Sink {
+        let server = FakeServer::start(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(15));
+            Reply::Json(200, json!({"applied": true}))
+        });
+        Sink { server }
+    }
+
+    /// (run, call) -> requests that reached the sink for it, by key.
+    fn effects(&self) -> BTreeMap<(String, u64), BTreeMap<String, usize>> {
+        let mut effects: BTreeMap<(String, u64), BTreeMap<String, usize>> = BTreeMap::new();
+        for r in self.server.requests() {
+            let body = r.json();
+            let what = (
+                body["run"].as_str().unwrap().to_string(),
+                body["call"].as_u64().unwrap(),
+            );
+            let key = r.header("Idempotency-Key").unwrap().to_string();
+            *effects.entry(what).or_default().entry(key).or_insert(0) += 1;
+        }
+        effects
+    }
+}
+
+/// A small deterministic generator, seeded from the clock (printed, so a
+/// failing run can be repeated with `WAKEFUL_SOAK_SEED`).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn knob(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Settles, as an operator would, every parked call of unknown outcome by
+/// asking the sink whether it was applied.
+fn settle_unknown(env: &Env, sink: &Sink, runs: &[String]) -> usize {
+    let effects = sink.effects();
+    let mut settled = 0;
+    for run in runs {
+        let show = env.show(run);
+        for unknown in show["unknown_outcomes"].as_array().unwrap() {
+            if show["status"] != "parked" {
+                continue;
+            }
+            let key = unknown["key"].as_str().unwrap();
+            let call = unknown["args"]["body"]["call"].as_u64().unwrap();
+            let applied = effects.contains_key(&(run.clone(), call));
+            if applied {
+                let result = json!({"status": 200, "body": {"applied": true}}).to_string();
+                env.ok(&["resolve", run, key, "--result", &result, "--by", "soak"]);
+            } else {
+                env.ok(&["resolve", run, key, "--retry", "--by", "soak"]);
+            }
+            settled += 1;
+        }
+    }
+    settled
+}
+
+/// Runs lease-held right now: after a lone worker was killed, it died
+/// inside a step.
+fn runs_under_claim(env: &Env) -> i64 {
+    let conn = rusqlite::Connection::open(env.dir.join("data/wakeful.db")).unwrap();
+    conn.query_row(
+        "SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL",
+        [],
+        |row| row.get(0),
+    )
+    .unwrap()
+}
+
+/// Many multi-step runs whose calls reach a sink through a tool that drops
+/// repeated keys and one that cannot; workers SIGKILLed at random moments
+/// and restarted until every run ended. Size: `WAKEFUL_SOAK_RUNS` (50),
+/// `WAKEFUL_SOAK_KILLS` (20); `scripts/soak.sh` runs a large one.
+#[test]
+fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
+    let (n_runs, n_kills) = (
+        knob("WAKEFUL_SOAK_RUNS", 50),
+        knob("WAKEFUL_SOAK_KILLS", 20),
+    );
+    let seed = knob("WAKEFUL_SOAK_SEED", std::process::id() as u64 ^ 0x5eed);
+    eprintln!("soak: {n_runs} runs, {n_kills} kills, seed {seed}");
+    let mut rng = Lcg(seed);
+    let sink = Sink::start();
+    // `pager` drops repeated keys; `llm` (here an `http` tool: the caller
+    // agent asks for these two names) cannot, so a call of unknown outcome
+    // to it waits for the operator.
+    let config = format!(
+        "[limits]\nclaim_ms = 1500\nstep_deadline_ms = 1200\nretry_backoff_ms = 0\nmax_attempts = 50\n\
+         [tools.pager]\nkind = \"http\"\nurl = \"{url}/notify\"\ntimeout_ms = 1000\nidempotent = true\n\
+         [tools.llm]\nkind = \"http\"\nurl = \"{url}/pay\"\ntimeout_ms = 1000\n",
+        url = sink.server.url
+    );
+    let env = Env::new("soak", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let runs: Vec<String> = (0..n_runs).map(|i| format!("soak-{i:04}")).collect();
+    for run in &runs {
+        let call =
+            |tool: &str, n: u64| json!({"tool": tool, "args": {"body": {"run": run, "call": n}}});
+        let calls = json!([call("pager", 1), call("llm", 2), call("pager", 3)]);
+        let input = json!({ "calls": calls }).to_string();
+        env.ok(&["start", "caller", "--id", run, "--input", &input]);
+    }
+
+    let (mut kills, mut mid_step, mut settled) = (0, 0, 0);
+    let mut rounds = 0;
+    while kills < n_kills {
+        rounds += 1;
+        assert!(
+            rounds < n_kills * 20,
+            "workers kept finishing before they could be killed"
+        );
+        let mut worker = env.command(&["work", "--until-idle"]).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(40 + rng.below(400)));
+        if worker.try_wait().unwrap().is_none() {
+            worker.kill().unwrap(); // SIGKILL
+            worker.wait().unwrap();
+            kills += 1;
+            if runs_under_claim(&env) > 0 {
+                mid_step += 1;
+            }
+            integrity_ok(&env);
+        } else {
+            worker.wait().unwrap();
+        }
+        settled += settle_unknown(&env, &sink, &runs);
+        if runs.iter().all(|r| env.show(r)["status"] == "done") {
+            break;
+        }
+    }
+    // Then workers that live, and an operator, until every run has ended.
+    for _ in 0..20 {
+        env.work();
+        settled += settle_unknown(&env, &sink, &runs);
+        if runs.iter().all(|r| env.show(r)["status"] == "done") {
+            break;
+        }
+    }
+    integrity_ok(&env);
+
+    let effects = sink.effects();
+    let mut repeats = 0;
+    for run in &runs {
+        let show = env.show(run);
+        assert_eq!(show["status"], "done", "{show}");
+        checkpoints_without_gaps(&env, run);
+        for call in 1..=3u64 {
+            let keys = effects
+                .get(&(run.clone(), call))
+                .unwrap_or_else(|| panic!("{run} call {call} never reached the sink"));
+            assert_eq!(
+                keys.len(),
+                1,
+                "{run} call {call} went out under two keys: {keys:?}"
+            );
+            let sent = *keys.values().next().unwrap();
+            if call == 2 {
+                assert_eq!(
+                    sent, 1,
+                    "{run}: a call to a tool that cannot dedup was sent twice"
+                );
+            }
+            repeats += sent - 1;
+        }
+    }
+    eprintln!(
+        "soak: {n_runs} runs ended; {kills} kills, {mid_step} mid-step; {repeats} repeated \
+         sends dropped by the sink; {settled} unknown outcomes settled"
+    );
+    assert!(
+        kills >= n_kills,
+        "every run ended after {kills} kills; start more runs to reach {n_kills}"
+    );
+    assert!(
+        mid_step * 2 > kills,
+        "only {mid_step} of {kills} kills landed inside a step: the test proved little"
+    );
+    assert!(
+        repeats + settled > 0,
+        "no kill landed between a call and its record: the dangerous window was never hit"
+    );
+}
