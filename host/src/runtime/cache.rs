@@ -309,10 +309,10 @@ mod tests {
     #[test]
     fn only_the_hosts_interfaces_are_provided() {
         assert!(is_provided("wakeful:agent/tools@0.2.0"));
-        assert!(is_provided("wakeful:agent/host@0.1.3"));
+        assert!(is_provided("wakeful:agent/host@0.2.3"));
         assert!(is_provided("wasi:io/poll@0.2.0"));
         assert!(is_provided("wasi:cli/stdout@0.2.12"));
-        assert!(!is_provided("wakeful:agent/tools@0.2.0"));
+        assert!(!is_provided("wakeful:agent/tools@0.1.0"));
         assert!(!is_provided("wasi:io/poll@0.3.0"));
         assert!(!is_provided("wasi:http/types@0.2.0"));
         assert!(!is_provided("wasi:clocks/timezone@0.2.0"));

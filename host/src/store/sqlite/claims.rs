@@ -125,32 +125,38 @@ pub(super) fn claim(
         return Ok(None);
     }
     write(conn, "claiming a run", |tx| {
-        let candidates = claimable(tx, now, CANDIDATES)?;
-        for run_id in candidates {
-            let Some(wake) = pick_wake(tx, &run_id, now)? else {
-                park_undeliverable(tx, &run_id, now)?;
-                continue;
-            };
-            let expires = clamp_time(now.saturating_add(lease_ms));
-            let epoch: u64 = tx
-                .prepare_cached(
-                    "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
+        // Each pass either claims a run or parks every candidate it looked
+        // at, so this ends, and parked runs never hide a due one.
+        loop {
+            let candidates = claimable(tx, now, CANDIDATES)?;
+            if candidates.is_empty() {
+                return Ok(None);
+            }
+            for run_id in candidates {
+                let Some(wake) = pick_wake(tx, &run_id, now)? else {
+                    park_undeliverable(tx, &run_id, now)?;
+                    continue;
+                };
+                let expires = clamp_time(now.saturating_add(lease_ms));
+                let epoch: u64 = tx
+                    .prepare_cached(
+                        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
                      WHERE run_id = ?1 RETURNING epoch",
-                )
-                .and_then(|mut stmt| {
-                    stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
-                })
-                .ctx_with(|| format!("leasing run {run_id}"))?;
-            let run =
-                runs::run(tx, &run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
-            let claim = Claim {
-                run,
-                epoch,
-                owner: owner.to_string(),
-            };
-            return Ok(Some((claim, wake)));
+                    )
+                    .and_then(|mut stmt| {
+                        stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
+                    })
+                    .ctx_with(|| format!("leasing run {run_id}"))?;
+                let run = runs::run(tx, &run_id)?
+                    .ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
+                let claim = Claim {
+                    run,
+                    epoch,
+                    owner: owner.to_string(),
+                };
+                return Ok(Some((claim, wake)));
+            }
         }
-        Ok(None)
     })
 }
 
