@@ -6,6 +6,7 @@ mod approvals;
 mod bad_input;
 mod broadcasts;
 mod crash;
+mod data_file;
 mod fake_servers;
 mod harness;
 mod incident;

@@ -245,6 +245,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 bail!("{failed} run(s) were not upgraded; they stay on their version");
             }
         }
+        Command::Backup { file } => {
+            app.store.backup(&file)?;
+            println!("backed up to {} (checked: ok)", file.display());
+        }
+        Command::Check => {
+            app.store.check_integrity()?;
+            println!("the store is sound");
+        }
         Command::Failpoints => {
             if cfg!(feature = "failpoints") {
                 for point in crate::failpoint::POINTS {

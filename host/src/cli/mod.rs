@@ -197,6 +197,12 @@ pub enum Command {
     },
     /// List the kill switches that are on.
     Switches,
+    /// Write a consistent copy of the store to FILE (a new file) while
+    /// workers and `serve` keep running; the copy is checked, and can be
+    /// used as `<data>/wakeful.db` of another data directory.
+    Backup { file: PathBuf },
+    /// Check the whole store for damage (every page).
+    Check,
     /// List the crash points of this build (empty without the `failpoints`
     /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
     #[command(hide = true)]

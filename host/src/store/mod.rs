@@ -235,6 +235,14 @@ pub trait Store: Send {
     /// log keeps its rows: it is append-only. Returns how many runs went.
     fn prune_runs(&mut self, ended_before: Millis) -> Result<u64>;
 
+    // ---- the data itself
+    /// Checks the whole store for damage; a long-running process does it
+    /// once at start and refuses to run on a damaged store.
+    fn check_integrity(&self) -> Result<()>;
+    /// Writes a consistent copy of the whole store to the new file `to`
+    /// while other processes keep writing, and checks the copy.
+    fn backup(&self, to: &std::path::Path) -> Result<()>;
+
     // ---- schedules
     /// Records a schedule; an existing one with the same id is replaced.
     fn put_schedule(&mut self, schedule: &Schedule) -> Result<()>;

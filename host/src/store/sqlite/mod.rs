@@ -20,6 +20,7 @@ mod agents;
 mod audit;
 mod claims;
 mod commits;
+mod health;
 mod intents;
 mod runs;
 mod schedules;
@@ -87,6 +88,8 @@ impl SqliteStore {
                 ))
             })?;
         }
+        // Before SQLite touches it: a damaged file is refused as it is.
+        health::check_file(&path)?;
         let mut conn =
             Connection::open(&path).ctx_with(|| format!("opening the data file {shown}"))?;
         conn.busy_timeout(BUSY_TIMEOUT)
@@ -142,7 +145,7 @@ fn enable_wal(conn: &Connection, path: &str) -> Result<()> {
             Err(e) if is_busy(&e) && Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            Err(e) => return Err(StoreError::Db(format!("switching {path} to WAL mode: {e}"))),
+            Err(e) => return Err(db_error(&format!("switching {path} to WAL mode"), e)),
         }
     }
 }
@@ -213,11 +216,28 @@ trait Context<T> {
 
 impl<T> Context<T> for rusqlite::Result<T> {
     fn ctx(self, what: &str) -> Result<T> {
-        self.map_err(|e| StoreError::Db(format!("{what}: {e}")))
+        self.map_err(|e| db_error(what, e))
     }
 
     fn ctx_with(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| StoreError::Db(format!("{}: {e}", what())))
+        self.map_err(|e| db_error(&what(), e))
+    }
+}
+
+/// A damaged file is not a passing fault: say so, and what to do.
+fn db_error(what: &str, e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+            StoreError::Corrupt(format!(
+                "{what}: the data file is damaged ({e}); restore it from a backup \
+                 (`wakeful backup`)"
+            ))
+        }
+        Some(rusqlite::ErrorCode::DiskFull) => StoreError::Db(format!(
+            "{what}: the disk is full ({e}); nothing of this operation was kept: free space \
+             and retry"
+        )),
+        _ => StoreError::Db(format!("{what}: {e}")),
     }
 }
 
@@ -335,6 +355,14 @@ impl Store for SqliteStore {
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn check_integrity(&self) -> Result<()> {
+        health::quick_check(&self.conn, &self.path)
+    }
+
+    fn backup(&self, to: &Path) -> Result<()> {
+        health::backup(&self.conn, to)
     }
 
     fn prune_runs(&mut self, ended_before: Millis) -> Result<u64> {
