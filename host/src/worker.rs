@@ -104,9 +104,25 @@ impl<'a> Worker<'a> {
         };
         let run_id = claim.run.run_id.clone();
         crate::failpoint::hit("claim", &run_id);
-        let what = match self.step_claimed(&claim, wake) {
+        let what = match self.step_claimed(&claim, wake.clone()) {
             Ok(end) => end,
             Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
+            // The store failed mid-step: the step is void. Recorded as a
+            // failed attempt when the store takes the record, so that a
+            // fault that repeats on this run parks it rather than looping;
+            // when it does not (a full disk), the worker stops with it.
+            Err(AppError::Store(e)) => {
+                let f = Failure {
+                    error: format!("the store failed during the step: {e}"),
+                    fuel_used: 0,
+                    rows: vec![],
+                    park: false,
+                };
+                match self.fail(&claim, &wake, f) {
+                    Ok(end) => end,
+                    Err(_) => return Err(AppError::Store(e)),
+                }
+            }
             Err(e) => return Err(e),
         };
         Ok(Some(Stepped { run_id, what }))

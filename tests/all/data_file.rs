@@ -110,3 +110,126 @@ fn a_backup_taken_while_a_worker_runs_is_a_working_store() {
         "{runs}"
     );
 }
+
+/// A small tmpfs mounted on a directory for one test; unmounted on drop.
+struct SmallDisk {
+    dir: PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path, size: &str) -> SmallDisk {
+        std::fs::create_dir_all(dir).unwrap();
+        let out = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .output()
+            .expect("run mount");
+        assert!(
+            out.status.success(),
+            "this test mounts a small tmpfs to fill the disk under the store, which needs \
+             root (or CAP_SYS_ADMIN): run the tests as root. mount said: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        SmallDisk {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    fn grow(&self, size: &str) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remounting {}", self.dir.display());
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.dir)
+            .status();
+    }
+}
+
+#[test]
+fn a_full_disk_gives_clear_errors_keeps_everything_and_recovers_once_freed() {
+    let env = Env::new("disk-full", "[limits]\nretry_backoff_ms = 0\n");
+    let disk = SmallDisk::mount(&env.dir.join("data"), "6m");
+    env.deploy("waiter", &[]);
+    let runs: Vec<String> = (0..40).map(|i| format!("r{i:02}")).collect();
+    for run in &runs {
+        let input = json!({"topic": "go", "slices": 1}).to_string();
+        env.ok(&["start", "waiter", "--id", run, "--input", &input]);
+    }
+    // Events with large payloads until the disk is full.
+    let file = env.dir.join("payload.json");
+    std::fs::write(&file, json!({"blob": "x".repeat(200 << 10)}).to_string()).unwrap();
+    let payload = format!("@{}", file.display());
+    let mut refused = None;
+    for (n, run) in runs.iter().enumerate() {
+        let out = env.output(&[
+            "send",
+            run,
+            "--topic",
+            "go",
+            "--id",
+            &format!("e{n}"),
+            "--payload",
+            &payload,
+        ]);
+        if !out.status.success() {
+            refused = Some((n, String::from_utf8_lossy(&out.stderr).to_string()));
+            break;
+        }
+    }
+    let (accepted, error) = refused.expect("the disk never filled up");
+    assert!(accepted > 0, "some events fitted");
+    assert!(error.contains("the disk is full"), "{error}");
+    // Working on a full disk: steps fail clearly or go through, and no run
+    // ends without its state.
+    let out = env.output(&["work", "--until-idle"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || stderr.contains("the disk is full"),
+        "{stderr}"
+    );
+    for run in &runs {
+        let show = env.show(run);
+        if show["status"] == "done" {
+            assert_eq!(
+                show["outcome"],
+                format!("event e{} on go", &run[1..].parse::<usize>().unwrap())
+            );
+            let history = env.json(&["history", run]);
+            assert!(history.as_array().unwrap().len() >= 2, "{run}: {history}");
+        }
+    }
+
+    disk.grow("64m");
+    for (n, run) in runs.iter().enumerate().skip(accepted) {
+        env.ok(&[
+            "send",
+            run,
+            "--topic",
+            "go",
+            "--id",
+            &format!("e{n}"),
+            "--payload",
+            &payload,
+        ]);
+    }
+    env.work();
+    for (n, run) in runs.iter().enumerate() {
+        let show = env.show(run);
+        assert_eq!(show["status"], "done", "{show}");
+        assert_eq!(show["outcome"], format!("event e{n} on go"));
+    }
+    let conn = rusqlite::Connection::open(db(&env)).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+}
