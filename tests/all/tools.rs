@@ -98,7 +98,8 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
 fn http_tool_that_gets_no_answer_fails_with_a_timeout() {
     let server = FakeServer::start(|_| Reply::Never);
     let config = format!(
-        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 400\n",
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 400\n\
+         idempotent = true\n",
         server.url
     );
     let env = Env::new("http-timeout", &config);
@@ -193,7 +194,6 @@ fn incident_agent_resolves_with_a_real_model_client() {
     );
 }
 
-#[cfg(feature = "failpoints")]
 #[test]
 fn a_model_call_before_a_crash_is_made_and_charged_once() {
     use std::os::unix::process::ExitStatusExt;

@@ -42,6 +42,8 @@ pub struct HttpTool {
     method: Method,
     headers: Vec<(String, String)>,
     timeout_ms: u64,
+    /// Whether the system reached drops repeats of an `Idempotency-Key`.
+    idempotent: bool,
     client: ureq::Agent,
 }
 
@@ -124,8 +126,13 @@ impl HttpTool {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             timeout_ms,
+            idempotent: config.idempotent,
             client: client(timeout_ms),
         })
+    }
+
+    pub fn idempotent(&self) -> bool {
+        self.idempotent
     }
 
     /// Runs one call.
@@ -345,6 +352,7 @@ mod tests {
             method: "post".into(),
             timeout_ms: Some(100),
             headers: BTreeMap::new(),
+            idempotent: false,
             description: None,
         };
         let tool = HttpTool::new("pager", &config, &LimitsConfig::default()).unwrap();
