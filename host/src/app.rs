@@ -34,6 +34,9 @@ pub enum AppError {
     Invalid(String),
     #[error("{0}")]
     NotFound(String),
+    /// The request is sound but the state of things refuses it now.
+    #[error("{0}")]
+    Conflict(String),
 }
 
 pub type Result<T, E = AppError> = std::result::Result<T, E>;
@@ -483,7 +486,7 @@ impl App {
         match self.store.resolve(run_id, key, resolution, by, at)? {
             Ok(()) => Ok(()),
             Err(refused @ ResolveRefused::NotParked { .. }) => {
-                Err(AppError::Invalid(refused.to_string()))
+                Err(AppError::Conflict(refused.to_string()))
             }
             Err(refused) => Err(AppError::NotFound(refused.to_string())),
         }

@@ -44,6 +44,11 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     if workers == 0 {
         bail!("--workers must be at least 1: runs are only stepped by workers");
     }
+    // A long-lived process reads every page once before it serves: a
+    // damaged store is refused at start, not found by a step at 3 a.m.
+    app.store
+        .check_integrity()
+        .context("the store failed its integrity check; serve will not start on it")?;
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());

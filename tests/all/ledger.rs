@@ -215,3 +215,35 @@ fn a_cancelled_step_sends_no_further_call() {
     );
     assert_eq!(env.show("r")["status"], "cancelled");
 }
+
+#[test]
+fn an_operator_settles_an_unknown_outcome_over_the_api() {
+    let server = FakeServer::start(|_| Reply::Never);
+    let env = Env::new("resolve-api", &pager(&server.url, ""));
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([{"tool": "pager", "args": {}}]);
+    start_caller(&env, "r", json!({ "calls": calls }));
+    start_caller(&env, "fresh", json!({ "calls": [] }));
+    env.work();
+    assert_eq!(env.show("r")["status"], "parked");
+
+    let api = env.serve();
+    let (status, body) = api.post(
+        "/v1/runs/r/resolve",
+        &json!({"key": "k1", "by": "ann", "retry": true, "fail": "no"}),
+    );
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = api.post(
+        "/v1/runs/fresh/resolve",
+        &json!({"key": "k1", "by": "ann", "retry": true}),
+    );
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = api.post(
+        "/v1/runs/r/resolve",
+        &json!({"key": "k1", "by": "ann", "fail": "the pager is gone"}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let show = api.wait_run("r", "done", |r| r["status"] == "done");
+    assert_eq!(show["outcome"], "err: failed: the pager is gone");
+    assert_eq!(server.requests().len(), 1);
+}

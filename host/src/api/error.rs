@@ -126,6 +126,7 @@ impl ApiError {
                 AppError::Runtime(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 AppError::Invalid(_) => StatusCode::BAD_REQUEST,
                 AppError::NotFound(_) => StatusCode::NOT_FOUND,
+                AppError::Conflict(_) => StatusCode::CONFLICT,
             },
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,

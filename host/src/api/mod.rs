@@ -96,6 +96,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/v1/runs/{id}/audit", get(runs::run_audit))
         .route("/v1/runs/{id}/events", post(runs::send_to_run))
         .route("/v1/runs/{id}/cancel", post(ops::cancel))
+        .route("/v1/runs/{id}/resolve", post(ops::resolve))
         .route(
             "/v1/runs/{id}/approvals/{request}",
             post(approvals::answer_as_operator),

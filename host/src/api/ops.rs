@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
-use crate::store::{KvOp, KvOutcome, Switch};
+use crate::store::{KvOp, KvOutcome, Resolution, Switch};
 use crate::tools;
 use crate::upgrade::{self, UpgradeOptions, Upgraded};
 
@@ -87,6 +87,42 @@ pub async fn cancel(
                 "run {run} has already ended; nothing changed"
             )))
         }
+    })
+    .await
+}
+
+/// How an operator settles a call of unknown outcome: exactly one of
+/// `result` (JSON), `retry: true` or `fail` (a reason).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveBody {
+    key: String,
+    by: String,
+    result: Option<Value>,
+    #[serde(default)]
+    retry: bool,
+    fail: Option<String>,
+}
+
+pub async fn resolve(
+    State(state): State<Arc<ApiState>>,
+    Path(run): Path<String>,
+    JsonBody(body): JsonBody<ResolveBody>,
+) -> Answer {
+    let resolution = match (body.result, body.retry, body.fail) {
+        (Some(result), false, None) => Resolution::Result(result.to_string()),
+        (None, true, None) => Resolution::Retry,
+        (None, false, Some(reason)) => Resolution::Fail(reason),
+        _ => {
+            return Err(ApiError::BadRequest(
+                "say how the call ended with exactly one of `result`, `retry: true` or `fail`"
+                    .into(),
+            ));
+        }
+    };
+    blocking(&state, move |app| {
+        app.resolve(&run, &body.key, &resolution, &body.by)?;
+        Ok(Json(json!({"resolved": body.key, "run": run})))
     })
     .await
 }

@@ -33,7 +33,7 @@ use wasmtime::component::Linker;
 
 pub use self::cache::digest;
 pub use self::error::{LoadError, RuntimeError};
-pub use self::outcome::{MAX_STATUS_BYTES, StepFailure};
+pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
 use crate::model::{self, AgentInfo, LogLine};
 

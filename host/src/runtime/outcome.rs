@@ -149,7 +149,7 @@ pub(super) fn check_state(state: &str, limits: &Limits) -> Result<(), StepFailur
 }
 
 /// Checks a step's result before the host stores it.
-pub(super) fn check_step_result(result: &StepResult, limits: &Limits) -> Result<(), StepFailure> {
+pub fn check_step_result(result: &StepResult, limits: &Limits) -> Result<(), StepFailure> {
     let invalid = |message: String| Err(StepFailure::InvalidOutput(message));
     check_state(&result.state, limits)?;
     if let Some(status) = &result.status
