@@ -118,7 +118,10 @@ pub fn router(state: Arc<ApiState>) -> Router {
             "/v1/health",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
-        .route("/v1/approve/{token}", post(approvals::answer_by_token))
+        .route(
+            "/v1/approve/{token}",
+            post(approvals::answer_by_token).layer(middleware::from_fn(within_deadline)),
+        )
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(
@@ -152,9 +155,70 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
     state: Arc<ApiState>,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::server::graceful::GracefulShutdown;
+    use hyper_util::service::TowerToHyperService;
+
+    let app = router(state);
+    // A client that opens connections and trickles its headers holds a
+    // slot for at most HEADER_TIMEOUT; past MAX_CONNECTIONS, new ones wait
+    // in the kernel's backlog instead of taking file descriptors.
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, a connection reset before it was
+                // taken: nothing to answer; look again shortly.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT);
+        let conn = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+            drop(slot);
+        });
+    }
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Connections the API serves at once.
+const MAX_CONNECTIONS: usize = 512;
+/// How long a client has to send a request's headers.
+const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long an answer link's request may take, body included: the one
+/// route a client without a token can send a body to.
+const PUBLIC_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Cuts a public request that takes too long (a client trickling its body).
+async fn within_deadline(request: Request, next: middleware::Next) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match tokio::time::timeout(PUBLIC_REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Rejected(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request took longer than {} s to arrive",
+                PUBLIC_REQUEST_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
+    }
 }
 
 /// Runs one quick operation (reads, short writes) on an app of its own, on
