@@ -4,7 +4,8 @@
 //! Arguments: `{"prompt": "...", "system": "..."?, "actions": [..]?,
 //! "max_tokens": N?}`. The host sends `{"model", "temperature": 0,
 //! "max_tokens", "messages": [system?, user]}` with the call's
-//! `Idempotency-Key`. With `actions`, the system message asks for only a JSON
+//! `Idempotency-Key`, over https or loopback http as an `http` tool (see
+//! [`super::http`]). With `actions`, the system message asks for only a JSON
 //! object `{"action": one of actions, "reason": "one sentence"}` and the
 //! result is that object; without, it is `{"text": content}`. Either way the
 //! result carries `"usage": {"total_tokens", "cost_usd"}`, which is what the
@@ -15,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use ureq::http;
 
-use super::http::{client, idempotency_key, parse_url, send};
+use super::http::{Endpoint, idempotency_key, send};
 use super::parse_args;
 use crate::config::{LimitsConfig, LlmToolConfig};
 use crate::model::ToolError;
@@ -62,7 +63,13 @@ impl LlmTool {
         limits: &LimitsConfig,
     ) -> Result<LlmTool, String> {
         let timeout_ms = super::timeout_ms(config.timeout_ms, limits);
-        parse_url(name, &config.url)?;
+        let endpoint = Endpoint::new(
+            name,
+            &config.url,
+            config.ca_file.as_deref(),
+            config.allow_plain_http,
+            timeout_ms,
+        )?;
         if config.max_tokens == 0 {
             return Err(format!("tools.{name}.max_tokens must be at least 1"));
         }
@@ -86,7 +93,7 @@ impl LlmTool {
             api_key_env: config.api_key_env.clone(),
             price_per_1k_tokens_usd: price,
             timeout_ms,
-            client: client(timeout_ms),
+            client: endpoint.client,
         })
     }
 
@@ -229,11 +236,9 @@ impl LlmTool {
             })?;
             request = request.header("Authorization", format!("Bearer {key}"));
         }
-        request.body(body.to_string().into_bytes()).map_err(|e| {
-            ToolError::Invalid(format!(
-                "{tool}: cannot build the request (is the idempotency key printable ASCII?): {e}"
-            ))
-        })
+        request
+            .body(body.to_string().into_bytes())
+            .map_err(|e| ToolError::Invalid(format!("{tool}: cannot build the request: {e}")))
     }
 }
 
@@ -292,6 +297,8 @@ mod tests {
     fn estimates_cap_the_guest_at_the_configured_max() {
         let config = LlmToolConfig {
             url: "http://127.0.0.1:9/v1/chat/completions".into(),
+            ca_file: None,
+            allow_plain_http: false,
             model: "m".into(),
             max_tokens: 100,
             api_key_env: None,
