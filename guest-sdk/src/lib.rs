@@ -108,7 +108,7 @@ mod wake;
 
 pub use agent::Agent;
 pub use host::{log, now, run_id};
-pub use step::{ApprovalRequest, Next, Step, Wait};
+pub use step::{ApprovalRequest, Next, Step, Wait, approval_digest};
 pub use tools::ToolError;
 pub use wake::{Approval, Event, Wake};
 

@@ -54,8 +54,10 @@ pub enum Wait {
 /// or, when nobody answers in time, [`Wake::Expired`](crate::Wake::Expired).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApprovalRequest {
-    /// Unique within the run. Asking again with the same id and details
-    /// waits for the same request.
+    /// Unique within the run. Asking again with the same id, question and
+    /// details waits for the same request; changed question or details
+    /// replace it (earlier links and answers are void). An id that was
+    /// answered or expired cannot be asked again: use a new one.
     pub id: String,
     /// The question, e.g. "Approve 'restart_service' on payments-api?".
     pub question: String,
@@ -64,6 +66,45 @@ pub struct ApprovalRequest {
     pub details: Value,
     /// How long an answer is accepted.
     pub valid_for_ms: u64,
+}
+
+impl ApprovalRequest {
+    /// A request, as [`Wait::approval`] makes it.
+    pub fn new(
+        id: impl Into<String>,
+        question: impl Into<String>,
+        details: Value,
+        valid_for_ms: u64,
+    ) -> ApprovalRequest {
+        ApprovalRequest {
+            id: id.into(),
+            question: question.into(),
+            details,
+            valid_for_ms,
+        }
+    }
+
+    /// The digest an answer to this request carries
+    /// ([`Approval::digest`](crate::Approval::digest)) when it answered
+    /// exactly this question and these details.
+    pub fn digest(&self) -> String {
+        approval_digest(&self.question, &self.details.to_string())
+    }
+}
+
+/// Lowercase hex SHA-256 of the question's byte length (8 bytes,
+/// big-endian), the question, then the details text: what the host binds an
+/// approval answer to (`wit/agent.wit`, record `approval`).
+pub fn approval_digest(question: &str, details: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update((question.len() as u64).to_be_bytes());
+    hash.update(question.as_bytes());
+    hash.update(details.as_bytes());
+    hash.finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Step {
@@ -161,12 +202,7 @@ impl Wait {
         details: Value,
         valid_for_ms: u64,
     ) -> Wait {
-        Wait::Approval(ApprovalRequest {
-            id: id.into(),
-            question: question.into(),
-            details,
-            valid_for_ms,
-        })
+        Wait::Approval(ApprovalRequest::new(id, question, details, valid_for_ms))
     }
 
     /// The time `at_ms` (ms since the Unix epoch, UTC).
@@ -247,5 +283,20 @@ mod tests {
         assert_eq!(request.details, r#"{"action":"scale_out","service":"api"}"#);
         assert_eq!((request.id.as_str(), request.valid_for_ms), ("a1", 60_000));
         assert_eq!(result.state, "{}");
+    }
+
+    #[test]
+    fn the_digest_is_the_one_the_host_computes() {
+        // The same vector is checked on the host (`model::approval_digest`).
+        let request = ApprovalRequest::new(
+            "a1",
+            "Approve 'scale_out' on payments-api?",
+            json!({"replicas": 3}),
+            1,
+        );
+        assert_eq!(
+            request.digest(),
+            "1a25d7c5b9f90529fd572f728f15bd0bf01c1a3997dfe3b9532368a3b5c1a160"
+        );
     }
 }

@@ -51,6 +51,17 @@ pub struct Approval {
     pub at: u64,
     /// What the approver wrote, if anything.
     pub comment: Option<String>,
+    /// The digest of the question and details that were answered; see
+    /// [`Approval::is_for`].
+    pub digest: String,
+}
+
+impl Approval {
+    /// Whether this answers exactly `request`: the same id, question and
+    /// details. Act on an approval only if it is for the plan you hold.
+    pub fn is_for(&self, request: &crate::ApprovalRequest) -> bool {
+        self.request_id == request.id && self.digest == request.digest()
+    }
 }
 
 impl Wake {
@@ -104,6 +115,7 @@ impl Wake {
                 by: a.by,
                 at: a.at,
                 comment: a.comment,
+                digest: a.digest,
             }),
             wit::Wake::Timer(at) => Wake::Timer(at),
             wit::Wake::Expired(id) => Wake::Expired(id),
@@ -179,6 +191,7 @@ mod tests {
             by: "ann".into(),
             at: 7,
             comment: Some("no".into()),
+            digest: "d".into(),
         }))
         .unwrap();
         let Wake::Approval(a) = wake else {

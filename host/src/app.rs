@@ -13,8 +13,8 @@ use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::runtime::{LoadError, Runtime, RuntimeError};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{
-    AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, NewRun, PutAgent, Run, Store,
-    StoreError, Switch,
+    AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, NewRun, PutAgent, Resolution,
+    ResolveRefused, Run, Store, StoreError, Switch,
 };
 use crate::tools::Tools;
 
@@ -278,6 +278,11 @@ impl App {
             payload: payload.to_string(),
             received_at: self.now(),
         };
+        let keep_ms = self
+            .config
+            .retention
+            .broadcast_hours
+            .saturating_mul(3_600_000);
         let sent: Vec<Sent> = match run_id {
             Some(id) => {
                 let delivery = self.store.deliver_event(id, &event)?;
@@ -288,7 +293,7 @@ impl App {
             }
             None => self
                 .store
-                .broadcast_event(&event)?
+                .broadcast_event(&event, event.received_at.saturating_add(keep_ms))?
                 .into_iter()
                 .map(|(run_id, delivery)| Sent { run_id, delivery })
                 .collect(),
@@ -322,7 +327,9 @@ impl App {
             by: by.to_string(),
             at: self.now(),
             comment: comment.map(str::to_string),
+            digest: String::new(),
         };
+        crate::failpoint::hit("approval-answer", run_id);
         Ok(self
             .store
             .answer_approval(run_id, &answer, details_digest)??)
@@ -418,6 +425,40 @@ impl App {
         }
         let at = self.now();
         Ok(self.store.cancel_run(run_id, reason, at)?)
+    }
+
+    /// Settles a parked run's call of unknown outcome (see
+    /// [`Store::resolve`](crate::store::Store::resolve)).
+    pub fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+    ) -> Result<()> {
+        if by.trim().is_empty() {
+            return Err(AppError::Invalid(
+                "--by is empty: say who settles the call".into(),
+            ));
+        }
+        match resolution {
+            Resolution::Result(json) => {
+                serde_json::from_str::<serde_json::Value>(json)
+                    .map_err(|e| AppError::Invalid(format!("--result is not valid JSON: {e}")))?;
+            }
+            Resolution::Fail(reason) if reason.trim().is_empty() => {
+                return Err(AppError::Invalid("--fail needs a reason".into()));
+            }
+            _ => {}
+        }
+        let at = self.now();
+        match self.store.resolve(run_id, key, resolution, by, at)? {
+            Ok(()) => Ok(()),
+            Err(refused @ ResolveRefused::NotParked { .. }) => {
+                Err(AppError::Invalid(refused.to_string()))
+            }
+            Err(refused) => Err(AppError::NotFound(refused.to_string())),
+        }
     }
 
     pub fn audit(

@@ -21,8 +21,8 @@ pub struct Config {
     pub retention: RetentionConfig,
 }
 
-/// How long ended runs are kept.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// How long ended runs and sent events are kept.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RetentionConfig {
     /// Days a done or cancelled run (its state, checkpoints, inbox,
@@ -30,6 +30,19 @@ pub struct RetentionConfig {
     /// older ones hourly, `wakeful prune` on demand. Unset: kept forever.
     /// The audit log is never pruned.
     pub ended_runs_days: Option<u64>,
+    /// Hours an event sent to a topic (`send --topic` without a run) is
+    /// kept for the runs that were live when it was sent but did not wait
+    /// on the topic yet: each gets it once, when it next waits on it.
+    pub broadcast_hours: u64,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> Self {
+        RetentionConfig {
+            ended_runs_days: None,
+            broadcast_hours: 24,
+        }
+    }
 }
 
 /// The HTTP API of `wakeful serve`.
@@ -78,6 +91,9 @@ pub struct LimitsConfig {
     /// Money (USD, priced by each `llm` tool's `price_per_1k_tokens_usd`) a
     /// run may spend; `0` means no money limit.
     pub usd_per_run: f64,
+    /// The longest an approval request may stay open; a guest asking for
+    /// longer gets its step refused.
+    pub max_approval_valid_ms: u64,
 }
 
 impl Default for LimitsConfig {
@@ -98,6 +114,7 @@ impl Default for LimitsConfig {
             claim_ms: 30_000,
             tokens_per_run: 200_000,
             usd_per_run: 5.0,
+            max_approval_valid_ms: 30 * 24 * 3600 * 1000,
         }
     }
 }
@@ -145,8 +162,17 @@ pub struct HttpToolConfig {
     /// Sent with every request; the guest cannot change them.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Whether the system reached drops a repeat of an `Idempotency-Key`.
+    /// Default false: a call whose outcome is unknown (a timeout, a 5xx, a
+    /// lost connection) is then never sent again without an operator.
+    #[serde(default)]
+    pub idempotent: bool,
     #[serde(default)]
     pub description: Option<String>,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// `[tools.<name>] kind = "llm"`.
@@ -178,6 +204,10 @@ pub struct LlmToolConfig {
     /// As for `http` tools.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// Whether a call whose outcome is unknown may be sent again. Default
+    /// true: a repeated model call costs tokens but changes nothing.
+    #[serde(default = "default_true")]
+    pub idempotent: bool,
     #[serde(default)]
     pub description: Option<String>,
 }

@@ -1,17 +1,48 @@
 //! Crash points for the crash tests, compiled only with the `failpoints`
-//! feature: `WAKEFUL_FAILPOINT=after-call:<idempotency-key>` kills the
-//! process with SIGKILL right after that tool call's result is durable and
-//! before the step's checkpoint — the moment where a side effect has
-//! happened but the run does not know it yet.
+//! feature. `WAKEFUL_FAILPOINT=<point>` kills the process with SIGKILL the
+//! first time it reaches that point; `<point>:<key>` only when it reaches it
+//! for that idempotency key (or run id, for points not about a tool call).
+//! Each point is a boundary where a crash must lose nothing but the step in
+//! flight: [`POINTS`] lists them, and the failpoint sweep crashes at each.
 
-/// Kills the process if the failpoint names this call.
+/// Every crash point, in the order a step meets them.
+pub const POINTS: &[&str] = &[
+    // A run was claimed (the claim is committed), nothing else happened.
+    "claim",
+    // A call that leaves the host: before its intent is durable, after it
+    // (nothing sent yet), after it was sent but before its result is
+    // recorded, and after the result is durable.
+    "before-intent",
+    "after-intent",
+    "before-result",
+    "after-call",
+    // The step's checkpoint: about to commit, and committed.
+    "before-commit",
+    "after-commit",
+    // An upgrade's checkpoint is about to commit.
+    "upgrade",
+    // An approval answer is about to be recorded.
+    "approval-answer",
+    // A schedule tick is about to start its run.
+    "schedule-fire",
+];
+
+/// Kills the process if `WAKEFUL_FAILPOINT` names this point (and key).
 #[cfg(feature = "failpoints")]
-pub fn after_call(idempotency_key: &str) {
-    let Ok(point) = std::env::var("WAKEFUL_FAILPOINT") else {
+pub fn hit(point: &str, key: &str) {
+    debug_assert!(POINTS.contains(&point), "unknown failpoint {point}");
+    let Ok(wanted) = std::env::var("WAKEFUL_FAILPOINT") else {
         return;
     };
-    if point.strip_prefix("after-call:") == Some(idempotency_key) {
-        eprintln!("failpoint {point}: killing process {}", std::process::id());
+    let matches = match wanted.split_once(':') {
+        Some((p, k)) => p == point && k == key,
+        None => wanted == point,
+    };
+    if matches {
+        eprintln!(
+            "failpoint {point}:{key}: killing process {}",
+            std::process::id()
+        );
         // A real SIGKILL: no destructor, no flush, no rollback runs.
         let _ = std::process::Command::new("kill")
             .args(["-KILL", &std::process::id().to_string()])
@@ -25,4 +56,4 @@ pub fn after_call(idempotency_key: &str) {
 /// Without the `failpoints` feature there are no crash points.
 #[cfg(not(feature = "failpoints"))]
 #[inline]
-pub fn after_call(_idempotency_key: &str) {}
+pub fn hit(_point: &str, _key: &str) {}

@@ -44,11 +44,42 @@ pub struct ApprovalAnswer {
     pub by: String,
     pub at: Millis,
     pub comment: Option<String>,
+    /// The digest ([`approval_digest`]) of the question and details that
+    /// were answered, set by the store: the guest checks it against its plan.
+    #[serde(default)]
+    pub digest: String,
+}
+
+/// What an idempotency key is bound to: lowercase hex SHA-256 of the tool
+/// name's length (8 bytes, big-endian), the tool name, then the arguments. A
+/// key repeated with another digest names another call and is refused.
+pub fn call_digest(tool: &str, args: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update((tool.len() as u64).to_be_bytes());
+    hash.update(tool.as_bytes());
+    hash.update(args.as_bytes());
+    hex::encode(hash.finalize())
+}
+
+/// What an answer to an approval request is bound to: lowercase hex SHA-256
+/// of the question's length (8 bytes, big-endian), the question, then the
+/// details. The SDKs compute the same, so an agent can check that the answer
+/// it got approved exactly the plan it holds.
+pub fn approval_digest(question: &str, details: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update((question.len() as u64).to_be_bytes());
+    hash.update(question.as_bytes());
+    hash.update(details.as_bytes());
+    hex::encode(hash.finalize())
 }
 
 /// An approval request as the guest asked for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApprovalRequest {
+    /// Unique within the run: an id that was answered or expired is never
+    /// asked again.
     pub id: String,
     pub question: String,
     /// JSON text shown to the approver.
@@ -128,4 +159,21 @@ pub struct LogLine {
     /// `log`, `stdout` or `stderr`.
     pub source: String,
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_approval_digest_is_the_one_the_sdk_computes() {
+        // The same vector is checked in the SDK (`ApprovalRequest::digest`).
+        assert_eq!(
+            approval_digest("Approve 'scale_out' on payments-api?", r#"{"replicas":3}"#),
+            "1a25d7c5b9f90529fd572f728f15bd0bf01c1a3997dfe3b9532368a3b5c1a160"
+        );
+        // The question's length keeps question and details apart.
+        assert_ne!(approval_digest("ab", "c"), approval_digest("a", "bc"));
+        assert_ne!(call_digest("ab", "c"), call_digest("a", "bc"));
+    }
 }

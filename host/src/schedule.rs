@@ -21,6 +21,10 @@ pub struct Fired {
     pub run_id: Option<String>,
 }
 
+/// The longest schedule id: its runs' ids, `<id>-YYYYMMDDTHHMMSSZ`, must
+/// still be valid run ids (128 bytes).
+const MAX_SCHEDULE_ID: usize = 128 - 17;
+
 /// Records a schedule after checking its agent, cron expression and input.
 pub fn add(
     app: &mut App,
@@ -31,6 +35,13 @@ pub fn add(
     overlap: Overlap,
 ) -> Result<Schedule, AppError> {
     crate::app::check_id("schedule id", id)?;
+    if id.len() > MAX_SCHEDULE_ID {
+        return Err(AppError::Invalid(format!(
+            "schedule id `{id}` is {} bytes; its runs are named `<id>-<tick>` (17 bytes more) \
+             and a run id may be 128 bytes: use at most {MAX_SCHEDULE_ID}",
+            id.len()
+        )));
+    }
     app.resolve_agent(agent)?;
     let input = input.unwrap_or("null");
     app.check_json("--input", input)?;
@@ -124,6 +135,7 @@ fn start_for_tick(app: &mut App, s: &Schedule) -> Result<Option<String>, AppErro
         .map(|t| t.format("%Y%m%dT%H%M%SZ").to_string())
         .unwrap_or_else(|| s.next_at.to_string());
     let run_id = format!("{}-{tick}", s.id);
+    crate::failpoint::hit("schedule-fire", &run_id);
     match app.start(&s.agent, Some(&s.input), Some(&run_id)) {
         Ok(_) | Err(AppError::Store(StoreError::RunExists(_))) => Ok(Some(run_id)),
         Err(e) => {

@@ -145,6 +145,7 @@ fn upgrade_one(
                 kind: "upgrade".into(),
                 data: json!({"from": run.version, "to": target.version, "digest": target.digest}),
             };
+            crate::failpoint::hit("upgrade", &run.run_id);
             app.store.commit_upgrade(&UpgradeCommit {
                 run_id: run.run_id.clone(),
                 epoch: claim.epoch,

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
-use crate::store::{Approval, Checkpoint, Run, Switch};
+use crate::store::{Approval, Checkpoint, Intent, Run, Switch};
 
 /// JSON text as a value; text that is not JSON as a string.
 pub fn json_or_text(text: &str) -> Value {
@@ -70,7 +70,13 @@ pub enum AnswerLinks {
 }
 
 /// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`.
-pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], links: AnswerLinks) -> Value {
+pub fn show(
+    run: &Run,
+    approvals: &[Approval],
+    switches: &[Switch],
+    intents: &[Intent],
+    links: AnswerLinks,
+) -> Value {
     let paused = paused_by(run, switches);
     let pending: Vec<Value> = pending_approvals(run, approvals)
         .iter()
@@ -107,11 +113,24 @@ pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], links: Answe
         "created_at": rfc3339(run.created_at),
         "updated_at": rfc3339(run.updated_at),
         "pending_approvals": pending,
+        "unknown_outcomes": unknown_outcomes(intents),
     });
     if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
         m.extend(e);
     }
     v
+}
+
+/// Calls the run sent without learning what became of them: an operator
+/// settles each with `wakeful resolve`.
+pub fn unknown_outcomes(intents: &[Intent]) -> Value {
+    intents
+        .iter()
+        .map(|i| {
+            json!({"key": i.key, "tool": i.tool, "args": json_or_text(&i.args),
+                "sent_at": rfc3339(i.at)})
+        })
+        .collect()
 }
 
 /// A run's checkpoints, oldest first.

@@ -4,16 +4,23 @@
 use std::str::FromStr;
 
 use crate::clock::rfc3339;
-use crate::model::{Millis, WaitFor};
+use crate::model::{Millis, WaitFor, approval_digest};
 use crate::store::{Approval, StoredWait};
 
 /// Checks a step's waits and computes when each is due. `existing` are the
-/// run's approval requests: waiting again on a request that exists keeps its
-/// original expiry, so that re-asking cannot extend an approval's life.
+/// run's approval requests and `delivered` the request the step's own wake
+/// answered or expired, if any. Waiting again on an open request with the
+/// same question and details keeps its original expiry, so that re-asking
+/// cannot extend an approval's life; changed question or details make it a
+/// new request with a new expiry (the store voids the old link and answer).
+/// A request that was answered or expired cannot be asked again: a run
+/// waiting on it could never be woken.
 pub fn plan(
     waits: &[WaitFor],
     now: Millis,
     existing: &[Approval],
+    delivered: Option<&str>,
+    max_valid_ms: u64,
 ) -> Result<Vec<StoredWait>, String> {
     let mut planned = Vec::with_capacity(waits.len());
     for wait in waits {
@@ -30,6 +37,13 @@ pub fn plan(
                 }
                 if req.valid_for_ms == 0 {
                     return Err(format!("approval request {} is valid for 0 ms", req.id));
+                }
+                if req.valid_for_ms > max_valid_ms {
+                    return Err(format!(
+                        "approval request {} is valid for {} ms; the limit is {max_valid_ms} ms \
+                         (`[limits] max_approval_valid_ms`)",
+                        req.id, req.valid_for_ms
+                    ));
                 }
                 if serde_json::from_str::<serde_json::Value>(&req.details).is_err() {
                     return Err(format!(
@@ -49,14 +63,21 @@ pub fn plan(
                     ));
                 }
                 match existing.iter().find(|a| a.id == req.id) {
-                    Some(a) if a.consumed => {
+                    Some(a) if a.consumed || delivered == Some(req.id.as_str()) => {
+                        let what = match &a.answer {
+                            Some(ans) if ans.approved => format!("approved by {}", ans.by),
+                            Some(ans) => format!("rejected by {}", ans.by),
+                            None => "expired".to_string(),
+                        };
                         return Err(format!(
-                            "approval request {} was already answered or expired; ask with a new id",
+                            "approval request {} was already {what}; ask again with a new id",
                             req.id
                         ));
                     }
-                    Some(a) => Some(a.expires_at),
-                    None => Some(now.saturating_add(req.valid_for_ms)),
+                    Some(a) if a.details_digest == approval_digest(&req.question, &req.details) => {
+                        Some(a.expires_at)
+                    }
+                    _ => Some(now.saturating_add(req.valid_for_ms)),
                 }
             }
             WaitFor::Until { at } => Some(*at),
@@ -127,21 +148,32 @@ mod tests {
             valid_for_ms: 1000,
         };
         let waits = vec![WaitFor::Approval(req)];
-        let fresh = plan(&waits, 50, &[]).unwrap();
+        let fresh = plan(&waits, 50, &[], None, u64::MAX).unwrap();
         assert_eq!(fresh[0].due_at, Some(1050));
         assert_eq!(wake_when(&waits).as_deref(), Some("approval:a"));
     }
 
     #[test]
     fn bad_waits_are_refused() {
-        assert!(plan(&[WaitFor::Event { topic: " ".into() }], 0, &[]).is_err());
+        assert!(
+            plan(
+                &[WaitFor::Event { topic: " ".into() }],
+                0,
+                &[],
+                None,
+                u64::MAX
+            )
+            .is_err()
+        );
         assert!(
             plan(
                 &[WaitFor::Cron {
                     expr: "61 * * * *".into()
                 }],
                 0,
-                &[]
+                &[],
+                None,
+                u64::MAX
             )
             .is_err()
         );

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::app::{App, AppError};
 use crate::clock::rfc3339;
-use crate::model::{Next, WaitFor, Wake};
+use crate::model::{Next, WaitFor, Wake, approval_digest};
 use crate::runtime::{StepFailure, StepInput};
 use crate::store::{AuditEntry, Claim, StepCommit, StepFailed, StoreError};
 use crate::tools::gate::{Spend, StepGate};
@@ -103,9 +103,26 @@ impl<'a> Worker<'a> {
             return Ok(None);
         };
         let run_id = claim.run.run_id.clone();
-        let what = match self.step_claimed(&claim, wake) {
+        crate::failpoint::hit("claim", &run_id);
+        let what = match self.step_claimed(&claim, wake.clone()) {
             Ok(end) => end,
             Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
+            // The store failed mid-step: the step is void. Recorded as a
+            // failed attempt when the store takes the record, so that a
+            // fault that repeats on this run parks it rather than looping;
+            // when it does not (a full disk), the worker stops with it.
+            Err(AppError::Store(e)) => {
+                let f = Failure {
+                    error: format!("the store failed during the step: {e}"),
+                    fuel_used: 0,
+                    rows: vec![],
+                    park: false,
+                };
+                match self.fail(&claim, &wake, f) {
+                    Ok(end) => end,
+                    Err(_) => return Err(AppError::Store(e)),
+                }
+            }
             Err(e) => return Err(e),
         };
         Ok(Some(Stepped { run_id, what }))
@@ -137,6 +154,13 @@ impl<'a> Worker<'a> {
         let loaded = runtime.load_stored(&run.digest, || {
             store.agent_bytes(&run.digest).map_err(|e| e.to_string())
         });
+        // Compiling a component on a cache miss can outlast the claim: check
+        // that no other worker took the run over meanwhile, and renew the
+        // lease for the step itself.
+        let claim_ms = self.app.config.limits.claim_ms;
+        self.app
+            .store
+            .extend_claim(&run.run_id, claim.epoch, self.app.now(), claim_ms)?;
         let loaded = match loaded {
             Ok(l) => l,
             Err(e) => {
@@ -171,6 +195,8 @@ impl<'a> Worker<'a> {
             run_id: &run.run_id,
             incarnation: &run.incarnation,
             epoch: claim.epoch,
+            claim_ms,
+            clock: self.app.clock.as_ref(),
             granted: &version.granted_tools,
             paused_tools: &paused_tools,
             now,
@@ -184,17 +210,22 @@ impl<'a> Worker<'a> {
                 usd_budget: run.usd_budget,
             },
             budget_spent: None,
+            unknown_outcome: None,
+            audit: vec![],
         };
         let report = runtime.step(&loaded, &input, &mut gate);
         let (executed, replayed) = (gate.executed, gate.replayed);
         // A tool call found a run budget spent: whatever the step did with
         // that refusal, the run waits for an operator after it.
         let budget_spent = gate.budget_spent.take();
-        let logs: Vec<AuditEntry> = report
-            .logs
-            .iter()
-            .map(|l| audit(run, "log", json!(l)))
-            .collect();
+        let unknown_outcome = gate.unknown_outcome.take();
+        let mut logs = std::mem::take(&mut gate.audit);
+        logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
+        if let Some(reason) = unknown_outcome {
+            // Whatever the guest did after the call, the step is void: it
+            // is retried once an operator has said what the call did.
+            return self.park(claim, reason);
+        }
         let result = match report.result {
             Ok(result) => result,
             Err(failure) => {
@@ -221,10 +252,17 @@ impl<'a> Worker<'a> {
                 return self.fail(claim, &wake, f);
             }
         };
+        let mut existing = vec![];
         let planned = match &result.next {
             Next::Wait { waits } => {
-                let existing = self.app.store.approvals(&run.run_id)?;
-                match waits::plan(waits, now, &existing) {
+                existing = self.app.store.approvals(&run.run_id)?;
+                let delivered = match &wake {
+                    Wake::Approval(a) => Some(a.request_id.as_str()),
+                    Wake::Expired { request_id } => Some(request_id.as_str()),
+                    _ => None,
+                };
+                let max_valid = self.app.config.limits.max_approval_valid_ms;
+                match waits::plan(waits, now, &existing, delivered, max_valid) {
                     Ok(p) => p,
                     Err(e) => {
                         let error = StepFailure::InvalidOutput(e).to_string();
@@ -260,12 +298,26 @@ impl<'a> Worker<'a> {
         rows.extend(logs);
         for w in &planned {
             if let WaitFor::Approval(req) = &w.wait {
+                let digest = approval_digest(&req.question, &req.details);
+                let before = existing.iter().find(|a| a.id == req.id);
+                if let Some(old) = before.filter(|a| a.details_digest != digest) {
+                    // The approver may have seen the old question: their
+                    // link and any answer to it are void.
+                    rows.push(audit(
+                        run,
+                        "approval changed",
+                        json!({"id": req.id, "old_digest": old.details_digest,
+                            "digest": digest, "voided_answer": old.answer}),
+                    ));
+                } else if before.is_some() {
+                    continue;
+                }
                 rows.push(audit(
                     run,
                     "approval requested",
                     json!({"id": req.id, "question": req.question,
                         "details": serde_json::from_str::<serde_json::Value>(&req.details).ok(),
-                        "expires_at": w.due_at.map(rfc3339)}),
+                        "digest": digest, "expires_at": w.due_at.map(rfc3339)}),
                 ));
             }
         }
@@ -290,7 +342,9 @@ impl<'a> Worker<'a> {
             at: now,
             park: budget_spent.clone(),
         };
+        crate::failpoint::hit("before-commit", &run.run_id);
         self.app.store.commit_step(&commit)?;
+        crate::failpoint::hit("after-commit", &run.run_id);
         if let (Some(reason), false) = (budget_spent, matches!(result.next, Next::Done { .. })) {
             return Ok(StepEnd::Parked { reason });
         }

@@ -151,8 +151,9 @@ fn serve(stream: impl Read + Write, seen: &Mutex<Vec<Request>>, answer: &Answer)
         headers,
         body,
     };
+    // Seen as soon as it arrived, before a slow answer is made.
+    seen.lock().unwrap().push(request.clone());
     let reply = answer(&request);
-    seen.lock().unwrap().push(request);
     let (status, content_type, body) = match reply {
         Reply::Json(status, body) => (status, "application/json", body.to_string()),
         Reply::Text(status, body) => (status, "text/plain", body),

@@ -133,7 +133,6 @@ fn a_rejected_plan_is_not_carried_out() {
     assert_eq!(actions_applied(&env), 0);
 }
 
-#[cfg(feature = "failpoints")]
 fn killed_worker(env: &Env, failpoint: &str) {
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", failpoint)
@@ -147,7 +146,6 @@ fn killed_worker(env: &Env, failpoint: &str) {
     );
 }
 
-#[cfg(feature = "failpoints")]
 #[test]
 fn experiment_2_crash_after_the_model_call() {
     let env = setup("exp2-model", json!({}));
@@ -167,7 +165,6 @@ fn experiment_2_crash_after_the_model_call() {
     assert_eq!(actions_applied(&env), 1);
 }
 
-#[cfg(feature = "failpoints")]
 #[test]
 fn experiment_2_crash_after_the_action_before_its_checkpoint() {
     let env = setup("exp2-action", json!({}));

@@ -2,11 +2,16 @@
 //! real SQLite file, agents built from source in `agents/`.
 
 mod api;
+mod approvals;
 mod bad_input;
+mod broadcasts;
+mod crash;
+mod data_file;
 mod fake_servers;
 mod harness;
 mod incident;
 mod invoice;
+mod ledger;
 mod race;
 mod sandbox;
 mod tools;

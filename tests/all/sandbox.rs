@@ -93,6 +93,36 @@ fn guest_output_is_bounded() {
 }
 
 #[test]
+fn every_guest_output_is_bounded_and_refused_by_name() {
+    let env = Env::new("bounds", STRICT);
+    env.deploy("hostile", &["kv"]);
+    for (mode, needle) in [
+        ("manywaits", "the step waits for 17 things; the limit is 16"),
+        (
+            "bigquestion",
+            "the question of approval request `q` is 5120 bytes",
+        ),
+        ("bigdetails", "the details of approval request `q` is"),
+        (
+            "longtopic",
+            "an event wait's topic is 300 bytes; the limit is 256",
+        ),
+        ("forever", "(`[limits] max_approval_valid_ms`)"),
+        ("bigoutcome", "the `done` outcome is 17408 bytes"),
+    ] {
+        let show = hostile(&env, mode, mode);
+        parked_with(&show, &needle.to_lowercase());
+    }
+    let show = hostile(&env, "longkey", "longkey");
+    assert_eq!(show["status"], "done", "{show}");
+    let outcome = show["outcome"].as_str().unwrap();
+    assert!(
+        outcome.contains("idempotency keys may be 512 bytes") && outcome.contains("600-byte key"),
+        "{outcome}"
+    );
+}
+
+#[test]
 fn the_sandbox_pins_time_and_hides_the_host() {
     let env = Env::new("pinned", STRICT);
     env.deploy("hostile", &["kv"]);

@@ -54,9 +54,11 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
     });
     let config = format!(
         "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\n\
-         headers = {{ \"X-Team\" = \"sre\" }}\n",
+         headers = {{ \"X-Team\" = \"sre\" }}\nidempotent = true\n",
         server.url
     );
+    // `idempotent`: the 5xx below is then the guest's to see, not an
+    // unknown outcome that parks the run.
     let env = Env::new("http-tool", &config);
     env.deploy("caller", &["pager", "llm"]);
 
@@ -187,7 +189,8 @@ fn http_tool_refuses_every_path_and_query_that_could_leave_its_url() {
 fn http_tool_that_gets_no_answer_fails_with_a_timeout() {
     let server = FakeServer::start(|_| Reply::Never);
     let config = format!(
-        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 400\n",
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 400\n\
+         idempotent = true\n",
         server.url
     );
     let env = Env::new("http-timeout", &config);
@@ -279,7 +282,6 @@ fn incident_agent_resolves_with_a_real_model_client() {
     );
 }
 
-#[cfg(feature = "failpoints")]
 #[test]
 fn a_model_call_before_a_crash_is_made_and_charged_once() {
     use std::os::unix::process::ExitStatusExt;
@@ -478,7 +480,8 @@ fn idempotency_keys_differ_for_every_run_and_key_even_a_reused_run_id() {
 
 /// A host whose `pager` and `llm` tools call `pager_url` and `model_url`,
 /// trusting the CAs of `ca_file` (written to the host's directory) when
-/// given.
+/// given. The pager is `idempotent`, so that a failed call is the guest's to
+/// see rather than an unknown outcome that parks the run.
 fn https_env(name: &str, ca: Option<&TestCa>, pager_url: &str, model_url: &str) -> Env {
     let env = Env::new(name, "");
     let ca_line = match ca {
@@ -491,7 +494,7 @@ fn https_env(name: &str, ca: Option<&TestCa>, pager_url: &str, model_url: &str) 
     };
     let config = format!(
         "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{pager_url}/page\"\n{ca_line}\
-         [tools.llm]\nkind = \"llm\"\nurl = \"{model_url}/v1/chat/completions\"\n\
+         idempotent = true\n[tools.llm]\nkind = \"llm\"\nurl = \"{model_url}/v1/chat/completions\"\n\
          model = \"local\"\n{ca_line}"
     );
     std::fs::write(env.dir.join("wakeful.toml"), config).unwrap();

@@ -115,7 +115,10 @@ fn an_answer_is_bound_to_the_details_it_was_given_for() {
     let err = env.fails(&["approve", "a", "ok?", "--by", "eve"]);
     assert!(err.contains("already answered by bob"), "{err}");
     env.work();
-    assert_eq!(outcome(&env, "a"), "approved=false by bob");
+    assert_eq!(
+        outcome(&env, "a"),
+        format!("approved=false by bob digest {digest}")
+    );
 }
 
 #[test]

@@ -197,20 +197,23 @@ fn approve(state: &mut State) -> Result<Step, String> {
 }
 
 /// The one approval request of a run; asked again unchanged while waiting.
-fn ask_approval(input: &Input, plan: &Plan) -> Step {
+fn approval_request(input: &Input, plan: &Plan) -> ApprovalRequest {
     let details = json!({
         "action": plan.action,
         "reason": plan.reason,
         "service": input.service,
         "based_on_version": plan.based_on_version,
     });
-    Step::wait_approval(
+    ApprovalRequest::new(
         approval_id(plan),
         format!("Approve '{}' on {}?", plan.action, input.service),
         details,
         input.approval_valid_ms,
     )
-    .status(format!(
+}
+
+fn ask_approval(input: &Input, plan: &Plan) -> Step {
+    Step::wait([Wait::Approval(approval_request(input, plan))]).status(format!(
         "waiting for approval of {} on {}",
         plan.action, input.service
     ))
@@ -231,6 +234,18 @@ fn revalidate(state: &mut State, wake: Wake) -> Result<Step, String> {
         }
         _ => return Ok(ask_approval(input, plan)),
     };
+    // The host voids answers to a request whose details changed; checking
+    // here as well means a plan is never carried out on an answer that did
+    // not approve exactly it.
+    if !approval.is_for(&approval_request(input, plan)) {
+        log::warn(format!(
+            "the answer by {} approved other details (digest {})",
+            approval.by, approval.digest
+        ));
+        return Ok(Step::done(
+            "the answer approved other details than this plan; action not taken",
+        ));
+    }
     if !approval.approved {
         return Ok(Step::done(match approval.comment.as_deref() {
             Some(comment) if !comment.is_empty() => {

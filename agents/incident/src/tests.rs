@@ -112,13 +112,21 @@ fn start() -> Wake {
     Wake::Start(json!({"incident": "INC-7001", "service": "payments-api"}))
 }
 
+/// An answer to the request of [`expected_ask`], as the host delivers it.
 fn answer(approved: bool, at: u64, comment: Option<&str>) -> Wake {
+    let Next::Wait(waits) = expected_ask().next else {
+        unreachable!("expected_ask waits")
+    };
+    let [Wait::Approval(request)] = waits.as_slice() else {
+        unreachable!("expected_ask waits for one approval")
+    };
     Wake::Approval(Approval {
         request_id: "approve-restart_service".into(),
         approved,
         by: "ann".into(),
         at,
         comment: comment.map(str::to_owned),
+        digest: request.digest(),
     })
 }
 
@@ -255,6 +263,21 @@ fn an_unknown_action_becomes_an_escalation() {
     assert_eq!(
         outcome,
         done("escalated to a human: model proposed an unknown action: drop_database")
+    );
+}
+
+#[test]
+fn an_answer_to_other_details_is_not_acted_on() {
+    world();
+    let mut state = waiting_for_approval();
+    let Wake::Approval(mut forged) = answer(true, NOW, None) else {
+        unreachable!()
+    };
+    forged.digest = wakeful_sdk::approval_digest("Approve 'restart_service' on payments-api?", "{}");
+    let outcome = step(&mut state, Wake::Approval(forged)).unwrap().next;
+    assert_eq!(
+        outcome,
+        done("the answer approved other details than this plan; action not taken")
     );
 }
 

@@ -50,10 +50,12 @@ pub async fn show(State(state): State<Arc<ApiState>>, Path(id): Path<String>) ->
         let run = app.run(&id)?;
         let approvals = app.store.approvals(&id)?;
         let switches = app.store.switches()?;
+        let intents = app.store.intents(&id)?;
         Ok(Json(view::show(
             &run,
             &approvals,
             &switches,
+            &intents,
             AnswerLinks::Shown,
         )))
     })

@@ -8,7 +8,7 @@ use super::output::{self, print_json};
 use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, RunStatus};
+use crate::store::{Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, Resolution, RunStatus};
 use crate::worker::{StepEnd, Worker};
 use crate::{tools, upgrade};
 
@@ -96,7 +96,8 @@ pub fn run(cli: Cli) -> Result<()> {
             let r = app.run(&run)?;
             let approvals = app.store.approvals(&run)?;
             let switches = app.store.switches()?;
-            output::show(&r, &approvals, &switches, json)?;
+            let intents = app.store.intents(&run)?;
+            output::show(&r, &approvals, &switches, &intents, json)?;
         }
         Command::History { run } => {
             app.run(&run)?;
@@ -161,6 +162,25 @@ pub fn run(cli: Cli) -> Result<()> {
                 "{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`"
             );
         }
+        Command::Resolve {
+            run,
+            key,
+            result,
+            retry,
+            fail,
+            by,
+        } => {
+            let resolution = match (result, retry, fail) {
+                (Some(json), _, _) => Resolution::Result(arg_text("--result", json)?),
+                (None, true, _) => Resolution::Retry,
+                (None, false, Some(reason)) => Resolution::Fail(reason),
+                (None, false, None) => bail!("say how the call ended: --result, --retry or --fail"),
+            };
+            app.resolve(&run, &key, &resolution, &by)?;
+            println!(
+                "settled call {key} of {run}; the run retries its step at the next `wakeful work`"
+            );
+        }
         Command::Cancel { run, reason } => {
             if app.cancel(&run, &reason)? {
                 println!("cancelled {run}");
@@ -223,6 +243,21 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             if failed > 0 {
                 bail!("{failed} run(s) were not upgraded; they stay on their version");
+            }
+        }
+        Command::Backup { file } => {
+            app.store.backup(&file)?;
+            println!("backed up to {} (checked: ok)", file.display());
+        }
+        Command::Check => {
+            app.store.check_integrity()?;
+            println!("the store is sound");
+        }
+        Command::Failpoints => {
+            if cfg!(feature = "failpoints") {
+                for point in crate::failpoint::POINTS {
+                    println!("{point}");
+                }
             }
         }
         Command::Prune { older_than_days } => {

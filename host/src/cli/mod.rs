@@ -126,6 +126,27 @@ pub enum Command {
         #[arg(long)]
         digest: Option<String>,
     },
+    /// Settle a parked run's tool call whose outcome is unknown (the host
+    /// sent it and never learnt what happened): give its result, have it
+    /// sent again, or fail it. The run then retries its step.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["result", "retry", "fail"])))]
+    Resolve {
+        run: String,
+        /// The call's idempotency key, as `show` lists it.
+        key: String,
+        /// The call took effect and returned this (JSON; `@FILE`, `-`).
+        #[arg(long)]
+        result: Option<String>,
+        /// The call did not take effect: send it again.
+        #[arg(long)]
+        retry: bool,
+        /// The call failed: the step sees `failed` with this reason.
+        #[arg(long, value_name = "REASON")]
+        fail: Option<String>,
+        /// Who settles it (default: $USER).
+        #[arg(long, env = "USER", default_value = "operator")]
+        by: String,
+    },
     /// End a run for good: it takes no further step (a step in flight is
     /// discarded).
     Cancel {
@@ -176,6 +197,16 @@ pub enum Command {
     },
     /// List the kill switches that are on.
     Switches,
+    /// Write a consistent copy of the store to FILE (a new file) while
+    /// workers and `serve` keep running; the copy is checked, and can be
+    /// used as `<data>/wakeful.db` of another data directory.
+    Backup { file: PathBuf },
+    /// Check the whole store for damage (every page).
+    Check,
+    /// List the crash points of this build (empty without the `failpoints`
+    /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
+    #[command(hide = true)]
+    Failpoints,
     /// Measure deploy, start and step speed with a real agent on a
     /// throwaway store (the invoice agent waits on `mail:invoice`).
     Bench {

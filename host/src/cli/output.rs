@@ -4,7 +4,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::clock::rfc3339;
-use crate::store::{AgentVersion, Approval, AuditRow, Checkpoint, Run, Switch};
+use crate::store::{AgentVersion, Approval, AuditRow, Checkpoint, Intent, Run, Switch};
 use crate::view::{self, AnswerLinks, paused_by};
 use crate::worker::{next_summary, wake_summary};
 
@@ -106,9 +106,26 @@ pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn show(run: &Run, approvals: &[Approval], switches: &[Switch], json: bool) -> Result<()> {
+pub fn show(
+    run: &Run,
+    approvals: &[Approval],
+    switches: &[Switch],
+    intents: &[Intent],
+    json: bool,
+) -> Result<()> {
     if json {
-        return print_json(&view::show(run, approvals, switches, AnswerLinks::Hidden));
+        let doc = view::show(run, approvals, switches, intents, AnswerLinks::Hidden);
+        return print_json(&doc);
+    }
+    for i in intents {
+        println!(
+            "unknown    outcome of {} call {} (sent {}): settle it with `wakeful resolve {} {} --result JSON | --retry | --fail REASON`",
+            i.tool,
+            i.key,
+            crate::clock::rfc3339(i.at),
+            run.run_id,
+            i.key
+        );
     }
     let pending = view::pending_approvals(run, approvals);
     let paused = paused_by(run, switches);

@@ -34,6 +34,7 @@ impl From<&model::Wake> for Wake {
                 by: answer.by.clone(),
                 at: answer.at,
                 comment: answer.comment.clone(),
+                digest: answer.digest.clone(),
             }),
             model::Wake::Timer { due } => Wake::Timer(*due),
             model::Wake::Expired { request_id } => Wake::Expired(request_id.clone()),

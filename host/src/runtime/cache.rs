@@ -51,7 +51,7 @@ pub(super) fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> 
 /// (major, minor) and the interfaces. This mirrors what `sandbox::linker`
 /// adds, so that a missing import is named before wasmtime's type check.
 const PROVIDED: &[(&str, (u64, u64), &[&str])] = &[
-    ("wakeful:agent", (0, 1), &["tools", "host", "types"]),
+    ("wakeful:agent", (0, 2), &["tools", "host", "types"]),
     (
         "wasi:cli",
         (0, 2),
@@ -308,11 +308,11 @@ mod tests {
 
     #[test]
     fn only_the_hosts_interfaces_are_provided() {
-        assert!(is_provided("wakeful:agent/tools@0.1.0"));
-        assert!(is_provided("wakeful:agent/host@0.1.3"));
+        assert!(is_provided("wakeful:agent/tools@0.2.0"));
+        assert!(is_provided("wakeful:agent/host@0.2.3"));
         assert!(is_provided("wasi:io/poll@0.2.0"));
         assert!(is_provided("wasi:cli/stdout@0.2.12"));
-        assert!(!is_provided("wakeful:agent/tools@0.2.0"));
+        assert!(!is_provided("wakeful:agent/tools@0.1.0"));
         assert!(!is_provided("wasi:io/poll@0.3.0"));
         assert!(!is_provided("wasi:http/types@0.2.0"));
         assert!(!is_provided("wasi:clocks/timezone@0.2.0"));

@@ -21,7 +21,7 @@ pub enum LoadError {
     TooLarge { size: usize, limit: usize },
     /// Imports something the host does not provide.
     #[error(
-        "the component imports `{0}`, which this host does not provide; an agent may import only wakeful:agent/tools, wakeful:agent/host and WASI 0.2 (cli, clocks, filesystem, io, random, sockets)"
+        "the component imports `{0}`, which this host does not provide; an agent may import only wakeful:agent/tools@0.2, wakeful:agent/host@0.2 and WASI 0.2 (cli, clocks, filesystem, io, random, sockets); an agent built against an older wakeful:agent must be rebuilt with the current SDK"
     )]
     UnsupportedImport(String),
     /// A component wasmtime rejects, or whose exports or import types do not

@@ -10,6 +10,16 @@ use crate::model::{Next, StepResult, WaitFor};
 
 /// The longest `status` a step may return.
 pub const MAX_STATUS_BYTES: usize = 1024;
+/// The longest `done` outcome.
+pub const MAX_OUTCOME_BYTES: usize = 16 << 10;
+/// The most things one step may wait for.
+pub const MAX_WAITS: usize = 16;
+/// The longest event topic, cron expression or approval request id.
+pub const MAX_NAME_BYTES: usize = 256;
+/// The longest approval question.
+pub const MAX_QUESTION_BYTES: usize = 4 << 10;
+/// The longest approval details (JSON shown to the approver).
+pub const MAX_DETAILS_BYTES: usize = 64 << 10;
 
 /// Why a call into a guest (`step`, `info`, `migrate`) did not produce a
 /// usable result. Whatever the variant, nothing of the run changes.
@@ -152,18 +162,32 @@ pub(super) fn check_step_result(result: &StepResult, limits: &Limits) -> Result<
     }
     match &result.next {
         Next::Continue => Ok(()),
-        Next::Done { outcome } if outcome.len() > limits.max_state_bytes => invalid(format!(
-            "the `done` outcome is {} bytes; the limit is {} bytes",
+        Next::Done { outcome } if outcome.len() > MAX_OUTCOME_BYTES => invalid(format!(
+            "the `done` outcome is {} bytes; the limit is {MAX_OUTCOME_BYTES} bytes",
             outcome.len(),
-            limits.max_state_bytes
         )),
         Next::Done { .. } => Ok(()),
         Next::Wait { waits } if waits.is_empty() => invalid(
             "`wait` with an empty list would sleep forever; wait for at least one thing or return `done`"
                 .into(),
         ),
+        Next::Wait { waits } if waits.len() > MAX_WAITS => invalid(format!(
+            "the step waits for {} things; the limit is {MAX_WAITS}",
+            waits.len()
+        )),
         Next::Wait { waits } => waits.iter().try_for_each(check_wait),
     }
+}
+
+/// Refuses a text field of a step's output that is longer than `max`.
+fn bounded(what: &str, text: &str, max: usize) -> Result<(), StepFailure> {
+    if text.len() > max {
+        return Err(StepFailure::InvalidOutput(format!(
+            "{what} is {} bytes; the limit is {max} bytes",
+            text.len()
+        )));
+    }
+    Ok(())
 }
 
 fn check_wait(wait: &WaitFor) -> Result<(), StepFailure> {
@@ -172,10 +196,23 @@ fn check_wait(wait: &WaitFor) -> Result<(), StepFailure> {
         WaitFor::Event { topic } if topic.is_empty() => {
             invalid("an event wait has an empty topic".into())
         }
+        WaitFor::Event { topic } => bounded("an event wait's topic", topic, MAX_NAME_BYTES),
+        WaitFor::Cron { expr } => bounded("a cron expression", expr, MAX_NAME_BYTES),
         WaitFor::Approval(request) if request.id.is_empty() => {
             invalid("an approval request has an empty id".into())
         }
         WaitFor::Approval(request) => {
+            bounded("an approval request's id", &request.id, MAX_NAME_BYTES)?;
+            bounded(
+                &format!("the question of approval request `{}`", request.id),
+                &request.question,
+                MAX_QUESTION_BYTES,
+            )?;
+            bounded(
+                &format!("the details of approval request `{}`", request.id),
+                &request.details,
+                MAX_DETAILS_BYTES,
+            )?;
             serde_json::from_str::<serde::de::IgnoredAny>(&request.details)
                 .map(drop)
                 .map_err(|e| {
@@ -185,7 +222,7 @@ fn check_wait(wait: &WaitFor) -> Result<(), StepFailure> {
                     ))
                 })
         }
-        WaitFor::Event { .. } | WaitFor::Until { .. } | WaitFor::Cron { .. } => Ok(()),
+        WaitFor::Until { .. } => Ok(()),
     }
 }
 

@@ -131,8 +131,17 @@ pub trait Store: Send {
     /// Puts an event in one run's inbox. Stored even if the run does not wait
     /// on that topic yet: it is delivered when the run does.
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery>;
-    /// Puts an event in the inbox of every live run that waits on its topic.
-    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>>;
+    /// Puts an event in the inbox of every live run that waits on its topic,
+    /// and keeps it until `keep_until` for the runs that were live when it
+    /// was sent: a commit that makes such a run wait on the topic puts the
+    /// event in its inbox (once per run, however often it waits again).
+    /// Costs one row plus the runs waiting now, whatever the number of
+    /// live runs.
+    fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+    ) -> Result<Vec<(String, Delivery)>>;
     /// Records a human's answer, stamped `answer.at` by the host. Refused
     /// (and nothing changes) when the request is unknown, already answered,
     /// no longer waited on, expired at `answer.at`, or when
@@ -160,6 +169,30 @@ pub trait Store: Send {
 
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
+    /// Checks that the claim is still the run's current one (not taken over,
+    /// the run not cancelled) and extends its lease to `now + lease_ms`.
+    fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()>;
+    /// Fences a call about to leave the host: checks and extends the claim
+    /// (`intent.epoch`) as `extend_claim` does, and records the intent
+    /// durably, in one transaction. Recording the call's result (any
+    /// `ledger_put`) deletes the intent.
+    fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()>;
+    /// The intent of a call whose result was never recorded, if any.
+    fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>>;
+    /// The run's calls of unknown outcome, oldest first.
+    fn intents(&self, run_id: &str) -> Result<Vec<Intent>>;
+    /// An operator settles a parked run's call of unknown outcome: records
+    /// the given result or failure in the ledger (or, for a retry, nothing),
+    /// clears the intent, puts the run back to retry its step, and appends a
+    /// `resolved` audit row — in one transaction.
+    fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>>;
     /// Records a tool call's result (and its audit row) under the claim's
     /// epoch.
     fn ledger_put(
@@ -201,6 +234,14 @@ pub trait Store: Send {
     /// with their checkpoints, waits, inbox, approvals and ledger. The audit
     /// log keeps its rows: it is append-only. Returns how many runs went.
     fn prune_runs(&mut self, ended_before: Millis) -> Result<u64>;
+
+    // ---- the data itself
+    /// Checks the whole store for damage; a long-running process does it
+    /// once at start and refuses to run on a damaged store.
+    fn check_integrity(&self) -> Result<()>;
+    /// Writes a consistent copy of the whole store to the new file `to`
+    /// while other processes keep writing, and checks the copy.
+    fn backup(&self, to: &std::path::Path) -> Result<()>;
 
     // ---- schedules
     /// Records a schedule; an existing one with the same id is replaced.

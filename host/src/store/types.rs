@@ -301,6 +301,9 @@ pub struct LedgerEntry {
     pub key: String,
     pub tool: String,
     pub args: String,
+    /// [`crate::model::call_digest`] of tool and args; `None` on rows
+    /// recorded before digests were kept.
+    pub args_digest: Option<String>,
     pub result: Result<String, ToolError>,
     pub at: Millis,
 }
@@ -458,4 +461,53 @@ pub struct Schedule {
     pub next_at: Millis,
     pub last_run_id: Option<String>,
     pub created_at: Millis,
+}
+
+/// An external call about to leave the host, recorded durably before it is
+/// sent. It stays until the call's result is recorded: an intent without a
+/// result is a call whose outcome is unknown.
+#[derive(Clone, Debug, Serialize)]
+pub struct Intent {
+    pub run_id: String,
+    pub key: String,
+    pub tool: String,
+    pub args: String,
+    pub args_digest: String,
+    /// The claim that sent it.
+    pub epoch: u64,
+    pub at: Millis,
+}
+
+/// How an operator settles a call whose outcome is unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolution {
+    /// The call took effect with this result (JSON text): it is recorded and
+    /// the retried step sees it.
+    Result(String),
+    /// The call did not take effect: the retried step sends it again.
+    Retry,
+    /// The call failed: the retried step sees `failed` with this reason.
+    Fail(String),
+}
+
+/// Why `resolve` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveRefused {
+    #[error("run {0} does not exist")]
+    UnknownRun(String),
+    #[error("run {run} has no call of unknown outcome with key `{key}`{known}")]
+    UnknownKey {
+        run: String,
+        key: String,
+        /// ` (it has: a, b)` or empty.
+        known: String,
+    },
+    #[error(
+        "run {run} is {status}, not parked: its call `{key}` may still be in flight; pause the run and wait for it to be parked"
+    )]
+    NotParked {
+        run: String,
+        key: String,
+        status: String,
+    },
 }

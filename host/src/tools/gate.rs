@@ -2,20 +2,32 @@
 //!
 //! In order: a key already in the run's ledger returns the recorded result
 //! without running anything (a step retried after a crash sees what the first
-//! attempt saw); otherwise the call is checked against the version's grants,
-//! the tool kill switches, the per-step call budget, the payload limit and
-//! (for metered tools) the run's token and money budgets, then executed, and
-//! its result — with what it spent, in the same transaction — is made
-//! durable before the guest sees it. A call that did not complete (a
-//! timeout, a refused connection, a 5xx) is not recorded: the retried step
-//! calls again with the same key, which the system it reaches deduplicates
-//! by.
+//! attempt saw) — unless the key was recorded for another tool or other
+//! arguments, which is refused; a call that an earlier attempt sent without
+//! recording its result (an intent) goes out again only to a tool that drops
+//! repeated keys, else the run is parked for an operator to settle it;
+//! otherwise the call is checked against the version's grants, the tool kill
+//! switches, the per-step call budget, the payload limit and (for metered
+//! tools) the run's token and money budgets; a call that leaves the host
+//! then checks and extends the claim and records its intent durably; it is
+//! executed, and its result — with what it spent, in the same transaction —
+//! is made durable before the guest sees it. A call that did not complete (a
+//! timeout, a lost connection, a 5xx) is not recorded: to an idempotent tool
+//! the retried step sends it again with the same key; to any other tool it
+//! is an unknown outcome that parks the run.
+
+use serde_json::json;
 
 use crate::failpoint;
-use crate::model::{Millis, ToolError};
+use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
-use crate::store::{LedgerWrite, Store, Usage};
+use crate::store::{AuditEntry, Intent, LedgerWrite, Store, Usage};
 use crate::tools::Tools;
+
+/// The longest idempotency key a guest may use.
+pub const MAX_KEY_BYTES: usize = 512;
+/// The longest tool name a guest may call.
+pub const MAX_TOOL_NAME_BYTES: usize = 128;
 
 /// A gate for one step of one claimed run.
 pub struct StepGate<'a> {
@@ -26,6 +38,10 @@ pub struct StepGate<'a> {
     pub incarnation: &'a str,
     /// The claim's fencing epoch: writes of a superseded claim are refused.
     pub epoch: u64,
+    /// How far each external call extends the claim, from the time `clock`
+    /// tells (the one claims are judged by).
+    pub claim_ms: u64,
+    pub clock: &'a dyn crate::clock::Clock,
     /// The tools granted to the run's agent version.
     pub granted: &'a [String],
     /// Tools switched off by an operator (`tool:<name>` kill switches).
@@ -41,6 +57,12 @@ pub struct StepGate<'a> {
     /// Set when a call was refused because a run budget is spent: the worker
     /// parks the run after the step, with this reason.
     pub budget_spent: Option<String>,
+    /// Set when a call's outcome is unknown and the tool cannot drop a
+    /// repeat: the step is stopped and the worker parks the run with this
+    /// reason.
+    pub unknown_outcome: Option<String>,
+    /// Audit rows of refused calls, written with the step's outcome.
+    pub audit: Vec<AuditEntry>,
 }
 
 /// What a run has spent on metered tools, and may spend.
@@ -110,6 +132,49 @@ impl StepGate<'_> {
     }
 }
 
+impl StepGate<'_> {
+    /// Refuses a key that was recorded (or sent) for another call: a key
+    /// names one action, and replaying the result of another one would be
+    /// a lie to the guest.
+    fn refuse_reuse(&mut self, key: &str, name: &str, other_tool: &str) -> ToolError {
+        self.audit.push(AuditEntry {
+            run_id: Some(self.run_id.to_string()),
+            kind: "tool key reused".into(),
+            data: json!({"key": key, "tool": name, "recorded_tool": other_tool}),
+        });
+        ToolError::Invalid(format!(
+            "idempotency key `{key}` was already used for another call (tool `{other_tool}` \
+             with other arguments); a key names one action: give a new call a new key"
+        ))
+    }
+
+    /// A result too large for the guest, refused the same way whether it
+    /// was just produced or replayed from the ledger.
+    fn bounded(&self, result: Result<String, ToolError>) -> Result<String, ToolError> {
+        match result {
+            Ok(out) if out.len() > self.tools.max_payload() => Err(ToolError::Failed(format!(
+                "the result is {} bytes; the limit is {}",
+                out.len(),
+                self.tools.max_payload()
+            ))),
+            other => other,
+        }
+    }
+
+    /// Stops the step: the run is parked until an operator says what became
+    /// of the call `key`.
+    fn unknown_outcome(&mut self, name: &str, key: &str, why: &str) -> HostFault {
+        let reason = format!(
+            "unknown outcome of {name} call {key} ({why}); `{name}` cannot drop a repeated \
+             call, so it is not sent again: settle it with `wakeful resolve {} {key} \
+             --result JSON | --retry | --fail REASON`",
+            self.run_id
+        );
+        self.unknown_outcome = Some(reason.clone());
+        HostFault(reason)
+    }
+}
+
 impl ToolGate for StepGate<'_> {
     fn call(
         &mut self,
@@ -118,24 +183,38 @@ impl ToolGate for StepGate<'_> {
         idempotency_key: &str,
     ) -> Result<Result<String, ToolError>, HostFault> {
         let fault = |e: crate::store::StoreError| HostFault(e.to_string());
-        if idempotency_key.is_empty() {
+        let key = idempotency_key;
+        if key.is_empty() {
             return Ok(Err(ToolError::Invalid(
                 "the idempotency key is empty; give every call a key that names the action".into(),
             )));
         }
-        if let Some(entry) = self
-            .store
-            .ledger_get(self.run_id, idempotency_key)
-            .map_err(fault)?
-        {
-            if entry.tool != name {
-                return Ok(Err(ToolError::Invalid(format!(
-                    "idempotency key `{idempotency_key}` was already used for tool `{}`",
-                    entry.tool
-                ))));
+        if key.len() > MAX_KEY_BYTES || name.len() > MAX_TOOL_NAME_BYTES {
+            return Ok(Err(ToolError::Invalid(format!(
+                "idempotency keys may be {MAX_KEY_BYTES} bytes and tool names \
+                 {MAX_TOOL_NAME_BYTES}; this call has a {}-byte key and a {}-byte name",
+                key.len(),
+                name.len()
+            ))));
+        }
+        let digest = call_digest(name, args);
+        if let Some(entry) = self.store.ledger_get(self.run_id, key).map_err(fault)? {
+            if entry.tool != name || entry.args_digest.as_deref().is_some_and(|d| d != digest) {
+                return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
             }
             self.replayed += 1;
-            return Ok(entry.result);
+            return Ok(self.bounded(entry.result));
+        }
+        let external = self.tools.is_external(name);
+        if external && let Some(intent) = self.store.intent(self.run_id, key).map_err(fault)? {
+            if intent.args_digest != digest {
+                return Ok(Err(self.refuse_reuse(key, name, &intent.tool)));
+            }
+            // An earlier attempt sent this call and never recorded what came
+            // back. Only a system that drops repeated keys may get it again.
+            if !self.tools.is_idempotent(name) {
+                return Err(self.unknown_outcome(name, key, "an earlier attempt sent it and died"));
+            }
         }
         // Policy refusals are not recorded: a kill switch lifted later must
         // let the retried call through.
@@ -153,27 +232,47 @@ impl ToolGate for StepGate<'_> {
             run_id: self.run_id.to_string(),
             incarnation: self.incarnation.to_string(),
             epoch: self.epoch,
-            key: idempotency_key.to_string(),
+            key: key.to_string(),
             tool: name.to_string(),
             args: args.to_string(),
         };
+        if external {
+            // Fenced: a step whose claim was taken over, or whose run was
+            // cancelled, sends nothing more; and the intent is durable
+            // before anything leaves the host.
+            failpoint::hit("before-intent", key);
+            let intent = Intent {
+                run_id: call.run_id.clone(),
+                key: call.key.clone(),
+                tool: call.tool.clone(),
+                args: call.args.clone(),
+                args_digest: digest,
+                epoch: self.epoch,
+                at: self.now,
+            };
+            self.store
+                .begin_external(&intent, self.clock.now(), self.claim_ms)
+                .map_err(fault)?;
+            failpoint::hit("after-intent", key);
+        }
         let executed = self
             .tools
             .execute(self.store, &call, self.now)
             .map_err(fault)?;
-        let mut result = executed.result;
-        if let Ok(out) = &result
-            && out.len() > self.tools.max_payload()
-        {
-            result = Err(ToolError::Failed(format!(
-                "the result is {} bytes; the limit is {}",
-                out.len(),
-                self.tools.max_payload()
-            )));
-        }
+        failpoint::hit("before-result", key);
+        let result = self.bounded(executed.result);
         match (&executed.usage, executed.recorded) {
             (_, true) => {}
-            (None, false) if executed.transient => {}
+            (None, false) if executed.transient => {
+                // Sent, but what became of it is not known.
+                if external && !self.tools.is_idempotent(name) {
+                    let why = match &result {
+                        Err(e) => e.to_string(),
+                        Ok(out) => out[..out.floor_char_boundary(200)].to_string(),
+                    };
+                    return Err(self.unknown_outcome(name, key, &why));
+                }
+            }
             (Some(usage), false) => {
                 self.store
                     .ledger_put_metered(&call, &result, usage, self.now)
@@ -188,7 +287,7 @@ impl ToolGate for StepGate<'_> {
             }
         }
         self.executed += 1;
-        failpoint::after_call(idempotency_key);
+        failpoint::hit("after-call", key);
         Ok(result)
     }
 }

@@ -55,6 +55,8 @@ pub struct HttpTool {
     method: Method,
     headers: Vec<(String, String)>,
     timeout_ms: u64,
+    /// Whether the system reached drops repeats of an `Idempotency-Key`.
+    idempotent: bool,
     client: ureq::Agent,
 }
 
@@ -211,8 +213,13 @@ impl HttpTool {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             timeout_ms,
+            idempotent: config.idempotent,
             client,
         })
+    }
+
+    pub fn idempotent(&self) -> bool {
+        self.idempotent
     }
 
     /// Runs one call.
@@ -425,6 +432,7 @@ mod tests {
             method: "post".into(),
             timeout_ms: Some(100),
             headers: BTreeMap::new(),
+            idempotent: false,
             description: None,
         };
         HttpTool::new("pager", &config, &LimitsConfig::default()).unwrap()

@@ -34,6 +34,8 @@ pub struct LlmTool {
     api_key_env: Option<String>,
     price_per_1k_tokens_usd: f64,
     timeout_ms: u64,
+    /// Whether a call of unknown outcome may be sent again.
+    idempotent: bool,
     client: ureq::Agent,
 }
 
@@ -93,8 +95,13 @@ impl LlmTool {
             api_key_env: config.api_key_env.clone(),
             price_per_1k_tokens_usd: price,
             timeout_ms,
+            idempotent: config.idempotent,
             client: endpoint.client,
         })
+    }
+
+    pub fn idempotent(&self) -> bool {
+        self.idempotent
     }
 
     /// The most a call with these arguments can spend, if the model uses
@@ -304,6 +311,7 @@ mod tests {
             api_key_env: None,
             price_per_1k_tokens_usd: 2.0,
             timeout_ms: Some(100),
+            idempotent: true,
             description: None,
         };
         let tool = LlmTool::new("llm", &config, &LimitsConfig::default()).unwrap();

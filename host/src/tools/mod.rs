@@ -137,6 +137,26 @@ impl Tools {
         }
     }
 
+    /// Whether a call leaves the host (an `http` or `llm` tool): such a
+    /// call is fenced by the claim and has an intent written before it.
+    pub fn is_external(&self, name: &str) -> bool {
+        matches!(
+            self.configured.get(name),
+            Some(Configured::Http(_) | Configured::Llm(_))
+        )
+    }
+
+    /// Whether the system an external tool reaches deduplicates repeats of
+    /// an `Idempotency-Key`, so that a call of unknown outcome may be sent
+    /// again.
+    pub fn is_idempotent(&self, name: &str) -> bool {
+        match self.configured.get(name) {
+            Some(Configured::Http(tool)) => tool.idempotent(),
+            Some(Configured::Llm(tool)) => tool.idempotent(),
+            _ => true,
+        }
+    }
+
     pub fn max_payload(&self) -> usize {
         self.max_payload
     }

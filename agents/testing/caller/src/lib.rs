@@ -4,7 +4,9 @@
 //! records `ok: <result>` or `err: <error>` in the state's `results`. A call
 //! refused for a spent budget is not recorded: the host parks the run, and
 //! the step after an operator's resume makes the same call again. The run is
-//! done with the last result once every call is made.
+//! done with the last result once every call is made. With `"batch": true`
+//! one step makes every call (for tests of what a step may still send once
+//! its run is taken from it).
 
 use wakeful_sdk::prelude::*;
 
@@ -20,12 +22,16 @@ struct Call {
 #[derive(Deserialize)]
 struct Input {
     calls: Vec<Call>,
+    #[serde(default)]
+    batch: bool,
 }
 
 #[derive(Default, Serialize, Deserialize)]
 struct State {
     calls: Vec<Call>,
     results: Vec<String>,
+    #[serde(default)]
+    batch: bool,
 }
 
 struct Caller;
@@ -40,6 +46,16 @@ impl Agent for Caller {
         if let Wake::Start(_) = wake {
             let input: Input = wake.input()?;
             state.calls = input.calls;
+            state.batch = input.batch;
+        }
+        if state.batch {
+            for (n, call) in state.calls.clone().into_iter().enumerate() {
+                let key = call.key.unwrap_or_else(|| format!("k{}", n + 1));
+                let result = tools::call_raw(&call.tool, &call.args.to_string(), &key)
+                    .map_err(|e| format!("call {key}: {e}"))?;
+                state.results.push(format!("ok: {result}"));
+            }
+            return Ok(Step::done(format!("made {} calls", state.results.len())));
         }
         let n = state.results.len();
         let Some(call) = state.calls.get(n).cloned() else {

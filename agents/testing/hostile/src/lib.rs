@@ -74,10 +74,35 @@ impl Agent for Hostile {
                     Err(e) => format!("err: {e}"),
                 },
             )),
+            "manywaits" => Ok(Step::wait(
+                (0..17).map(|i| Wait::event(format!("topic-{i}"))),
+            )),
+            "bigquestion" => Ok(Step::wait_approval(
+                "q",
+                "?".repeat(5 << 10),
+                json!({}),
+                1_000,
+            )),
+            "bigdetails" => Ok(Step::wait_approval(
+                "q",
+                "ok?",
+                json!({"blob": "x".repeat(65 << 10)}),
+                1_000,
+            )),
+            "longtopic" => Ok(Step::wait_event("t".repeat(300))),
+            "forever" => Ok(Step::wait_approval("q", "ok?", json!({}), u64::MAX)),
+            "bigoutcome" => Ok(Step::done("x".repeat(17 << 10))),
+            "longkey" => Ok(Step::done(
+                match tools::call_raw("kv", r#"{"op":"get","key":"k"}"#, &"k".repeat(600)) {
+                    Ok(result) => format!("ok: {result}"),
+                    Err(e) => format!("err: {e}"),
+                },
+            )),
             "ok" => Ok(Step::done("ok")),
             other => Err(format!(
                 "unknown mode '{other}'; expected spin, membomb, recurse, panic, bigstate, \
-                 chatty, error, clock, files, tool or ok"
+                 chatty, error, clock, files, tool, manywaits, bigquestion, bigdetails, \
+                 longtopic, forever, bigoutcome, longkey or ok"
             )),
         }
     }

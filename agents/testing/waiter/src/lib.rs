@@ -6,6 +6,11 @@
 //! next tick of `cron`, for an event on `topic` and/or an answer to approval
 //! request `ok?` valid `approval_ms`, all at once. With `slices`, first take
 //! that many `continue` steps.
+//!
+//! Hostile to the approval protocol on demand: `details` sets the details of
+//! `ok?` (default `{"why":"testing"}`), an event on `topic` whose payload
+//! has `"details"` asks `ok?` again with those details instead of ending the
+//! run, and `reask: true` asks `ok?` again after it was answered or expired.
 
 use wakeful_sdk::prelude::*;
 
@@ -17,6 +22,9 @@ struct Input {
     approval_ms: Option<u64>,
     #[serde(default)]
     slices: u32,
+    details: Option<Value>,
+    #[serde(default)]
+    reask: bool,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -36,9 +44,16 @@ impl Agent for Waiter {
             Wake::Start(_) => state.input = wake.input()?,
             Wake::Resume if state.slices_done < state.input.slices => {}
             Wake::Timer(due) => return Ok(Step::done(format!("timer due at {due}"))),
-            Wake::Event(e) => return Ok(Step::done(format!("event {} on {}", e.id, e.topic))),
+            Wake::Event(e) => match e.payload.get("details") {
+                Some(details) => state.input.details = Some(details.clone()),
+                None => return Ok(Step::done(format!("event {} on {}", e.id, e.topic))),
+            },
+            Wake::Approval(_) | Wake::Expired(_) if state.input.reask => {}
             Wake::Approval(a) => {
-                return Ok(Step::done(format!("approved={} by {}", a.approved, a.by)));
+                return Ok(Step::done(format!(
+                    "approved={} by {} digest {}",
+                    a.approved, a.by, a.digest
+                )));
             }
             Wake::Expired(id) => return Ok(Step::done(format!("{id} expired"))),
             Wake::Resume => {}
@@ -59,12 +74,9 @@ impl Agent for Waiter {
             waits.push(Wait::event(topic));
         }
         if let Some(ms) = input.approval_ms {
-            waits.push(Wait::approval(
-                "ok?",
-                "Carry on?",
-                json!({"why": "testing"}),
-                ms,
-            ));
+            let details = input.details.clone();
+            let details = details.unwrap_or_else(|| json!({"why": "testing"}));
+            waits.push(Wait::approval("ok?", "Carry on?", details, ms));
         }
         Ok(Step::wait(waits).status("waiting"))
     }

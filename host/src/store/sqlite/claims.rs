@@ -10,7 +10,8 @@
 //! `woken_due!` in SQL, to find candidates with the indexes, and by
 //! `pick_wake` in Rust, to choose the wake by the priority the trait
 //! documents. The two must agree; a candidate for which `pick_wake` finds
-//! nothing is skipped, never retried in a loop.
+//! nothing is parked with the reason, in the claim's transaction, so that it
+//! can never again be picked ahead of runs that can be stepped.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -124,32 +125,61 @@ pub(super) fn claim(
         return Ok(None);
     }
     write(conn, "claiming a run", |tx| {
-        let candidates = claimable(tx, now, CANDIDATES)?;
-        for run_id in candidates {
-            let Some(wake) = pick_wake(tx, &run_id, now)? else {
-                continue;
-            };
-            let expires = clamp_time(now.saturating_add(lease_ms));
-            let epoch: u64 = tx
-                .prepare_cached(
-                    "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
+        // Each pass either claims a run or parks every candidate it looked
+        // at, so this ends, and parked runs never hide a due one.
+        loop {
+            let candidates = claimable(tx, now, CANDIDATES)?;
+            if candidates.is_empty() {
+                return Ok(None);
+            }
+            for run_id in candidates {
+                let Some(wake) = pick_wake(tx, &run_id, now)? else {
+                    park_undeliverable(tx, &run_id, now)?;
+                    continue;
+                };
+                let expires = clamp_time(now.saturating_add(lease_ms));
+                let epoch: u64 = tx
+                    .prepare_cached(
+                        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
                      WHERE run_id = ?1 RETURNING epoch",
-                )
-                .and_then(|mut stmt| {
-                    stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
-                })
-                .ctx_with(|| format!("leasing run {run_id}"))?;
-            let run =
-                runs::run(tx, &run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
-            let claim = Claim {
-                run,
-                epoch,
-                owner: owner.to_string(),
-            };
-            return Ok(Some((claim, wake)));
+                    )
+                    .and_then(|mut stmt| {
+                        stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
+                    })
+                    .ctx_with(|| format!("leasing run {run_id}"))?;
+                let run = runs::run(tx, &run_id)?
+                    .ok_or_else(|| StoreError::UnknownRun(run_id.clone()))?;
+                let claim = Claim {
+                    run,
+                    epoch,
+                    owner: owner.to_string(),
+                };
+                return Ok(Some((claim, wake)));
+            }
         }
-        Ok(None)
     })
+}
+
+/// Parks a run that looked due but has no wake to deliver: a run waiting on
+/// something that can never wake it must neither wait forever unseen nor
+/// crowd out the runs that can be stepped.
+fn park_undeliverable(conn: &Connection, run_id: &str, now: Millis) -> Result<()> {
+    let reason = "the run looked due, but none of its waits can be delivered (an approval \
+                  request already answered or expired?); change its waits by upgrading it, \
+                  or cancel it";
+    conn.prepare_cached(
+        "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, updated_at = ?4 \
+         WHERE run_id = ?1",
+    )
+    .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason, now]))
+    .ctx_with(|| format!("parking run {run_id}"))?;
+    super::audit::insert_kind(
+        conn,
+        Some(run_id),
+        "parked",
+        serde_json::json!({ "reason": reason }),
+        now,
+    )
 }
 
 pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
@@ -202,7 +232,7 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
 
     let answered = conn
         .prepare_cached(
-            "SELECT a.id, a.approved, a.answered_by, a.answered_at, a.comment \
+            "SELECT a.id, a.approved, a.answered_by, a.answered_at, a.comment, a.details_digest \
              FROM approvals a \
              WHERE a.run_id = ?1 AND a.answered = 1 AND a.consumed = 0 \
                AND EXISTS (SELECT 1 FROM waits w \
@@ -217,6 +247,7 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
                     by: row.get(2)?,
                     at: row.get(3)?,
                     comment: row.get(4)?,
+                    digest: row.get(5)?,
                 })
             })
             .optional()

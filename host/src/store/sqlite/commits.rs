@@ -4,12 +4,11 @@
 
 use rusqlite::{Connection, params};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use super::claims::check_claim;
 use super::runs;
 use super::{Context, audit, clamp_time, to_json, write};
-use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake};
+use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake, approval_digest};
 use crate::store::{Result, StepCommit, StepFailed, StoreError};
 
 /// How a wait is indexed: its kind and the key that triggers match on.
@@ -20,10 +19,6 @@ fn wait_key(wait: &WaitFor) -> (&'static str, String) {
         WaitFor::Until { at } => ("until", at.to_string()),
         WaitFor::Cron { expr } => ("cron", expr.clone()),
     }
-}
-
-pub(super) fn sha256_hex(text: &str) -> String {
-    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 /// An unguessable approval token: 32 bytes from the OS.
@@ -120,8 +115,16 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
             })
             .ctx_with(|| format!("recording a {kind} wait of run {run_id}"))?;
 
-            // A request asked again keeps its first expiry and token: waiting
-            // again must not extend the time an approver has.
+            if let WaitFor::Event { topic } = &stored.wait {
+                super::triggers::deliver_kept(tx, run_id, topic, c.at)?;
+            }
+            // A request asked again with the same question and details keeps
+            // its first expiry, token and answer: waiting again must not
+            // extend the time an approver has. Changed question or details
+            // make a new request in its place: a new token (the old link is
+            // dead), a new expiry, and no answer, since any answer was given
+            // to what the approver saw then. A request already consumed is
+            // never re-opened (the worker refuses such a step).
             if let WaitFor::Approval(request) = &stored.wait {
                 let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
                 let token = new_token()?;
@@ -129,7 +132,14 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
                     "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
                      requested_at, expires_at, answered, consumed) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
-                     ON CONFLICT (run_id, id) DO NOTHING",
+                     ON CONFLICT (run_id, id) DO UPDATE SET question = excluded.question, \
+                     details = excluded.details, details_digest = excluded.details_digest, \
+                     token = excluded.token, requested_at = excluded.requested_at, \
+                     expires_at = excluded.expires_at, answered = 0, approved = NULL, \
+                     answered_by = NULL, answered_at = NULL, comment = NULL, \
+                     expiry_delivered = 0 \
+                     WHERE approvals.consumed = 0 \
+                       AND approvals.details_digest <> excluded.details_digest",
                 )
                 .and_then(|mut stmt| {
                     stmt.execute(params![
@@ -137,7 +147,7 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
                         request.id,
                         request.question,
                         request.details,
-                        sha256_hex(&request.details),
+                        approval_digest(&request.question, &request.details),
                         token,
                         c.at,
                         expires,

@@ -20,6 +20,8 @@ mod agents;
 mod audit;
 mod claims;
 mod commits;
+mod health;
+mod intents;
 mod runs;
 mod schedules;
 mod schema;
@@ -45,6 +47,7 @@ use super::{
     UpgradeCommit,
 };
 use super::{Budgets, Usage};
+use super::{Intent, Resolution, ResolveRefused};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
 pub use schema::SCHEMA_VERSION;
@@ -85,6 +88,8 @@ impl SqliteStore {
                 ))
             })?;
         }
+        // Before SQLite touches it: a damaged file is refused as it is.
+        health::check_file(&path)?;
         let mut conn =
             Connection::open(&path).ctx_with(|| format!("opening the data file {shown}"))?;
         conn.busy_timeout(BUSY_TIMEOUT)
@@ -140,7 +145,7 @@ fn enable_wal(conn: &Connection, path: &str) -> Result<()> {
             Err(e) if is_busy(&e) && Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            Err(e) => return Err(StoreError::Db(format!("switching {path} to WAL mode: {e}"))),
+            Err(e) => return Err(db_error(&format!("switching {path} to WAL mode"), e)),
         }
     }
 }
@@ -211,11 +216,28 @@ trait Context<T> {
 
 impl<T> Context<T> for rusqlite::Result<T> {
     fn ctx(self, what: &str) -> Result<T> {
-        self.map_err(|e| StoreError::Db(format!("{what}: {e}")))
+        self.map_err(|e| db_error(what, e))
     }
 
     fn ctx_with(self, what: impl FnOnce() -> String) -> Result<T> {
-        self.map_err(|e| StoreError::Db(format!("{}: {e}", what())))
+        self.map_err(|e| db_error(&what(), e))
+    }
+}
+
+/// A damaged file is not a passing fault: say so, and what to do.
+fn db_error(what: &str, e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+            StoreError::Corrupt(format!(
+                "{what}: the data file is damaged ({e}); restore it from a backup \
+                 (`wakeful backup`)"
+            ))
+        }
+        Some(rusqlite::ErrorCode::DiskFull) => StoreError::Db(format!(
+            "{what}: the disk is full ({e}); nothing of this operation was kept: free space \
+             and retry"
+        )),
+        _ => StoreError::Db(format!("{what}: {e}")),
     }
 }
 
@@ -318,8 +340,12 @@ impl Store for SqliteStore {
         triggers::deliver_event(&mut self.conn, run_id, event)
     }
 
-    fn broadcast_event(&mut self, event: &Event) -> Result<Vec<(String, Delivery)>> {
-        triggers::broadcast_event(&mut self.conn, event)
+    fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+    ) -> Result<Vec<(String, Delivery)>> {
+        triggers::broadcast_event(&mut self.conn, event, keep_until)
     }
 
     fn answer_approval(
@@ -329,6 +355,14 @@ impl Store for SqliteStore {
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn check_integrity(&self) -> Result<()> {
+        health::quick_check(&self.conn, &self.path)
+    }
+
+    fn backup(&self, to: &Path) -> Result<()> {
+        health::backup(&self.conn, to)
     }
 
     fn prune_runs(&mut self, ended_before: Millis) -> Result<u64> {
@@ -385,6 +419,33 @@ impl Store for SqliteStore {
 
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
         tools::ledger_get(&self.conn, run_id, key)
+    }
+
+    fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::extend_claim(&mut self.conn, run_id, epoch, now, lease_ms)
+    }
+
+    fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::begin_external(&mut self.conn, intent, now, lease_ms)
+    }
+
+    fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
+        intents::intent(&self.conn, run_id, key)
+    }
+
+    fn intents(&self, run_id: &str) -> Result<Vec<Intent>> {
+        intents::intents(&self.conn, run_id)
+    }
+
+    fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>> {
+        intents::resolve(&mut self.conn, run_id, key, resolution, by, at)
     }
 
     fn ledger_put(

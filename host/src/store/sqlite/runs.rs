@@ -319,6 +319,7 @@ impl ApprovalRow {
                     by,
                     at,
                     comment: self.comment,
+                    digest: self.details_digest.clone(),
                 }),
                 _ => {
                     return Err(StoreError::Corrupt(format!(
@@ -428,7 +429,14 @@ pub(super) fn prune(conn: &mut Connection, ended_before: Millis) -> Result<u64> 
     write(conn, "pruning ended runs", |tx| {
         let ended =
             "SELECT run_id FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1";
-        for table in ["checkpoints", "waits", "inbox", "approvals", "ledger"] {
+        for table in [
+            "checkpoints",
+            "waits",
+            "inbox",
+            "approvals",
+            "ledger",
+            "intents",
+        ] {
             tx.prepare(&format!("DELETE FROM {table} WHERE run_id IN ({ended})"))
                 .and_then(|mut stmt| stmt.execute([ended_before as i64]))
                 .ctx_with(|| format!("pruning {table} of ended runs"))?;

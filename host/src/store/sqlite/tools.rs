@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, from_json, to_json, write};
-use crate::model::{Millis, ToolError};
+use crate::model::{Millis, ToolError, call_digest};
 use crate::store::{
     KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
     RenderResult, Result, StoreError, Usage,
@@ -25,6 +25,7 @@ struct LedgerRow {
     key: String,
     tool: String,
     args: String,
+    args_digest: Option<String>,
     result: String,
     at: Millis,
 }
@@ -36,6 +37,7 @@ impl LedgerRow {
             key: row.get("key")?,
             tool: row.get("tool")?,
             args: row.get("args")?,
+            args_digest: row.get("args_digest")?,
             result: row.get("result")?,
             at: row.get("at")?,
         })
@@ -51,6 +53,7 @@ impl LedgerRow {
             key: self.key,
             tool: self.tool,
             args: self.args,
+            args_digest: self.args_digest,
             result,
             at: self.at,
         })
@@ -63,7 +66,8 @@ pub(super) fn ledger_get(
     key: &str,
 ) -> Result<Option<LedgerEntry>> {
     conn.prepare_cached(
-        "SELECT run_id, key, tool, args, result, at FROM ledger WHERE run_id = ?1 AND key = ?2",
+        "SELECT run_id, key, tool, args, args_digest, result, at FROM ledger \
+         WHERE run_id = ?1 AND key = ?2",
     )
     .and_then(|mut stmt| {
         stmt.query_row([run_id, key], LedgerRow::from_row)
@@ -92,15 +96,16 @@ fn truncate(text: &str, max: usize) -> String {
     format!("{}…", &text[..end])
 }
 
-/// Records a call's result and its audit row. The first result recorded for
-/// a key is the truth: a later one for the same key is dropped, audit too.
-/// Returns whether this call was recorded now.
+/// Records a call's result and its audit row, and clears its intent: the
+/// outcome is known now. The first result recorded for a key is the truth:
+/// a later one for the same key is dropped, audit too. Returns whether this
+/// call was recorded now.
 fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis) -> Result<bool> {
     let result_json = to_json(result, "a tool result")?;
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO ledger (run_id, key, tool, args, result, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (run_id, key) DO NOTHING",
+            "INSERT INTO ledger (run_id, key, tool, args, result, at, args_digest) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, key) DO NOTHING",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -109,10 +114,14 @@ fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis
                 call.tool,
                 call.args,
                 result_json,
-                at
+                at,
+                call_digest(&call.tool, &call.args),
             ])
         })
         .ctx_with(|| format!("recording tool call {} of run {}", call.key, call.run_id))?;
+    conn.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+        .and_then(|mut stmt| stmt.execute([&call.run_id, &call.key]))
+        .ctx_with(|| format!("clearing the intent {} of run {}", call.key, call.run_id))?;
     if inserted == 0 {
         return Ok(false);
     }

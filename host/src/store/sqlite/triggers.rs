@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::runs::{self, run_exists};
-use super::{Context, audit, budget_to_sql, write};
+use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{AnswerRefused, Approval, Budgets, Delivery, Result, StoreError};
 
@@ -59,15 +59,34 @@ pub(super) fn deliver_event(
 pub(super) fn broadcast_event(
     conn: &mut Connection,
     event: &Event,
+    keep_until: Millis,
 ) -> Result<Vec<(String, Delivery)>> {
     write(
         conn,
         &format!("broadcasting event {} on topic {}", event.id, event.topic),
         |tx| {
+            tx.prepare_cached("DELETE FROM broadcasts WHERE expires_at <= ?1")
+                .and_then(|mut stmt| stmt.execute([event.received_at]))
+                .ctx("forgetting expired broadcasts")?;
+            tx.prepare_cached(
+                "INSERT INTO broadcasts (topic, event_id, payload, received_at, expires_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (topic, event_id) DO NOTHING",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    event.topic,
+                    event.id,
+                    event.payload,
+                    event.received_at,
+                    clamp_time(keep_until)
+                ])
+            })
+            .ctx_with(|| format!("keeping event {} on topic {}", event.id, event.topic))?;
             let run_ids: Vec<String> = tx
                 .prepare_cached(
                     "SELECT DISTINCT r.run_id FROM runs r JOIN waits w ON w.run_id = r.run_id \
-                     WHERE w.kind = 'event' AND w.key = ?1 AND r.status IN ('active', 'waiting') \
+                     WHERE w.kind = 'event' AND w.key = ?1 \
+                       AND r.status IN ('active', 'waiting', 'parked') \
                      ORDER BY r.run_id",
                 )
                 .and_then(|mut stmt| {
@@ -244,4 +263,27 @@ pub(super) fn resume_parked(
         audit::insert_kind(tx, Some(run_id), "resume", json!({ "from": "parked" }), at)?;
         Ok(true)
     })
+}
+
+/// Puts into a run's inbox the kept broadcasts on `topic` that were sent
+/// after the run was created and are still kept, inside the caller's
+/// transaction (a commit that makes the run wait on `topic`). An event the
+/// inbox already has, consumed or not, is not added again.
+pub(super) fn deliver_kept(
+    conn: &Connection,
+    run_id: &str,
+    topic: &str,
+    now: Millis,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO inbox (run_id, event_id, topic, payload, received_at) \
+         SELECT ?1, b.event_id, b.topic, b.payload, b.received_at FROM broadcasts b \
+         WHERE b.topic = ?2 AND b.expires_at > ?3 \
+           AND b.id > (SELECT broadcast_floor FROM runs WHERE run_id = ?1) \
+         ORDER BY b.id \
+         ON CONFLICT (run_id, event_id) DO NOTHING",
+    )
+    .and_then(|mut stmt| stmt.execute(params![run_id, topic, now]))
+    .ctx_with(|| format!("delivering kept events on {topic} to run {run_id}"))?;
+    Ok(())
 }

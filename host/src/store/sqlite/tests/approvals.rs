@@ -15,7 +15,7 @@ fn an_answered_approval_wakes_the_run_once() {
     let approvals = store.approvals("r1").unwrap();
     assert_eq!(approvals.len(), 1);
     let request = &approvals[0];
-    let digest = hex::encode(Sha256::digest(details.as_bytes()));
+    let digest = crate::model::approval_digest("may I do apr_1?", details);
     assert_eq!(request.details_digest, digest);
     assert_eq!(request.token.len(), 64);
     assert!(request.token.chars().all(|c| c.is_ascii_hexdigit()));
@@ -50,7 +50,11 @@ fn an_answered_approval_wakes_the_run_once() {
         .answer_approval("r1", &yes, Some(&digest))
         .unwrap()
         .unwrap();
-    assert_eq!(stored.answer.as_ref(), Some(&yes));
+    let bound = ApprovalAnswer {
+        digest: digest.clone(),
+        ..yes.clone()
+    };
+    assert_eq!(stored.answer.as_ref(), Some(&bound));
     assert_eq!(
         store
             .answer_approval("r1", &answer("apr_1", false, 310), None)
@@ -64,7 +68,7 @@ fn an_answered_approval_wakes_the_run_once() {
     );
 
     let (c, wake) = claim(&mut store, 400).expect("the answer wakes r1");
-    assert_eq!(wake, Wake::Approval(yes));
+    assert_eq!(wake, Wake::Approval(bound));
     let waits = vec![event_wait("later")];
     store
         .commit_step(&step(&c, wake, waiting(&waits), waits, 500))

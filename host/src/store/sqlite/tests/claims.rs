@@ -124,7 +124,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
             .unwrap();
     }
     let alert = event("a1", "alerts", 20);
-    let delivered = store.broadcast_event(&alert).unwrap();
+    let delivered = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
     assert_eq!(
         delivered,
         vec![
@@ -132,7 +132,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
             ("r2".to_string(), Delivery::Accepted)
         ]
     );
-    let again = store.broadcast_event(&alert).unwrap();
+    let again = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
     assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
     assert!(store.inbox("r3").unwrap().is_empty());
 }
@@ -401,5 +401,49 @@ fn an_upgrade_claim_waits_for_a_step_in_flight_and_fences_like_one() {
     assert!(
         matches!(claim(&mut store, 15).unwrap().1, Wake::Start { .. }),
         "the start wake is still there"
+    );
+}
+
+#[test]
+fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
+    let (db, mut store) = setup("undeliverable");
+    // Twenty runs that look due (a consumed approval, its expiry passed)
+    // but have no wake, more than one claim examines.
+    for i in 0..20 {
+        store
+            .create_run(&new_run(&format!("stuck{i:02}"), 0))
+            .unwrap();
+    }
+    let conn = raw(&db.path());
+    conn.execute_batch(
+        "UPDATE runs SET status = 'waiting', pending_wake = NULL WHERE run_id LIKE 'stuck%';
+         INSERT INTO waits (run_id, pos, kind, key, due_at, wait)
+             SELECT run_id, 0, 'approval', 'a', 5, '{}' FROM runs WHERE run_id LIKE 'stuck%';
+         INSERT INTO approvals (run_id, id, question, details, details_digest, token,
+             requested_at, expires_at, answered, consumed)
+             SELECT run_id, 'a', 'q', '{}', 'd', 'tok-' || run_id, 0, 5, 0, 1
+             FROM runs WHERE run_id LIKE 'stuck%';",
+    )
+    .unwrap();
+    let (c, wake) = claim(&mut store, 10).expect("the ordinary run is claimed");
+    assert_eq!(c.run.run_id, "r1");
+    assert!(matches!(wake, Wake::Start { .. }));
+    let parked = store
+        .runs()
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.status == RunStatus::Parked)
+        .count();
+    assert!(
+        parked >= 16,
+        "the candidates examined were parked: {parked}"
+    );
+    let stuck = store.run("stuck00").unwrap().unwrap();
+    assert!(
+        stuck
+            .last_error
+            .unwrap()
+            .contains("none of its waits can be delivered"),
+        "the reason is given"
     );
 }

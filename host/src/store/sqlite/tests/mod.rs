@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use super::{SCHEMA_VERSION, SqliteStore};
 use crate::model::{
@@ -174,6 +173,7 @@ fn answer(request_id: &str, approved: bool, at: Millis) -> ApprovalAnswer {
         by: "alice".into(),
         at,
         comment: Some("fine".into()),
+        digest: String::new(),
     }
 }
 

@@ -1,0 +1,111 @@
+//! The data file's health: a file that is not a SQLite database, or that
+//! was cut short, is refused before anything is written to it; a full
+//! integrity check for long-lived processes; and consistent online copies.
+
+use std::io::Read;
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::Context;
+use crate::store::{Result, StoreError};
+
+/// The first 16 bytes of every SQLite 3 database file.
+const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// Checks the header of an existing data file before SQLite opens it:
+/// the magic string, and a length at least what the header says the
+/// database holds (a truncated copy fails here, untouched). A missing or
+/// empty file is fine: it is a new store.
+pub(super) fn check_file(path: &Path) -> Result<()> {
+    let shown = path.display();
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(StoreError::Db(format!(
+                "opening the data file {shown}: {e}"
+            )));
+        }
+    };
+    let len = file
+        .metadata()
+        .map_err(|e| StoreError::Db(format!("reading the size of {shown}: {e}")))?
+        .len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut header = [0u8; 100];
+    let read = file
+        .read(&mut header)
+        .map_err(|e| StoreError::Db(format!("reading the header of {shown}: {e}")))?;
+    if read < 100 || &header[..16] != MAGIC {
+        return Err(StoreError::Corrupt(format!(
+            "{shown} is not a wakeful data file (no SQLite header); nothing was changed"
+        )));
+    }
+    let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+        1 => 65_536,
+        n => u64::from(n),
+    };
+    let pages = u64::from(u32::from_be_bytes([
+        header[28], header[29], header[30], header[31],
+    ]));
+    // The page count is only valid when written by a SQLite that also kept
+    // the "version valid for" number equal to the change counter.
+    let counter = &header[24..28];
+    let valid_for = &header[92..96];
+    let expected = page_size * pages;
+    // With a write-ahead log, the log is the truth for the pages it holds:
+    // a checkpoint cut short (by a full disk) may leave the header ahead of
+    // the file's length, and SQLite recovers from the log.
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let has_log = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+    if counter == valid_for && pages > 0 && len < expected && !has_log {
+        return Err(StoreError::Corrupt(format!(
+            "{shown} is truncated: {len} bytes where its header says {expected}; restore it \
+             from a backup (`wakeful backup`); nothing was changed"
+        )));
+    }
+    Ok(())
+}
+
+/// SQLite's verdict on the whole file (`PRAGMA quick_check`): `Ok` when it
+/// is sound, else the problems it found.
+pub(super) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+    let mut stmt = conn
+        .prepare("PRAGMA quick_check")
+        .ctx("starting the integrity check")?;
+    let problems: Vec<String> = stmt
+        .query_map([], |row| row.get::<_, String>(0))
+        .and_then(|rows| rows.collect())
+        .ctx("checking the data file's integrity")?;
+    if problems.len() == 1 && problems[0] == "ok" {
+        return Ok(());
+    }
+    Err(StoreError::Corrupt(format!(
+        "{} is damaged: {}; restore it from a backup (`wakeful backup`)",
+        path.display(),
+        problems.join("; ")
+    )))
+}
+
+/// A consistent copy of the whole store at `to`, taken while other
+/// processes keep writing (`VACUUM INTO` reads one snapshot). Refuses a
+/// target that exists; checks that the copy opens and is sound.
+pub(super) fn backup(conn: &Connection, to: &Path) -> Result<()> {
+    if to.exists() {
+        return Err(StoreError::Db(format!(
+            "{} exists; a backup never overwrites a file",
+            to.display()
+        )));
+    }
+    let target = to
+        .to_str()
+        .ok_or_else(|| StoreError::Db(format!("{} is not a UTF-8 path", to.display())))?;
+    conn.execute("VACUUM INTO ?1", [target])
+        .ctx_with(|| format!("copying the store to {target}"))?;
+    let copy = Connection::open(to).ctx_with(|| format!("opening the copy {target}"))?;
+    quick_check(&copy, to)
+}

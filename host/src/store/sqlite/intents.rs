@@ -1,0 +1,221 @@
+//! Calls that leave the host: the claim is checked and extended, and the
+//! intent to call is made durable, before a call is sent; an operator
+//! settles a call whose outcome is unknown.
+//!
+//! An intent row lives from just before the call is sent until the
+//! transaction that records its result (`tools::record` deletes it). One
+//! found by a later attempt of the step means the earlier attempt died or
+//! lost its answer mid-call: its outcome is unknown.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde_json::json;
+
+use super::claims::check_claim;
+use super::{Context, audit, clamp_time, to_json, write};
+use crate::model::{Millis, ToolError, call_digest};
+use crate::store::{Intent, Resolution, ResolveRefused, Result};
+
+fn intent_from_row(row: &Row<'_>) -> rusqlite::Result<Intent> {
+    Ok(Intent {
+        run_id: row.get("run_id")?,
+        key: row.get("key")?,
+        tool: row.get("tool")?,
+        args: row.get("args")?,
+        args_digest: row.get("args_digest")?,
+        epoch: row.get("epoch")?,
+        at: row.get("at")?,
+    })
+}
+
+/// Checks the claim (not superseded by another worker, the run not
+/// cancelled) and extends its lease to `now + lease_ms`, inside the caller's
+/// transaction.
+fn check_and_extend(
+    conn: &Connection,
+    run_id: &str,
+    epoch: u64,
+    now: Millis,
+    lease_ms: u64,
+) -> Result<()> {
+    check_claim(conn, run_id, epoch)?;
+    conn.prepare_cached("UPDATE runs SET lease_expires = ?3 WHERE run_id = ?1 AND epoch = ?2")
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                epoch,
+                clamp_time(now.saturating_add(lease_ms))
+            ])
+        })
+        .ctx_with(|| format!("extending the claim on run {run_id}"))?;
+    Ok(())
+}
+
+pub(super) fn extend_claim(
+    conn: &mut Connection,
+    run_id: &str,
+    epoch: u64,
+    now: Millis,
+    lease_ms: u64,
+) -> Result<()> {
+    write(
+        conn,
+        &format!("extending the claim on run {run_id}"),
+        |tx| check_and_extend(tx, run_id, epoch, now, lease_ms),
+    )
+}
+
+pub(super) fn begin_external(
+    conn: &mut Connection,
+    intent: &Intent,
+    now: Millis,
+    lease_ms: u64,
+) -> Result<()> {
+    let (run_id, key) = (intent.run_id.as_str(), intent.key.as_str());
+    write(
+        conn,
+        &format!("recording the intent to call {key} of run {run_id}"),
+        |tx| {
+            check_and_extend(tx, run_id, intent.epoch, now, lease_ms)?;
+            tx.prepare_cached(
+                "INSERT INTO intents (run_id, key, tool, args, args_digest, epoch, at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT (run_id, key) DO UPDATE SET epoch = excluded.epoch, at = excluded.at",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    run_id,
+                    key,
+                    intent.tool,
+                    intent.args,
+                    intent.args_digest,
+                    intent.epoch,
+                    intent.at
+                ])
+            })
+            .ctx_with(|| format!("recording the intent to call {key} of run {run_id}"))?;
+            Ok(())
+        },
+    )
+}
+
+pub(super) fn intent(conn: &Connection, run_id: &str, key: &str) -> Result<Option<Intent>> {
+    conn.prepare_cached(
+        "SELECT run_id, key, tool, args, args_digest, epoch, at FROM intents \
+         WHERE run_id = ?1 AND key = ?2",
+    )
+    .and_then(|mut stmt| stmt.query_row([run_id, key], intent_from_row).optional())
+    .ctx_with(|| format!("reading the intent {key} of run {run_id}"))
+}
+
+pub(super) fn intents(conn: &Connection, run_id: &str) -> Result<Vec<Intent>> {
+    conn.prepare_cached(
+        "SELECT run_id, key, tool, args, args_digest, epoch, at FROM intents \
+         WHERE run_id = ?1 ORDER BY at, key",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([run_id], intent_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("reading the intents of run {run_id}"))
+}
+
+pub(super) fn resolve(
+    conn: &mut Connection,
+    run_id: &str,
+    key: &str,
+    resolution: &Resolution,
+    by: &str,
+    at: Millis,
+) -> Result<std::result::Result<(), ResolveRefused>> {
+    write(
+        conn,
+        &format!("resolving call {key} of run {run_id}"),
+        |tx| {
+            let status: Option<String> = tx
+                .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
+                .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+                .ctx_with(|| format!("looking up run {run_id}"))?;
+            let Some(status) = status else {
+                return Ok(Err(ResolveRefused::UnknownRun(run_id.to_string())));
+            };
+            let Some(found) = intent(tx, run_id, key)? else {
+                let known: Vec<String> = intents(tx, run_id)?.into_iter().map(|i| i.key).collect();
+                let known = if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (it has: {})", known.join(", "))
+                };
+                return Ok(Err(ResolveRefused::UnknownKey {
+                    run: run_id.to_string(),
+                    key: key.to_string(),
+                    known,
+                }));
+            };
+            // A run that is not parked may be stepping right now, with this
+            // very call in flight: settling it then could contradict its answer.
+            if status != "parked" {
+                return Ok(Err(ResolveRefused::NotParked {
+                    run: run_id.to_string(),
+                    key: key.to_string(),
+                    status,
+                }));
+            }
+            let result: Option<std::result::Result<String, ToolError>> = match resolution {
+                Resolution::Result(json) => Some(Ok(json.clone())),
+                Resolution::Fail(reason) => Some(Err(ToolError::Failed(reason.clone()))),
+                Resolution::Retry => None,
+            };
+            if let Some(result) = &result {
+                let result_json = to_json(result, "a tool result")?;
+                tx.prepare_cached(
+                    "INSERT INTO ledger (run_id, key, tool, args, result, at, args_digest) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .and_then(|mut stmt| {
+                    stmt.execute(params![
+                        run_id,
+                        key,
+                        found.tool,
+                        found.args,
+                        result_json,
+                        at,
+                        call_digest(&found.tool, &found.args)
+                    ])
+                })
+                .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;
+            }
+            tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+                .and_then(|mut stmt| stmt.execute([run_id, key]))
+                .ctx_with(|| format!("clearing the intent {key} of run {run_id}"))?;
+            // The step the run was parked in is retried: it replays the settled
+            // result, or sends the call again.
+            tx.prepare_cached(
+                "UPDATE runs SET \
+             status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
+             attempts = 0, retry_at = NULL, last_error = NULL, status_text = ?2, \
+             updated_at = ?3 WHERE run_id = ?1",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    run_id,
+                    format!("call {key} settled by {by}; retrying the step"),
+                    at
+                ])
+            })
+            .ctx_with(|| format!("resuming run {run_id}"))?;
+            let (how, result) = match resolution {
+                Resolution::Result(json) => ("result", json!(json)),
+                Resolution::Retry => ("retry", json!(null)),
+                Resolution::Fail(reason) => ("fail", json!(reason)),
+            };
+            audit::insert_kind(
+                tx,
+                Some(run_id),
+                "resolved",
+                json!({"key": key, "tool": found.tool, "by": by, "how": how, "result": result}),
+                at,
+            )?;
+            Ok(Ok(()))
+        },
+    )
+}

@@ -1,0 +1,61 @@
+//! Events sent to a topic reach every run that was live when they were
+//! sent, whenever it next waits on the topic, once.
+
+use serde_json::json;
+
+use crate::harness::Env;
+
+fn start(env: &Env, run: &str, input: serde_json::Value) {
+    env.ok(&[
+        "start",
+        "waiter",
+        "--id",
+        run,
+        "--input",
+        &input.to_string(),
+    ]);
+}
+
+#[test]
+fn a_broadcast_reaches_runs_that_were_live_when_it_was_sent() {
+    let env = Env::new("broadcast-kept", "");
+    env.deploy("waiter", &[]);
+    // Not stepped yet: it waits on nothing when the mail is sent.
+    start(&env, "early", json!({"topic": "mail:invoice"}));
+    // Stepped later, after two continue slices.
+    start(&env, "slow", json!({"topic": "mail:invoice", "slices": 2}));
+    env.ok(&["send", "--topic", "mail:invoice", "--id", "m1"]);
+    start(&env, "late", json!({"topic": "mail:invoice"}));
+    env.work();
+
+    for run in ["early", "slow"] {
+        let show = env.show(run);
+        assert_eq!(show["status"], "done", "{show}");
+        assert_eq!(show["outcome"], "event m1 on mail:invoice");
+    }
+    let late = env.show("late");
+    assert_eq!(
+        late["status"], "waiting",
+        "a run started after the send does not get it: {late}"
+    );
+
+    // Once per run: sending it again reaches only the run that never had it.
+    env.ok(&["send", "--topic", "mail:invoice", "--id", "m1"]);
+    env.work();
+    assert_eq!(env.show("late")["outcome"], "event m1 on mail:invoice");
+    assert_eq!(env.audit_rows("early", "step").len(), 2);
+}
+
+#[test]
+fn a_broadcast_is_kept_only_for_its_retention() {
+    let env = Env::new("broadcast-retention", "[retention]\nbroadcast_hours = 0\n");
+    env.deploy("waiter", &[]);
+    start(&env, "r", json!({"topic": "t"}));
+    env.ok(&["send", "--topic", "t", "--id", "e1"]);
+    env.work();
+    let show = env.show("r");
+    assert_eq!(
+        show["status"], "waiting",
+        "with no retention, only runs waiting then get it: {show}"
+    );
+}

@@ -1,0 +1,217 @@
+//! Exactly-once for tool calls: what a key means, calls whose outcome is
+//! unknown (settled by an operator), and steps that lost their run while a
+//! call was out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::fake_servers::{FakeServer, Reply};
+use crate::harness::{Env, FAST_LIMITS};
+
+fn start_caller(env: &Env, run: &str, input: Value) {
+    env.ok(&[
+        "start",
+        "caller",
+        "--id",
+        run,
+        "--input",
+        &input.to_string(),
+    ]);
+}
+
+fn pager(url: &str, extra: &str) -> String {
+    format!(
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{url}/page\"\ntimeout_ms = 400\n{extra}"
+    )
+}
+
+#[test]
+fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
+    let config = "[tools.pager]\nkind = \"static\"\nresult = { paged = true }\n";
+    let env = Env::new("key-reuse", config);
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([
+        {"tool": "pager", "args": {"to": "ann"}, "key": "page"},
+        {"tool": "pager", "args": {"to": "ann"}, "key": "page"},
+        {"tool": "pager", "args": {"to": "bob"}, "key": "page"},
+    ]);
+    start_caller(&env, "r", json!({ "calls": calls }));
+    env.work();
+    let show = env.show("r");
+    let results = &show["state"]["results"];
+    assert_eq!(results[0], r#"ok: {"paged":true}"#, "{show}");
+    assert_eq!(results[1], results[0], "the same call replays its result");
+    let refused = results[2].as_str().unwrap();
+    assert!(
+        refused.starts_with(
+            "err: invalid arguments: idempotency key `page` was already used for another call"
+        ),
+        "{refused}"
+    );
+    let rows = env.audit_rows("r", "tool key reused");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["data"]["key"], "page");
+    assert_eq!(env.audit_rows("r", "tool").len(), 1, "one call was made");
+}
+
+#[test]
+fn a_call_of_unknown_outcome_to_a_tool_that_cannot_dedup_parks_the_run_until_settled() {
+    // Requests are taken and never answered (did they page or not?) until
+    // the operator has looked.
+    let answering = Arc::new(AtomicBool::new(false));
+    let answer = answering.clone();
+    let server = FakeServer::start(move |_| {
+        if answer.load(Ordering::SeqCst) {
+            Reply::Json(200, json!({"paged": "again"}))
+        } else {
+            Reply::Never
+        }
+    });
+    let env = Env::new("unknown-outcome", &pager(&server.url, ""));
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([{"tool": "pager", "args": {"body": {"to": "ann"}}}]);
+    for run in ["settled", "retried", "failed"] {
+        start_caller(&env, run, json!({ "calls": calls }));
+        env.work();
+        let show = env.show(run);
+        assert_eq!(show["status"], "parked", "{show}");
+        let error = show["last_error"].as_str().unwrap();
+        assert!(
+            error.contains("unknown outcome of pager call k1"),
+            "{error}"
+        );
+        assert!(error.contains("wakeful resolve"), "{error}");
+        let unknown = &show["unknown_outcomes"];
+        assert_eq!(unknown[0]["key"], "k1", "{show}");
+        // Working again sends nothing: the run waits for an operator.
+        env.work();
+    }
+    assert_eq!(
+        server.requests().len(),
+        3,
+        "one request per run, never a second"
+    );
+
+    let err = env.fails(&["resolve", "settled", "k9", "--retry"]);
+    assert!(
+        err.contains("no call of unknown outcome with key `k9` (it has: k1)"),
+        "{err}"
+    );
+    let err = env.fails(&["resolve", "settled", "k1", "--result", "{not json"]);
+    assert!(err.contains("--result is not valid JSON"), "{err}");
+
+    answering.store(true, Ordering::SeqCst);
+    env.ok(&[
+        "resolve",
+        "settled",
+        "k1",
+        "--result",
+        r#"{"status":200,"body":"paged"}"#,
+        "--by",
+        "ann",
+    ]);
+    env.ok(&["resolve", "retried", "k1", "--retry", "--by", "ann"]);
+    env.ok(&[
+        "resolve",
+        "failed",
+        "k1",
+        "--fail",
+        "the pager says no",
+        "--by",
+        "ann",
+    ]);
+    env.work();
+
+    let settled = env.show("settled");
+    assert_eq!(settled["status"], "done", "{settled}");
+    assert_eq!(settled["outcome"], r#"ok: {"status":200,"body":"paged"}"#);
+    let retried = env.show("retried");
+    assert_eq!(
+        retried["outcome"],
+        r#"ok: {"body":{"paged":"again"},"status":200}"#
+    );
+    let failed = env.show("failed");
+    assert_eq!(failed["outcome"], "err: failed: the pager says no");
+    assert_eq!(
+        server.requests().len(),
+        4,
+        "only the retried call went out again"
+    );
+    let resolved = env.audit_rows("settled", "resolved");
+    assert_eq!(resolved[0]["data"]["by"], "ann");
+    assert_eq!(resolved[0]["data"]["how"], "result");
+}
+
+#[test]
+fn an_idempotent_tool_gets_a_call_of_unknown_outcome_again_with_the_same_key() {
+    let answered = Arc::new(AtomicUsize::new(0));
+    let count = answered.clone();
+    let server = FakeServer::start(move |_| {
+        if count.fetch_add(1, Ordering::SeqCst) == 0 {
+            Reply::Never
+        } else {
+            Reply::Json(200, json!({"paged": true}))
+        }
+    });
+    let env = Env::new(
+        "idempotent-retry",
+        &pager(&server.url, "idempotent = true\n"),
+    );
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([{"tool": "pager", "args": {}}]);
+    start_caller(&env, "r", json!({ "calls": calls, "batch": true }));
+    env.work();
+    let show = env.show("r");
+    assert_eq!(show["status"], "done", "{show}");
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(
+        sent[0].header("Idempotency-Key"),
+        sent[1].header("Idempotency-Key")
+    );
+}
+
+#[test]
+fn a_cancelled_step_sends_no_further_call() {
+    // The first call takes a while; the run is cancelled meanwhile. The
+    // step's second call must not leave the host.
+    let server = FakeServer::start(|r| {
+        if r.path.ends_with("/slow") {
+            std::thread::sleep(Duration::from_millis(1500));
+        }
+        Reply::Json(200, json!({"ok": true}))
+    });
+    let config = format!(
+        "[limits]\nclaim_ms = 10000\nstep_deadline_ms = 8000\n\
+         [tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 5000\nidempotent = true\n",
+        server.url
+    );
+    let env = Env::new("fenced", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([
+        {"tool": "pager", "args": {"path": "/slow"}},
+        {"tool": "pager", "args": {"path": "/second"}},
+    ]);
+    start_caller(&env, "r", json!({ "calls": calls, "batch": true }));
+    let mut worker = env.command(&["work", "--until-idle"]).spawn().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first call never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    env.ok(&["cancel", "r", "--reason", "stop it"]);
+    assert!(worker.wait().unwrap().success());
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(
+        paths,
+        ["/page/slow"],
+        "the second call was sent by a cancelled step"
+    );
+    assert_eq!(env.show("r")["status"], "cancelled");
+}
