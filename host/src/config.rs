@@ -145,8 +145,18 @@ pub enum ToolConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HttpToolConfig {
-    /// The only URL this tool calls; `http://` only (this build has no TLS).
+    /// The only URL this tool calls: `https://`, or `http://` to a loopback
+    /// host (or to any host with `allow_plain_http`).
     pub url: String,
+    /// A PEM file of the CA certificates an `https://` server's certificate
+    /// must chain to, instead of the built-in public roots (a private CA); a
+    /// relative path is read from the working directory.
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    /// Allows `http://` to a host that is not loopback: requests, headers
+    /// and answers then cross the network unencrypted and unauthenticated.
+    #[serde(default)]
+    pub allow_plain_http: bool,
     #[serde(default = "default_method")]
     pub method: String,
     /// Default: 10 s, or a second less than `limits.step_deadline_ms` when
@@ -173,8 +183,18 @@ fn default_true() -> bool {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LlmToolConfig {
-    /// The chat-completions URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`.
+    /// The chat-completions URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`;
+    /// the same rules as an `http` tool's.
     pub url: String,
+    /// A PEM file of the CA certificates an `https://` server's certificate
+    /// must chain to, instead of the built-in public roots (a private CA); a
+    /// relative path is read from the working directory.
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    /// Allows `http://` to a host that is not loopback: requests, headers
+    /// and answers then cross the network unencrypted and unauthenticated.
+    #[serde(default)]
+    pub allow_plain_http: bool,
     pub model: String,
     /// The most tokens one call may ask the model for; a guest may ask less.
     #[serde(default = "default_max_tokens")]
@@ -338,8 +358,17 @@ mod tests {
             assert!(err.contains(what), "{err}");
         };
         refused(
-            "[tools.p]\nkind = \"http\"\nurl = \"https://example.com/\"\n",
-            "https",
+            "[tools.p]\nkind = \"http\"\nurl = \"ftp://example.com/\"\n",
+            "must start with https://",
+        );
+        refused(
+            "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\nca_file = \"ca.pem\"\n",
+            "tools.p.ca_file is set but tools.p.url `http://127.0.0.1:9/` is not https://",
+        );
+        refused(
+            "[tools.p]\nkind = \"http\"\nurl = \"https://127.0.0.1:9/\"\n\
+             ca_file = \"/nonexistent/ca.pem\"\n",
+            "tools.p.ca_file `/nonexistent/ca.pem`: cannot read it",
         );
         refused(
             "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\ntimeout_ms = 20000\n",
@@ -354,6 +383,55 @@ mod tests {
             "max_tokens",
         );
         refused("[limits]\nusd_per_run = -1\n", "usd_per_run");
+    }
+
+    #[test]
+    fn plain_http_is_refused_off_loopback_unless_allowed() {
+        let http = |url: &str, extra: &str| {
+            Config::parse(&format!(
+                "[tools.p]\nkind = \"http\"\nurl = \"{url}\"\n{extra}\
+                 [tools.l]\nkind = \"llm\"\nurl = \"{url}\"\nmodel = \"m\"\n{extra}"
+            ))
+        };
+        for url in [
+            "http://example.com/page",
+            "http://10.0.0.1/page",
+            "http://127.0.0.1.example.com/",
+            "http://[::ffff:127.0.0.1]/",
+        ] {
+            let err = http(url, "").unwrap_err();
+            assert!(err.contains("plain http://"), "{url}: {err}");
+            assert!(
+                err.contains("tools.l.allow_plain_http = true"),
+                "{url}: {err}"
+            );
+            http(url, "allow_plain_http = true\n").unwrap();
+        }
+        for url in [
+            "https://example.com/page",
+            "http://localhost:8080/v1",
+            "http://LOCALHOST/",
+            "http://127.0.0.1:9/",
+            "http://127.1.2.3/",
+            "http://[::1]:9000/",
+        ] {
+            http(url, "").unwrap_or_else(|e| panic!("{url}: {e}"));
+        }
+    }
+
+    #[test]
+    fn a_ca_file_must_hold_certificates() {
+        let dir = std::env::temp_dir().join(format!("wakeful-ca-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = dir.join("empty.pem");
+        std::fs::write(&empty, "not a certificate\n").unwrap();
+        let err = Config::parse(&format!(
+            "[tools.p]\nkind = \"http\"\nurl = \"https://127.0.0.1:9/\"\nca_file = \"{}\"\n",
+            empty.display()
+        ))
+        .unwrap_err();
+        assert!(err.contains("holds no PEM certificate"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

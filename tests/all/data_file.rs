@@ -76,7 +76,10 @@ fn a_damaged_page_is_found_by_check_and_named_as_damage() {
     assert!(err.contains("is damaged"), "{err}");
     assert!(err.contains("wakeful backup"), "{err}");
     let err = env.fails(&["serve", "--listen", "127.0.0.1:0"]);
-    assert!(err.contains("is damaged"), "serve refuses a damaged store: {err}");
+    assert!(
+        err.contains("is damaged"),
+        "serve refuses a damaged store: {err}"
+    );
 }
 
 #[test]

@@ -1,12 +1,14 @@
-//! Loopback HTTP/1.1 servers for the tool tests, on `std::net` alone: each
-//! records every request it gets and answers from a closure, so a test can
-//! check what the host sent and decide what the world answers.
+//! Loopback HTTP/1.1 servers for the tool tests, on `std::net` (and rustls
+//! for https, with a test CA made at test time): each records every request
+//! it gets and answers from a closure, so a test can check what the host sent
+//! and decide what the world answers.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use serde_json::{Value, json};
 
 /// One request as the server read it.
@@ -58,16 +60,51 @@ pub struct FakeServer {
 
 impl FakeServer {
     pub fn start(answer: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> FakeServer {
+        FakeServer::listen(None, answer)
+    }
+
+    /// An https server on `127.0.0.1` presenting `cert`: its `url` is
+    /// `https://127.0.0.1:<port>`. A client that refuses the certificate ends
+    /// the handshake, so the server reads (and records) nothing it sent.
+    pub fn start_tls(
+        cert: ServerCert,
+        answer: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> FakeServer {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![cert.der], cert.key)
+            .unwrap();
+        FakeServer::listen(Some(Arc::new(config)), answer)
+    }
+
+    fn listen(
+        tls: Option<Arc<rustls::ServerConfig>>,
+        answer: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> FakeServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(vec![]));
         let answer: Arc<Answer> = Arc::new(answer);
         let seen = requests.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let (seen, answer) = (seen.clone(), answer.clone());
-                std::thread::spawn(move || serve(stream, &seen, &*answer));
+                let (seen, answer, tls) = (seen.clone(), answer.clone(), tls.clone());
+                std::thread::spawn(move || match tls {
+                    None => serve(stream, &seen, &*answer),
+                    Some(config) => {
+                        let connection = rustls::ServerConnection::new(config).unwrap();
+                        serve(
+                            rustls::StreamOwned::new(connection, stream),
+                            &seen,
+                            &*answer,
+                        )
+                    }
+                });
             }
         });
         FakeServer { url, requests }
@@ -80,8 +117,8 @@ impl FakeServer {
 }
 
 /// One connection: one request, one answer (`Connection: close`).
-fn serve(stream: TcpStream, seen: &Mutex<Vec<Request>>, answer: &Answer) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
+fn serve(stream: impl Read + Write, seen: &Mutex<Vec<Request>>, answer: &Answer) {
+    let mut reader = BufReader::new(stream);
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
         return;
@@ -126,13 +163,62 @@ fn serve(stream: TcpStream, seen: &Mutex<Vec<Request>>, answer: &Answer) {
             return;
         }
     };
-    let mut stream = stream;
+    let stream = reader.get_mut();
     let _ = write!(
         stream,
         "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Connection: close\r\n\r\n{body}",
         body.len()
     );
+    let _ = stream.flush();
+}
+
+/// A certificate authority made for one test: its certificate (PEM, for a
+/// tool's `ca_file`) and what it signs.
+pub struct TestCa {
+    pub pem: String,
+    issuer: rcgen::Issuer<'static, rcgen::KeyPair>,
+}
+
+/// A server certificate and its private key.
+pub struct ServerCert {
+    der: CertificateDer<'static>,
+    key: PrivateKeyDer<'static>,
+}
+
+impl TestCa {
+    pub fn new(name: &str) -> TestCa {
+        let mut params = rcgen::CertificateParams::new(vec![]).unwrap();
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, name);
+        params.key_usages = vec![
+            rcgen::KeyUsagePurpose::KeyCertSign,
+            rcgen::KeyUsagePurpose::DigitalSignature,
+        ];
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = params.self_signed(&key).unwrap();
+        TestCa {
+            pem: cert.pem(),
+            issuer: rcgen::Issuer::new(params, key),
+        }
+    }
+
+    /// A certificate for `names` (DNS names or IP addresses) signed by this CA.
+    pub fn server_cert(&self, names: &[&str]) -> ServerCert {
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let mut params = rcgen::CertificateParams::new(names).unwrap();
+        params
+            .extended_key_usages
+            .push(rcgen::ExtendedKeyUsagePurpose::ServerAuth);
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        ServerCert {
+            der: cert.der().clone(),
+            key: PrivatePkcs8KeyDer::from(key.serialize_der()).into(),
+        }
+    }
 }
 
 /// An OpenAI-style chat completion whose message is `content`.

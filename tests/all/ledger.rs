@@ -247,3 +247,22 @@ fn an_operator_settles_an_unknown_outcome_over_the_api() {
     assert_eq!(show["outcome"], "err: failed: the pager is gone");
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn a_call_that_never_left_the_host_is_not_an_unknown_outcome() {
+    // Nothing listens there: the connection is refused, nothing was sent.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = Env::new("unsent", &pager(&format!("http://127.0.0.1:{port}"), ""));
+    env.deploy("caller", &["pager", "llm"]);
+    start_caller(&env, "r", json!({"calls": [{"tool": "pager", "args": {}}]}));
+    env.work();
+    let show = env.show("r");
+    assert_eq!(show["status"], "done", "{show}");
+    let outcome = show["outcome"].as_str().unwrap();
+    assert!(outcome.contains("Connection refused"), "{outcome}");
+    assert_eq!(show["unknown_outcomes"], json!([]));
+}

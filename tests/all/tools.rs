@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::fake_servers::{FakeServer, Reply, model};
+use crate::fake_servers::{FakeServer, Reply, TestCa, completion, model};
 use crate::harness::{Env, FAST_LIMITS};
 
 /// Starts a `caller` run making `calls` and steps it until idle.
@@ -24,6 +24,25 @@ fn ok_result(line: &Value) -> Value {
     serde_json::from_str(json).unwrap()
 }
 
+/// The `Idempotency-Key` a request carried, checked to be of the form
+/// `wakeful-<64 lowercase hex digits>`.
+fn idempotency_key(request: &crate::fake_servers::Request) -> String {
+    let key = request
+        .header("Idempotency-Key")
+        .unwrap_or_else(|| panic!("{} {} has no Idempotency-Key", request.method, request.path));
+    let hex = key
+        .strip_prefix("wakeful-")
+        .unwrap_or_else(|| panic!("`{key}` does not start with `wakeful-`"));
+    assert!(
+        hex.len() == 64
+            && hex
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)),
+        "`{key}` is not `wakeful-` and 64 hex digits"
+    );
+    key.to_string()
+}
+
 #[test]
 fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
     let server = FakeServer::start(|r| {
@@ -35,9 +54,11 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
     });
     let config = format!(
         "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\n\
-         headers = {{ \"X-Team\" = \"sre\" }}\n",
+         headers = {{ \"X-Team\" = \"sre\" }}\nidempotent = true\n",
         server.url
     );
+    // `idempotent`: the 5xx below is then the guest's to see, not an
+    // unknown outcome that parks the run.
     let env = Env::new("http-tool", &config);
     env.deploy("caller", &["pager", "llm"]);
 
@@ -53,7 +74,7 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
         (sent[0].method.as_str(), sent[0].path.as_str()),
         ("POST", "/page/sre?urgent=true")
     );
-    assert_eq!(sent[0].header("Idempotency-Key"), Some("page-1:k1"));
+    let key = idempotency_key(&sent[0]);
     assert_eq!(sent[0].header("X-Team"), Some("sre"));
     assert_eq!(sent[0].header("Content-Type"), Some("application/json"));
     assert_eq!(sent[0].json(), args["body"]);
@@ -66,6 +87,12 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
     );
     let result = ok_result(&show["state"]["results"][0]);
     assert_eq!(result, json!({"status": 503, "body": "try later"}));
+    let sent = server.requests();
+    assert_ne!(
+        idempotency_key(&sent[1]),
+        key,
+        "another run's call has another key"
+    );
 
     // The guest chooses a path below the URL, never another place.
     let show = call(
@@ -92,6 +119,70 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
         2,
         "no refused call reached the server"
     );
+}
+
+#[test]
+fn http_tool_refuses_every_path_and_query_that_could_leave_its_url() {
+    let server = FakeServer::start(|_| Reply::Json(200, json!({"ok": true})));
+    let config = format!(
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/api/page?token=operator\"\n",
+        server.url
+    );
+    let env = Env::new("http-paths", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let hostile = [
+        ("/..;/admin", "`..` or `.` segment"),
+        ("/x/..;x=1/..;/admin", "`..` or `.` segment"),
+        ("/%2e%2e/admin", "`..` or `.` segment"),
+        ("/%252e%252e/admin", "`..` or `.` segment"),
+        ("/..%2fadmin", "`..` or `.` segment"),
+        ("/a%5c..%5cadmin", "`..` or `.` segment"),
+        ("/a\\..\\admin", "`..` or `.` segment"),
+        ("/a%2fb", "encoded `/` or `\\`"),
+        ("/a%252Fb", "encoded `/` or `\\`"),
+        ("/a\\b", "`\\`"),
+        ("/\\evil.example/x", "another host"),
+        ("/a%3ftoken=mine", "`?` or `#`"),
+    ];
+    let mut calls: Vec<Value> = hostile
+        .iter()
+        .map(|(path, _)| json!({"tool": "pager", "args": {"path": path}}))
+        .collect();
+    calls.push(json!({"tool": "pager", "args": {"path": "/ok", "query": {"token": "mine"}}}));
+    calls.push(json!({"tool": "pager", "args": {"path": "/ok", "query": {"Token": "mine"}}}));
+    let show = call(&env, "paths", Value::Array(calls));
+    assert_eq!(show["status"], "done", "{show}");
+    let results = show["state"]["results"].as_array().unwrap();
+    assert_eq!(results.len(), hostile.len() + 2, "{show}");
+    for (i, (path, why)) in hostile.iter().enumerate() {
+        let r = results[i].as_str().unwrap();
+        assert!(
+            r.starts_with("err: invalid arguments: pager: path"),
+            "{path}: {r}"
+        );
+        assert!(r.contains(why), "{path}: {r}");
+    }
+    for r in &results[hostile.len()..] {
+        let r = r.as_str().unwrap();
+        assert!(r.starts_with("err: invalid arguments: pager: query"), "{r}");
+        assert!(r.contains("configured URL's query"), "{r}");
+    }
+    let seen: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    assert!(seen.is_empty(), "the server saw {seen:?}");
+
+    // The same tool still reaches what is below its URL.
+    let show = call(
+        &env,
+        "fine",
+        json!([{"tool": "pager", "args": {"path": "/a%2eb;v=1", "query": {"q": "1"}}}]),
+    );
+    assert_eq!(
+        ok_result(&show["state"]["results"][0])["status"],
+        200,
+        "{show}"
+    );
+    let seen: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    assert_eq!(seen, ["/api/page/a%2eb;v=1?token=operator&q=1"]);
 }
 
 #[test]
@@ -169,10 +260,7 @@ fn incident_agent_resolves_with_a_real_model_client() {
     let sent = server.requests();
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0].path, "/v1/chat/completions");
-    assert_eq!(
-        sent[0].header("Idempotency-Key"),
-        Some("inc-7001:INC-7001:diagnose")
-    );
+    idempotency_key(&sent[0]);
     let body = sent[0].json();
     assert_eq!(
         (&body["model"], &body["max_tokens"], &body["temperature"]),
@@ -245,10 +333,12 @@ fn a_spent_token_budget_parks_the_run_and_resume_grants_more() {
     let show = env.show("spender");
     assert_eq!(show["status"], "done", "{show}");
     assert_eq!(show["tokens_used"], 240);
-    assert_eq!(server.requests().len(), 2);
-    assert_eq!(
-        server.requests()[1].header("Idempotency-Key"),
-        Some("spender:k2")
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2);
+    assert_ne!(
+        idempotency_key(&sent[0]),
+        idempotency_key(&sent[1]),
+        "keys k1 and k2 send different headers"
     );
 }
 
@@ -344,12 +434,152 @@ fn a_call_that_did_not_complete_is_made_again_when_the_step_is_retried() {
     let env = incident("llm-retry", &server.url, "max_attempts = 3");
     let show = resolve(&env);
     assert_eq!(show["tokens_used"], 40, "only the answered call is charged");
-    let keys: Vec<Option<String>> = server
-        .requests()
-        .iter()
-        .map(|r| r.header("Idempotency-Key").map(str::to_string))
-        .collect();
+    let keys: Vec<String> = server.requests().iter().map(idempotency_key).collect();
     assert_eq!(keys.len(), 2, "{keys:?}");
     assert_eq!(keys[0], keys[1], "the retry carries the same key");
     assert_eq!(env.audit_rows("inc-7001", "step failed").len(), 1);
+}
+
+#[test]
+fn idempotency_keys_differ_for_every_run_and_key_even_a_reused_run_id() {
+    let server = FakeServer::start(|_| Reply::Json(200, json!({})));
+    let config = format!(
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\n",
+        server.url
+    );
+    let env = Env::new("idempotency-keys", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let keyed = |key: &str| json!([{"tool": "pager", "args": {}, "key": key}]);
+    let sent_last = || idempotency_key(server.requests().last().unwrap());
+
+    // Run `a:b` with key `c`, and run `a` with key `b:c`: joined with `:`
+    // both would read `a:b:c`.
+    assert_eq!(call(&env, "a:b", keyed("c"))["status"], "done");
+    let first = sent_last();
+    assert_eq!(call(&env, "a", keyed("b:c"))["status"], "done");
+    assert_ne!(
+        sent_last(),
+        first,
+        "runs a:b (key c) and a (key b:c) collide"
+    );
+
+    // A run id used again after the run that had it was pruned.
+    assert_eq!(call(&env, "again", keyed("k"))["status"], "done");
+    let before = sent_last();
+    let out = env.ok(&["prune", "--older-than-days", "0"]);
+    assert!(out.contains("pruned 3 run(s)"), "{out}");
+    let show = call(&env, "again", keyed("k"));
+    assert_eq!(show["status"], "done", "{show}");
+    assert_eq!(server.requests().len(), 4, "the new run called again");
+    assert_ne!(
+        sent_last(),
+        before,
+        "the new run `again` repeats the pruned run's key"
+    );
+}
+
+/// A host whose `pager` and `llm` tools call `pager_url` and `model_url`,
+/// trusting the CAs of `ca_file` (written to the host's directory) when
+/// given. The pager is `idempotent`, so that a failed call is the guest's to
+/// see rather than an unknown outcome that parks the run.
+fn https_env(name: &str, ca: Option<&TestCa>, pager_url: &str, model_url: &str) -> Env {
+    let env = Env::new(name, "");
+    let ca_line = match ca {
+        Some(ca) => {
+            let file = env.dir.join("ca.pem");
+            std::fs::write(&file, &ca.pem).unwrap();
+            format!("ca_file = \"{}\"\n", file.display())
+        }
+        None => String::new(),
+    };
+    let config = format!(
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{pager_url}/page\"\n{ca_line}\
+         idempotent = true\n[tools.llm]\nkind = \"llm\"\nurl = \"{model_url}/v1/chat/completions\"\n\
+         model = \"local\"\n{ca_line}"
+    );
+    std::fs::write(env.dir.join("wakeful.toml"), config).unwrap();
+    env.deploy("caller", &["pager", "llm"]);
+    env
+}
+
+const BOTH: &str = r#"[{"tool": "pager", "args": {"body": {"secret": "s3cret"}}},
+    {"tool": "llm", "args": {"prompt": "the secret is s3cret"}}]"#;
+
+#[test]
+fn https_tools_reach_a_server_whose_certificate_their_ca_file_signed() {
+    let ca = TestCa::new("wakeful test CA");
+    let pager = FakeServer::start_tls(ca.server_cert(&["127.0.0.1"]), |_| {
+        Reply::Json(200, json!({"paged": true}))
+    });
+    let model = FakeServer::start_tls(ca.server_cert(&["127.0.0.1"]), |_| {
+        Reply::Json(200, completion("hello", 10))
+    });
+    assert!(pager.url.starts_with("https://127.0.0.1:"), "{}", pager.url);
+    let env = https_env("https-trusted", Some(&ca), &pager.url, &model.url);
+    let show = call(&env, "tls", serde_json::from_str(BOTH).unwrap());
+    assert_eq!(show["status"], "done", "{show}");
+    let results = &show["state"]["results"];
+    assert_eq!(
+        ok_result(&results[0]),
+        json!({"status": 200, "body": {"paged": true}})
+    );
+    assert_eq!(ok_result(&results[1])["text"], "hello");
+    let sent = pager.requests();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].path, "/page");
+    assert_eq!(sent[0].json(), json!({"secret": "s3cret"}));
+    idempotency_key(&sent[0]);
+    assert_eq!(model.requests().len(), 1);
+}
+
+#[test]
+fn https_tools_refuse_a_certificate_from_another_ca_or_for_another_name() {
+    let ca = TestCa::new("wakeful test CA");
+    let other = TestCa::new("someone else's CA");
+    let answer = |_: &crate::fake_servers::Request| Reply::Json(200, completion("hi", 1));
+    let other_ca = FakeServer::start_tls(other.server_cert(&["127.0.0.1"]), answer);
+    let other_name = FakeServer::start_tls(ca.server_cert(&["wakeful.example"]), answer);
+    let ours = FakeServer::start_tls(ca.server_cert(&["127.0.0.1"]), answer);
+
+    // pager: a certificate from another CA; llm: ours, but for another name.
+    let env = https_env("https-refused", Some(&ca), &other_ca.url, &other_name.url);
+    // And without a ca_file the public roots do not know the test CA.
+    let public = https_env("https-public-roots", None, &ours.url, &ours.url);
+    for (env, run) in [(&env, "refused"), (&public, "public")] {
+        let show = call(env, run, serde_json::from_str(BOTH).unwrap());
+        assert_eq!(show["status"], "done", "{show}");
+        let results = show["state"]["results"].as_array().unwrap();
+        for (result, tool) in results.iter().zip(["pager", "llm"]) {
+            let r = result.as_str().unwrap();
+            assert!(
+                r.starts_with(&format!("err: failed: {tool}: POST https://")),
+                "{r}"
+            );
+            assert!(
+                r.contains("the server's certificate was not trusted"),
+                "{r}"
+            );
+        }
+    }
+    for server in [&other_ca, &other_name, &ours] {
+        let seen: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+        assert!(seen.is_empty(), "{} saw {seen:?}", server.url);
+    }
+}
+
+#[test]
+fn plain_http_to_another_host_is_refused_at_start_unless_allowed() {
+    let pager = "[tools.pager]\nkind = \"http\"\nurl = \"http://example.com/page\"\n";
+    let env = Env::new("plain-http", pager);
+    let err = env.fails(&["runs"]);
+    assert!(
+        err.contains("tools.pager.url `http://example.com/page`: plain http:// to `example.com`"),
+        "{err}"
+    );
+    assert!(err.contains("allow_plain_http = true"), "{err}");
+    let allowed = Env::new(
+        "plain-http-allowed",
+        &format!("{pager}allow_plain_http = true\n"),
+    );
+    allowed.ok(&["runs"]);
 }

@@ -186,7 +186,8 @@ pub async fn serve(
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(HEADER_TIMEOUT);
-        let conn = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let conn =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             let _ = conn.await;

@@ -177,6 +177,9 @@ pub trait Store: Send {
     /// durably, in one transaction. Recording the call's result (any
     /// `ledger_put`) deletes the intent.
     fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()>;
+    /// Deletes the intent of a call whose request never left the host (no
+    /// connection, an untrusted server), under the claim's epoch.
+    fn forget_intent(&mut self, run_id: &str, key: &str, epoch: u64) -> Result<()>;
     /// The intent of a call whose result was never recorded, if any.
     fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>>;
     /// The run's calls of unknown outcome, oldest first.

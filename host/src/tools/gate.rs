@@ -263,6 +263,13 @@ impl ToolGate for StepGate<'_> {
         let result = self.bounded(executed.result);
         match (&executed.usage, executed.recorded) {
             (_, true) => {}
+            (None, false) if executed.unsent => {
+                // Nothing left the host: no outcome to wonder about; the
+                // retried step sends it again.
+                self.store
+                    .forget_intent(self.run_id, key, self.epoch)
+                    .map_err(fault)?;
+            }
             (None, false) if executed.transient => {
                 // Sent, but what became of it is not known.
                 if external && !self.tools.is_idempotent(name) {

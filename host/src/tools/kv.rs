@@ -83,6 +83,7 @@ pub(super) fn call(
                 recorded: false,
                 usage: None,
                 transient: false,
+                unsent: false,
             });
         }
     };
@@ -92,5 +93,6 @@ pub(super) fn call(
         recorded: true,
         usage: None,
         transient: false,
+        unsent: false,
     })
 }

@@ -48,6 +48,7 @@ pub(super) fn call(
                 recorded: false,
                 usage: None,
                 transient: false,
+                unsent: false,
             });
         }
         Ok(Args::Acquire {
@@ -66,6 +67,7 @@ pub(super) fn call(
                 recorded: false,
                 usage: None,
                 transient: false,
+                unsent: false,
             });
         }
     };
@@ -75,5 +77,6 @@ pub(super) fn call(
         recorded: true,
         usage: None,
         transient: false,
+        unsent: false,
     })
 }

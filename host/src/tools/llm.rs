@@ -4,7 +4,8 @@
 //! Arguments: `{"prompt": "...", "system": "..."?, "actions": [..]?,
 //! "max_tokens": N?}`. The host sends `{"model", "temperature": 0,
 //! "max_tokens", "messages": [system?, user]}` with the call's
-//! `Idempotency-Key`. With `actions`, the system message asks for only a JSON
+//! `Idempotency-Key`, over https or loopback http as an `http` tool (see
+//! [`super::http`]). With `actions`, the system message asks for only a JSON
 //! object `{"action": one of actions, "reason": "one sentence"}` and the
 //! result is that object; without, it is `{"text": content}`. Either way the
 //! result carries `"usage": {"total_tokens", "cost_usd"}`, which is what the
@@ -15,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use ureq::http;
 
-use super::http::{client, idempotency_key, parse_url, send};
+use super::http::{Endpoint, idempotency_key, send};
 use super::parse_args;
 use crate::config::{LimitsConfig, LlmToolConfig};
 use crate::model::ToolError;
@@ -55,6 +56,8 @@ struct Args {
 pub struct Called {
     pub result: Result<String, ToolError>,
     pub usage: Option<Usage>,
+    /// The request never left the host (see [`super::CallError`]).
+    pub unsent: bool,
 }
 
 impl LlmTool {
@@ -64,7 +67,13 @@ impl LlmTool {
         limits: &LimitsConfig,
     ) -> Result<LlmTool, String> {
         let timeout_ms = super::timeout_ms(config.timeout_ms, limits);
-        parse_url(name, &config.url)?;
+        let endpoint = Endpoint::new(
+            name,
+            &config.url,
+            config.ca_file.as_deref(),
+            config.allow_plain_http,
+            timeout_ms,
+        )?;
         if config.max_tokens == 0 {
             return Err(format!("tools.{name}.max_tokens must be at least 1"));
         }
@@ -89,7 +98,7 @@ impl LlmTool {
             price_per_1k_tokens_usd: price,
             timeout_ms,
             idempotent: config.idempotent,
-            client: client(timeout_ms),
+            client: endpoint.client,
         })
     }
 
@@ -127,6 +136,7 @@ impl LlmTool {
         let unmetered = |result| Called {
             result,
             usage: None,
+            unsent: false,
         };
         let tool = call.tool.as_str();
         let args: Args = match parse_args(tool, &call.args) {
@@ -145,7 +155,13 @@ impl LlmTool {
         let (status, bytes) = match send(&self.client, request, &what, self.timeout_ms, max_payload)
         {
             Ok(answer) => answer,
-            Err(e) => return unmetered(Err(e)),
+            Err(e) => {
+                return Called {
+                    result: Err(e.error),
+                    usage: None,
+                    unsent: e.unsent,
+                };
+            }
         };
         let text = String::from_utf8_lossy(&bytes);
         if !(200..300).contains(&status) {
@@ -175,6 +191,7 @@ impl LlmTool {
                     quote(&text)
                 ))),
                 usage: Some(usage),
+                unsent: false,
             };
         };
         let result = if args.actions.is_some() {
@@ -188,6 +205,7 @@ impl LlmTool {
         Called {
             result,
             usage: Some(usage),
+            unsent: false,
         }
     }
 
@@ -236,11 +254,9 @@ impl LlmTool {
             })?;
             request = request.header("Authorization", format!("Bearer {key}"));
         }
-        request.body(body.to_string().into_bytes()).map_err(|e| {
-            ToolError::Invalid(format!(
-                "{tool}: cannot build the request (is the idempotency key printable ASCII?): {e}"
-            ))
-        })
+        request
+            .body(body.to_string().into_bytes())
+            .map_err(|e| ToolError::Invalid(format!("{tool}: cannot build the request: {e}")))
     }
 }
 
@@ -299,6 +315,8 @@ mod tests {
     fn estimates_cap_the_guest_at_the_configured_max() {
         let config = LlmToolConfig {
             url: "http://127.0.0.1:9/v1/chat/completions".into(),
+            ca_file: None,
+            allow_plain_http: false,
             model: "m".into(),
             max_tokens: 100,
             api_key_env: None,

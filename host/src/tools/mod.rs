@@ -39,6 +39,25 @@ enum Configured {
     Broken(String),
 }
 
+/// A failed call of an external tool, and whether its request never left
+/// the host (refused arguments, no connection, an untrusted certificate):
+/// such a call had no effect anywhere, so sending it again is safe.
+#[derive(Debug)]
+pub struct CallError {
+    pub error: ToolError,
+    pub unsent: bool,
+}
+
+impl From<ToolError> for CallError {
+    /// Errors raised before a request is sent.
+    fn from(error: ToolError) -> CallError {
+        CallError {
+            error,
+            unsent: true,
+        }
+    }
+}
+
 /// What executing a call did.
 pub struct Executed {
     pub result: Result<String, ToolError>,
@@ -51,6 +70,9 @@ pub struct Executed {
     /// it is not recorded, so that the retried step calls again — with the
     /// same idempotency key, which the system it reaches deduplicates by.
     pub transient: bool,
+    /// The call failed before its request left the host: it had no effect,
+    /// is not recorded, and the retried step sends it again.
+    pub unsent: bool,
 }
 
 impl Executed {
@@ -61,6 +83,7 @@ impl Executed {
             recorded: false,
             usage: None,
             transient,
+            unsent: false,
         }
     }
 }
@@ -174,24 +197,32 @@ impl Tools {
             "lease" => lease::call(store, call, now),
             name => Ok(match self.configured.get(name) {
                 Some(Configured::Static(result)) => Executed::unrecorded(Ok(result.clone())),
-                Some(Configured::Http(tool)) => {
-                    let result = tool.call(call, self.max_payload);
-                    let server_error = result.as_deref().is_ok_and(http::is_server_error);
-                    let mut executed = Executed::unrecorded(result);
-                    executed.transient |= server_error;
-                    executed
-                }
+                Some(Configured::Http(tool)) => match tool.call(call, self.max_payload) {
+                    Ok(result) => {
+                        let server_error = http::is_server_error(&result);
+                        let mut executed = Executed::unrecorded(Ok(result));
+                        executed.transient |= server_error;
+                        executed
+                    }
+                    Err(CallError { error, unsent }) => {
+                        let mut executed = Executed::unrecorded(Err(error));
+                        executed.unsent = unsent && executed.transient;
+                        executed.transient &= !unsent;
+                        executed
+                    }
+                },
                 Some(Configured::Llm(tool)) => {
                     let called = tool.call(call, self.max_payload);
                     // A model that answered was paid for: its answer, even
                     // an unusable one, is recorded and charged once.
-                    let transient = called.usage.is_none()
+                    let failed = called.usage.is_none()
                         && matches!(called.result, Err(ToolError::Failed(_)));
                     Executed {
                         result: called.result,
                         recorded: false,
                         usage: called.usage,
-                        transient,
+                        transient: failed && !called.unsent,
+                        unsent: failed && called.unsent,
                     }
                 }
                 Some(Configured::Broken(why)) => Executed::unrecorded(Err(ToolError::Failed(

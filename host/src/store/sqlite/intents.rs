@@ -98,6 +98,20 @@ pub(super) fn begin_external(
     )
 }
 
+pub(super) fn forget(conn: &mut Connection, run_id: &str, key: &str, epoch: u64) -> Result<()> {
+    write(
+        conn,
+        &format!("forgetting the intent {key} of run {run_id}"),
+        |tx| {
+            check_claim(tx, run_id, epoch)?;
+            tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+                .and_then(|mut stmt| stmt.execute([run_id, key]))
+                .ctx_with(|| format!("forgetting the intent {key} of run {run_id}"))?;
+            Ok(())
+        },
+    )
+}
+
 pub(super) fn intent(conn: &Connection, run_id: &str, key: &str) -> Result<Option<Intent>> {
     conn.prepare_cached(
         "SELECT run_id, key, tool, args, args_digest, epoch, at FROM intents \

@@ -431,6 +431,10 @@ impl Store for SqliteStore {
         intents::begin_external(&mut self.conn, intent, now, lease_ms)
     }
 
+    fn forget_intent(&mut self, run_id: &str, key: &str, epoch: u64) -> Result<()> {
+        intents::forget(&mut self.conn, run_id, key, epoch)
+    }
+
     fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
         intents::intent(&self.conn, run_id, key)
     }
