@@ -9,6 +9,7 @@ mod crash;
 mod data_file;
 mod fake_servers;
 mod harness;
+mod hostile_clients;
 mod incident;
 mod invoice;
 mod ledger;

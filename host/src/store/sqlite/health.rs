@@ -13,11 +13,31 @@ use crate::store::{Result, StoreError};
 /// The first 16 bytes of every SQLite 3 database file.
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
-/// Checks the header of an existing data file before SQLite opens it:
-/// the magic string, and a length at least what the header says the
-/// database holds (a truncated copy fails here, untouched). A missing or
-/// empty file is fine: it is a new store.
-pub(super) fn check_file(path: &Path) -> Result<()> {
+/// Checks the header of an existing data file before SQLite first opens it
+/// in this process: the magic string, and a length at least what the header
+/// says the database holds (a truncated copy fails here, untouched). A
+/// missing or empty file is fine: it is a new store.
+///
+/// Only once per file and process: closing any descriptor of a file drops
+/// every POSIX lock the process holds on it, so reading the header while
+/// this process already has connections open would pull SQLite's locks
+/// from under them.
+pub(super) fn check_file_once(path: &Path) -> Result<()> {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static CHECKED: Mutex<Option<HashSet<std::path::PathBuf>>> = Mutex::new(None);
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut checked = CHECKED.lock().unwrap_or_else(|p| p.into_inner());
+    let checked = checked.get_or_insert_with(HashSet::new);
+    if checked.contains(&key) {
+        return Ok(());
+    }
+    check_file(path)?;
+    checked.insert(key);
+    Ok(())
+}
+
+fn check_file(path: &Path) -> Result<()> {
     let shown = path.display();
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,

@@ -91,7 +91,7 @@ impl SqliteStore {
             })?;
         }
         // Before SQLite touches it: a damaged file is refused as it is.
-        health::check_file(&path)?;
+        health::check_file_once(&path)?;
         let mut conn =
             Connection::open(&path).ctx_with(|| format!("opening the data file {shown}"))?;
         conn.busy_timeout(BUSY_TIMEOUT)
