@@ -106,14 +106,22 @@ impl LlmTool {
         self.idempotent
     }
 
-    /// The most a call with these arguments can spend, if the model uses
-    /// every token it may generate; `None` when the arguments are invalid
-    /// (the call reports why). Prompt tokens are not known before the call,
-    /// so a run can end slightly over its budget, never a call's worth.
+    /// The most a call with these arguments can spend: the prompt as the
+    /// model will count it (estimated: a token per 3 bytes, which ordinary
+    /// text stays under, plus a few per message) and every token the model
+    /// may generate; `None` when the arguments are invalid (the call reports
+    /// why). The model's own count is what is charged after the call.
     pub fn estimate(&self, args: &str) -> Option<Usage> {
         let args: Args = serde_json::from_str(args).ok()?;
         let tokens = self.max_tokens_for(&args).ok()?;
-        Some(self.usage(tokens))
+        let prompt_bytes = args.prompt.len()
+            + args.system.as_ref().map_or(0, String::len)
+            + args
+                .actions
+                .as_ref()
+                .map_or(0, |a| a.iter().map(|s| s.len() + 4).sum::<usize>());
+        let prompt_tokens = (prompt_bytes as u64).div_ceil(3) + 16;
+        Some(self.usage(tokens.saturating_add(prompt_tokens)))
     }
 
     fn max_tokens_for(&self, args: &Args) -> Result<u64, String> {
@@ -329,12 +337,20 @@ mod tests {
         let est = tool
             .estimate(r#"{"prompt":"p","max_tokens":5000}"#)
             .unwrap();
-        assert_eq!((est.tokens, est.usd), (100, 0.2));
+        // 100 to generate, 1 + 16 for the one-byte prompt.
+        assert_eq!(est.tokens, 117);
+        assert!((est.usd - 0.234).abs() < 1e-12, "{}", est.usd);
         assert_eq!(
             tool.estimate(r#"{"prompt":"p","max_tokens":10}"#)
                 .unwrap()
                 .tokens,
-            10
+            27
+        );
+        // The prompt counts: 3000 bytes are about 1000 tokens more.
+        let long = serde_json::json!({"prompt": "x".repeat(3000), "max_tokens": 10});
+        assert_eq!(
+            tool.estimate(&long.to_string()).unwrap().tokens,
+            10 + 1000 + 16
         );
         assert!(tool.estimate(r#"{"prompt":"p","max_tokens":0}"#).is_none());
         assert!(tool.estimate(r#"{"nope":1}"#).is_none());
