@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: installs what is missing (the
-# wasm32-wasip2 target, rustfmt, clippy), checks formatting and lints, builds
-# the agents from source and runs the whole test suite.
+# wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz), checks formatting and
+# lints, builds the agents from source, runs the whole test suite, then each
+# fuzz target for a few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ echo "== format"
 cargo fmt --all --check
 cargo fmt --manifest-path agents/Cargo.toml --all --check
 cargo fmt --manifest-path guest-sdk/Cargo.toml --all --check
+cargo fmt --manifest-path fuzz/Cargo.toml --all --check
 
 echo "== agents (wasm32-wasip2, from source)"
 scripts/build-agents.sh
@@ -26,3 +28,6 @@ cargo test --manifest-path agents/Cargo.toml --workspace
 
 echo "== host tests (unit and end to end)"
 cargo test --workspace --features wakeful/failpoints
+
+echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
+scripts/fuzz.sh 10

@@ -256,6 +256,13 @@ impl HttpTool {
         Ok(json!({"status": status, "body": body_value(&bytes)}).to_string())
     }
 
+    /// The URL a call with these JSON arguments would reach, or why the
+    /// call is refused (the fuzz target of the path rules).
+    pub fn url_for(&self, args: &str) -> Result<String, ToolError> {
+        let args: Args = parse_args("http", args)?;
+        self.url("http", &args)
+    }
+
     /// The configured URL with the guest's path and query added.
     fn url(&self, tool: &str, args: &Args) -> Result<String, ToolError> {
         let path = match args.path.as_deref() {
