@@ -101,10 +101,7 @@ pub fn approval_digest(question: &str, details: &str) -> String {
     hash.update((question.len() as u64).to_be_bytes());
     hash.update(question.as_bytes());
     hash.update(details.as_bytes());
-    hash.finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Step {

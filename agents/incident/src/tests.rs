@@ -273,7 +273,8 @@ fn an_answer_to_other_details_is_not_acted_on() {
     let Wake::Approval(mut forged) = answer(true, NOW, None) else {
         unreachable!()
     };
-    forged.digest = wakeful_sdk::approval_digest("Approve 'restart_service' on payments-api?", "{}");
+    forged.digest =
+        wakeful_sdk::approval_digest("Approve 'restart_service' on payments-api?", "{}");
     let outcome = step(&mut state, Wake::Approval(forged)).unwrap().next;
     assert_eq!(
         outcome,
