@@ -6,17 +6,6 @@ use serde_json::{Value, json};
 
 use crate::harness::Env;
 
-fn start(env: &Env, run: &str, input: Value) {
-    env.ok(&[
-        "start",
-        "waiter",
-        "--id",
-        run,
-        "--input",
-        &input.to_string(),
-    ]);
-}
-
 fn pending(env: &Env, run: &str) -> Value {
     env.show(run)["pending_approvals"][0].clone()
 }
@@ -31,13 +20,13 @@ fn runs_that_re_ask_an_answered_request_are_refused_and_block_nobody() {
     // More hostile runs than one claim examines at once.
     let hostile: Vec<String> = (0..20).map(|i| format!("h{i:02}")).collect();
     for run in &hostile {
-        start(&env, run, json!({"approval_ms": 60_000, "reask": true}));
+        env.start("waiter", run, json!({"approval_ms": 60_000, "reask": true}));
     }
     env.work();
     for run in &hostile {
         env.ok(&["approve", run, "ok?", "--by", "bob"]);
     }
-    start(&env, "plain", json!({"topic": "go"}));
+    env.start("waiter", "plain", json!({"topic": "go"}));
     env.work();
 
     let plain = env.show("plain");
@@ -65,7 +54,7 @@ fn a_run_that_re_asks_an_expired_request_is_parked_not_left_waiting() {
         "[limits]\nmax_attempts = 1\nretry_backoff_ms = 0\n",
     );
     env.deploy("waiter", &[]);
-    start(&env, "e", json!({"approval_ms": 200, "reask": true}));
+    env.start("waiter", "e", json!({"approval_ms": 200, "reask": true}));
     env.work();
     std::thread::sleep(std::time::Duration::from_millis(300));
     env.work();
@@ -84,8 +73,8 @@ fn a_run_that_re_asks_an_expired_request_is_parked_not_left_waiting() {
 fn changed_details_void_the_old_digest_and_the_wake_carries_the_new_one() {
     let env = Env::new("details-change", "");
     env.deploy("waiter", &[]);
-    start(
-        &env,
+    env.start(
+        "waiter",
         "a",
         json!({"approval_ms": 60_000, "topic": "change", "details": {"replicas": 3}}),
     );
@@ -140,8 +129,8 @@ fn changed_details_void_the_old_digest_and_the_wake_carries_the_new_one() {
 fn asking_again_unchanged_keeps_the_request_its_expiry_and_its_answer() {
     let env = Env::new("details-same", "");
     env.deploy("waiter", &[]);
-    start(
-        &env,
+    env.start(
+        "waiter",
         "s",
         json!({"approval_ms": 60_000, "topic": "change", "details": {"replicas": 3}}),
     );

@@ -5,27 +5,20 @@ use serde_json::json;
 
 use crate::harness::Env;
 
-fn start(env: &Env, run: &str, input: serde_json::Value) {
-    env.ok(&[
-        "start",
-        "waiter",
-        "--id",
-        run,
-        "--input",
-        &input.to_string(),
-    ]);
-}
-
 #[test]
 fn a_broadcast_reaches_runs_that_were_live_when_it_was_sent() {
     let env = Env::new("broadcast-kept", "");
     env.deploy("waiter", &[]);
     // Not stepped yet: it waits on nothing when the mail is sent.
-    start(&env, "early", json!({"topic": "mail:invoice"}));
+    env.start("waiter", "early", json!({"topic": "mail:invoice"}));
     // Stepped later, after two continue slices.
-    start(&env, "slow", json!({"topic": "mail:invoice", "slices": 2}));
+    env.start(
+        "waiter",
+        "slow",
+        json!({"topic": "mail:invoice", "slices": 2}),
+    );
     env.ok(&["send", "--topic", "mail:invoice", "--id", "m1"]);
-    start(&env, "late", json!({"topic": "mail:invoice"}));
+    env.start("waiter", "late", json!({"topic": "mail:invoice"}));
     env.work();
 
     for run in ["early", "slow"] {
@@ -50,7 +43,7 @@ fn a_broadcast_reaches_runs_that_were_live_when_it_was_sent() {
 fn a_broadcast_is_kept_only_for_its_retention() {
     let env = Env::new("broadcast-retention", "[retention]\nbroadcast_hours = 0\n");
     env.deploy("waiter", &[]);
-    start(&env, "r", json!({"topic": "t"}));
+    env.start("waiter", "r", json!({"topic": "t"}));
     env.ok(&["send", "--topic", "t", "--id", "e1"]);
     env.work();
     let show = env.show("r");

@@ -153,6 +153,11 @@ impl Env {
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
     }
 
+    /// Starts a run of `agent` named `run` with a JSON start input.
+    pub fn start(&self, agent: &str, run: &str, input: Value) {
+        self.ok(&["start", agent, "--id", run, "--input", &input.to_string()]);
+    }
+
     pub fn show(&self, run: &str) -> Value {
         self.json(&["show", run])
     }

@@ -6,21 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::fake_servers::{FakeServer, Reply};
 use crate::harness::{Env, FAST_LIMITS};
-
-fn start_caller(env: &Env, run: &str, input: Value) {
-    env.ok(&[
-        "start",
-        "caller",
-        "--id",
-        run,
-        "--input",
-        &input.to_string(),
-    ]);
-}
 
 fn pager(url: &str, extra: &str) -> String {
     format!(
@@ -38,7 +27,7 @@ fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
         {"tool": "pager", "args": {"to": "ann"}, "key": "page"},
         {"tool": "pager", "args": {"to": "bob"}, "key": "page"},
     ]);
-    start_caller(&env, "r", json!({ "calls": calls }));
+    env.start("caller", "r", json!({ "calls": calls }));
     env.work();
     let show = env.show("r");
     let results = &show["state"]["results"];
@@ -74,7 +63,7 @@ fn a_call_of_unknown_outcome_to_a_tool_that_cannot_dedup_parks_the_run_until_set
     env.deploy("caller", &["pager", "llm"]);
     let calls = json!([{"tool": "pager", "args": {"body": {"to": "ann"}}}]);
     for run in ["settled", "retried", "failed"] {
-        start_caller(&env, run, json!({ "calls": calls }));
+        env.start("caller", run, json!({ "calls": calls }));
         env.work();
         let show = env.show(run);
         assert_eq!(show["status"], "parked", "{show}");
@@ -162,7 +151,7 @@ fn an_idempotent_tool_gets_a_call_of_unknown_outcome_again_with_the_same_key() {
     );
     env.deploy("caller", &["pager", "llm"]);
     let calls = json!([{"tool": "pager", "args": {}}]);
-    start_caller(&env, "r", json!({ "calls": calls, "batch": true }));
+    env.start("caller", "r", json!({ "calls": calls, "batch": true }));
     env.work();
     let show = env.show("r");
     assert_eq!(show["status"], "done", "{show}");
@@ -195,7 +184,7 @@ fn a_cancelled_step_sends_no_further_call() {
         {"tool": "pager", "args": {"path": "/slow"}},
         {"tool": "pager", "args": {"path": "/second"}},
     ]);
-    start_caller(&env, "r", json!({ "calls": calls, "batch": true }));
+    env.start("caller", "r", json!({ "calls": calls, "batch": true }));
     let mut worker = env.command(&["work", "--until-idle"]).spawn().unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while server.requests().is_empty() {
@@ -222,8 +211,8 @@ fn an_operator_settles_an_unknown_outcome_over_the_api() {
     let env = Env::new("resolve-api", &pager(&server.url, ""));
     env.deploy("caller", &["pager", "llm"]);
     let calls = json!([{"tool": "pager", "args": {}}]);
-    start_caller(&env, "r", json!({ "calls": calls }));
-    start_caller(&env, "fresh", json!({ "calls": [] }));
+    env.start("caller", "r", json!({ "calls": calls }));
+    env.start("caller", "fresh", json!({ "calls": [] }));
     env.work();
     assert_eq!(env.show("r")["status"], "parked");
 
@@ -258,7 +247,11 @@ fn a_call_that_never_left_the_host_is_not_an_unknown_outcome() {
         .port();
     let env = Env::new("unsent", &pager(&format!("http://127.0.0.1:{port}"), ""));
     env.deploy("caller", &["pager", "llm"]);
-    start_caller(&env, "r", json!({"calls": [{"tool": "pager", "args": {}}]}));
+    env.start(
+        "caller",
+        "r",
+        json!({"calls": [{"tool": "pager", "args": {}}]}),
+    );
     env.work();
     let show = env.show("r");
     assert_eq!(show["status"], "done", "{show}");

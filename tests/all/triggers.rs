@@ -13,17 +13,6 @@ fn waiter(name: &str, config: &str) -> Env {
     env
 }
 
-fn start(env: &Env, run: &str, input: serde_json::Value) {
-    env.ok(&[
-        "start",
-        "waiter",
-        "--id",
-        run,
-        "--input",
-        &input.to_string(),
-    ]);
-}
-
 fn outcome(env: &Env, run: &str) -> String {
     let show = env.show(run);
     assert_eq!(show["status"], "done", "{show}");
@@ -33,7 +22,7 @@ fn outcome(env: &Env, run: &str) -> String {
 #[test]
 fn an_until_wait_fires_once_it_is_due() {
     let env = waiter("until", "");
-    start(&env, "t", json!({"after_ms": 1500}));
+    env.start("waiter", "t", json!({"after_ms": 1500}));
     env.work();
     let show = env.show("t");
     assert_eq!(show["status"], "waiting");
@@ -50,8 +39,8 @@ fn an_until_wait_fires_once_it_is_due() {
 #[test]
 fn cron_waits_are_checked_and_shown() {
     let env = waiter("cron", "[limits]\nmax_attempts = 1\n");
-    start(&env, "ok", json!({"cron": "0 9 * * *"}));
-    start(&env, "bad", json!({"cron": "61 * * * *"}));
+    env.start("waiter", "ok", json!({"cron": "0 9 * * *"}));
+    env.start("waiter", "bad", json!({"cron": "61 * * * *"}));
     env.work();
     let ok = env.show("ok");
     assert_eq!(ok["wake_when"], "cron:0 9 * * *", "{ok}");
@@ -69,8 +58,8 @@ fn cron_waits_are_checked_and_shown() {
 #[test]
 fn the_first_of_several_waits_wakes_the_run() {
     let env = waiter("several", "");
-    start(
-        &env,
+    env.start(
+        "waiter",
         "s",
         json!({"topic": "deploys", "after_ms": 3_600_000, "slices": 2}),
     );
@@ -102,7 +91,7 @@ fn the_first_of_several_waits_wakes_the_run() {
 #[test]
 fn an_answer_is_bound_to_the_details_it_was_given_for() {
     let env = waiter("digest", "");
-    start(&env, "a", json!({"approval_ms": 60_000}));
+    env.start("waiter", "a", json!({"approval_ms": 60_000}));
     env.work();
     let pending = env.show("a")["pending_approvals"][0].clone();
     let digest = pending["details_digest"].as_str().unwrap().to_string();
@@ -124,7 +113,7 @@ fn an_answer_is_bound_to_the_details_it_was_given_for() {
 #[test]
 fn an_unanswered_approval_expires_and_wakes_the_run() {
     let env = waiter("expire", "");
-    start(&env, "e", json!({"approval_ms": 300}));
+    env.start("waiter", "e", json!({"approval_ms": 300}));
     env.work();
     std::thread::sleep(Duration::from_millis(400));
     env.work();
@@ -134,8 +123,8 @@ fn an_unanswered_approval_expires_and_wakes_the_run() {
 #[test]
 fn kill_switches_cover_one_run_one_agent_or_one_tool() {
     let env = waiter("switches", "");
-    start(&env, "r1", json!({"topic": "go"}));
-    start(&env, "r2", json!({"topic": "go"}));
+    env.start("waiter", "r1", json!({"topic": "go"}));
+    env.start("waiter", "r2", json!({"topic": "go"}));
     env.work();
     env.ok(&["pause", "--run", "r1", "--reason", "looks odd"]);
     env.ok(&["send", "--topic", "go", "--id", "g1"]);
@@ -218,7 +207,7 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
 #[test]
 fn a_cancelled_run_takes_no_further_step() {
     let env = waiter("cancel", "");
-    start(&env, "c", json!({"topic": "go"}));
+    env.start("waiter", "c", json!({"topic": "go"}));
     env.work();
     let err = env.fails(&["cancel", "c", "--reason", " "]);
     assert!(err.contains("--reason is empty"), "{err}");
@@ -343,9 +332,9 @@ fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
 #[test]
 fn ended_runs_are_pruned_after_their_retention_and_the_audit_stays() {
     let env = waiter("prune", "[retention]\nended_runs_days = 0\n");
-    start(&env, "live", json!({"topic": "go"}));
-    start(&env, "finished", json!({"topic": "go"}));
-    start(&env, "dropped", json!({"topic": "go"}));
+    env.start("waiter", "live", json!({"topic": "go"}));
+    env.start("waiter", "finished", json!({"topic": "go"}));
+    env.start("waiter", "dropped", json!({"topic": "go"}));
     env.work();
     env.ok(&["send", "finished", "--topic", "go", "--id", "g1"]);
     env.ok(&["cancel", "dropped", "--reason", "not needed"]);
