@@ -303,8 +303,8 @@ fn runs_under_claim(env: &Env) -> i64 {
 }
 
 /// Many multi-step runs whose calls reach a sink through a tool that drops
-/// repeated keys and one that cannot; workers SIGKILLed at random moments
-/// and restarted until every run ended. Size: `WAKEFUL_SOAK_RUNS` (50),
+/// repeated keys and one that cannot; hosts (`work` and `serve`, in turn)
+/// SIGKILLed at random moments and restarted until every run ended. Size: `WAKEFUL_SOAK_RUNS` (50),
 /// `WAKEFUL_SOAK_KILLS` (20); `scripts/soak.sh` runs a large one.
 #[test]
 fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
@@ -344,7 +344,18 @@ fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
             rounds < n_kills * 20,
             "workers kept finishing before they could be killed"
         );
-        let mut worker = env.command(&["work", "--until-idle"]).spawn().unwrap();
+        // In turn a one-shot worker and `serve` with two worker threads.
+        let host: &[&str] = if rounds % 2 == 0 {
+            &["work", "--until-idle"]
+        } else {
+            &["serve", "--listen", "127.0.0.1:0", "--workers", "2"]
+        };
+        let mut worker = env
+            .command(host)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(40 + rng.below(400)));
         if worker.try_wait().unwrap().is_none() {
             worker.kill().unwrap(); // SIGKILL
