@@ -165,8 +165,8 @@ pub(super) fn claim(
 /// crowd out the runs that can be stepped.
 fn park_undeliverable(conn: &Connection, run_id: &str, now: Millis) -> Result<()> {
     let reason = "the run looked due, but none of its waits can be delivered (an approval \
-                  request already answered or expired?); change its waits by upgrading it, \
-                  or cancel it";
+                  request already answered or expired?), so nothing could ever wake it; cancel \
+                  it";
     conn.prepare_cached(
         "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, updated_at = ?4 \
          WHERE run_id = ?1",
