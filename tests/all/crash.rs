@@ -36,15 +36,9 @@ fn integrity_ok(env: &Env) {
 
 /// Checkpoints numbered 1..=n with no gap or repeat.
 fn checkpoints_without_gaps(env: &Env, run: &str) {
-    let history = env.json(&["history", run]);
-    let seqs: Vec<u64> = history
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["seq"].as_u64().unwrap())
-        .collect();
+    let seqs = env.checkpoint_seqs(run);
     let expected: Vec<u64> = (1..=seqs.len() as u64).collect();
-    assert_eq!(seqs, expected, "{history}");
+    assert_eq!(seqs, expected, "{run}");
 }
 
 /// Requests per `Idempotency-Key` a sink saw.

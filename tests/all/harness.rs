@@ -158,6 +158,16 @@ impl Env {
         self.ok(&["start", agent, "--id", run, "--input", &input.to_string()]);
     }
 
+    /// The sequence numbers of the run's checkpoints, oldest first.
+    pub fn checkpoint_seqs(&self, run: &str) -> Vec<u64> {
+        self.json(&["history", run])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["seq"].as_u64().unwrap())
+            .collect()
+    }
+
     pub fn show(&self, run: &str) -> Value {
         self.json(&["show", run])
     }

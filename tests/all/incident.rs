@@ -344,13 +344,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
         assert_eq!(show["outcome"], "resolved", "{show}");
         let service = env.kv(&format!("service/svc-{i}"));
         assert_eq!(service["actions_applied"], 1, "{run}: {service}");
-        let seqs: Vec<u64> = env
-            .json(&["history", run])
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["seq"].as_u64().unwrap())
-            .collect();
+        let seqs = env.checkpoint_seqs(run);
         assert_eq!(seqs, (1..=6).collect::<Vec<u64>>(), "{run}");
         let mut keys: Vec<String> = env
             .audit_rows(run, "tool")

@@ -45,14 +45,7 @@ fn two_workers_at_once_never_step_a_run_twice() {
     for run in &runs {
         let show = env.show(run);
         assert_eq!(show["status"], "done", "{show}");
-        let history = env.json(&["history", run]);
-        let seqs: Vec<u64> = history
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["seq"].as_u64().unwrap())
-            .collect();
-        assert_eq!(seqs, vec![1, 2], "{run}");
+        assert_eq!(env.checkpoint_seqs(run), vec![1, 2], "{run}");
         assert_eq!(steps_per_run.get(run), Some(&2), "{run} was stepped twice");
         let filed: serde_json::Value =
             serde_json::from_str(&env.ok(&["kv", "get", &format!("invoices/m{}", &run[5..])]))
