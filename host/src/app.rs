@@ -18,6 +18,11 @@ use crate::store::{
 };
 use crate::tools::Tools;
 
+mod names;
+mod reads;
+
+pub use reads::RunRecord;
+
 /// Everything an operation can refuse or fail with. Messages name what was
 /// wrong and what to do.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +72,38 @@ pub struct Deployed {
 pub struct Sent {
     pub run_id: String,
     pub delivery: Delivery,
+    /// Set when the run does not wait on the event's topic now: the event
+    /// is kept for it, and this says what the run waits on instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<String>,
+}
+
+/// Why an event on `topic` stored for `run` wakes nothing now, if it does
+/// not: said to the sender, so that a typo in the topic is seen at once.
+fn held_because(run: &Run, topic: &str) -> Option<String> {
+    let waits_on_topic = run
+        .waits
+        .iter()
+        .any(|w| matches!(w, crate::model::WaitFor::Event { topic: t } if t == topic));
+    if waits_on_topic && run.status == crate::store::RunStatus::Waiting {
+        return None;
+    }
+    let now = match (run.status, run.wake_when.as_deref()) {
+        (crate::store::RunStatus::Active, _) if run.steps == 0 => {
+            "has not taken its first step yet".to_string()
+        }
+        (crate::store::RunStatus::Parked, _) => format!(
+            "is parked ({})",
+            run.last_error.as_deref().unwrap_or("see `wakeful show`")
+        ),
+        (_, Some(waits)) if !waits.is_empty() => format!("waits on {waits}"),
+        _ => "waits on nothing".to_string(),
+    };
+    Some(format!(
+        "run {} {now}, not on topic `{topic}`; the event is held for it and delivered when it \
+         waits on `{topic}` (`wakeful show {}` lists held events)",
+        run.run_id, run.run_id
+    ))
 }
 
 impl App {
@@ -255,11 +292,37 @@ impl App {
     }
 
     pub fn run(&self, run_id: &str) -> Result<Run> {
-        self.store.run(run_id)?.ok_or_else(|| {
-            AppError::NotFound(format!(
-                "run {run_id} does not exist; `wakeful runs` lists the runs"
-            ))
-        })
+        match self.store.run(run_id)? {
+            Some(run) => Ok(run),
+            None => Err(self.no_run(run_id)?),
+        }
+    }
+
+    /// Refuses an id that never named a run; a pruned run's id is known
+    /// (its audit rows remain).
+    pub fn check_run_id(&self, run_id: &str) -> Result<()> {
+        if self.store.run(run_id)?.is_some() || self.store.retired_run(run_id)?.is_some() {
+            return Ok(());
+        }
+        Err(self.no_run(run_id)?)
+    }
+
+    /// Why `run_id` names no live record: pruned, or never a run.
+    fn no_run(&self, run_id: &str) -> Result<AppError> {
+        Ok(AppError::NotFound(
+            match self.store.retired_run(run_id)? {
+                Some(r) => format!(
+                    "run {run_id} ({}@{}) ended {} at {} and was pruned at {}; its audit rows \
+                 remain: `wakeful audit {run_id}`",
+                    r.agent,
+                    r.version,
+                    r.status,
+                    crate::clock::rfc3339(r.ended_at),
+                    crate::clock::rfc3339(r.pruned_at)
+                ),
+                None => format!("run {run_id} does not exist; `wakeful runs` lists the runs"),
+            },
+        ))
     }
 
     /// Delivers an event to one run, or (without a run) to every run waiting
@@ -290,17 +353,26 @@ impl App {
             .saturating_mul(3_600_000);
         let sent: Vec<Sent> = match run_id {
             Some(id) => {
+                let run = self.run(id)?;
                 let delivery = self.store.deliver_event(id, &event)?;
+                let held = (delivery == Delivery::Accepted)
+                    .then(|| held_because(&run, topic))
+                    .flatten();
                 vec![Sent {
                     run_id: id.to_string(),
                     delivery,
+                    held,
                 }]
             }
             None => self
                 .store
                 .broadcast_event(&event, event.received_at.saturating_add(keep_ms))?
                 .into_iter()
-                .map(|(run_id, delivery)| Sent { run_id, delivery })
+                .map(|(run_id, delivery)| Sent {
+                    run_id,
+                    delivery,
+                    held: None,
+                })
                 .collect(),
         };
         for s in sent.iter().filter(|s| s.delivery == Delivery::Accepted) {
@@ -334,18 +406,37 @@ impl App {
             comment: comment.map(str::to_string),
             digest: String::new(),
         };
+        let run = self.run(run_id)?;
         crate::failpoint::hit("approval-answer", run_id);
-        Ok(self
+        match self
             .store
-            .answer_approval(run_id, &answer, details_digest)??)
+            .answer_approval(run_id, &answer, details_digest)?
+        {
+            Ok(approval) => Ok(approval),
+            Err(refused @ AnswerRefused::UnknownRequest { .. }) => {
+                let pending: Vec<String> =
+                    crate::view::pending_approvals(&run, &self.store.approvals(run_id)?)
+                        .iter()
+                        .map(|a| a.id.clone())
+                        .collect();
+                Err(AppError::NotFound(format!(
+                    "{refused}; it waits for {}",
+                    if pending.is_empty() {
+                        "no approval".to_string()
+                    } else {
+                        format!("approval of: {}", pending.join(", "))
+                    }
+                )))
+            }
+            Err(refused) => Err(refused.into()),
+        }
     }
 
     /// Sets a kill switch: `all`, `agent:<name>`, `run:<id>` or `tool:<name>`.
     /// The switch and its `pause` audit row are written together.
-    pub fn pause(&mut self, scope: &str, reason: Option<&str>) -> Result<()> {
-        if let Some(run_id) = scope.strip_prefix("run:") {
-            self.run(run_id)?;
-        }
+    /// A scope that names nothing is refused unless `preemptive`.
+    pub fn pause(&mut self, scope: &str, reason: Option<&str>, preemptive: bool) -> Result<()> {
+        self.check_scope(scope, preemptive)?;
         let at = self.now();
         let audit = AuditEntry {
             run_id: scope.strip_prefix("run:").map(str::to_string),
@@ -366,6 +457,7 @@ impl App {
     /// Lifting the switch writes its `resume` audit row in the same
     /// transaction; resuming a parked run writes its own.
     pub fn resume(&mut self, scope: &str) -> Result<bool> {
+        self.check_resume_scope(scope)?;
         let run = scope.strip_prefix("run:");
         let audit = AuditEntry {
             run_id: run.map(str::to_string),
@@ -436,7 +528,8 @@ impl App {
         let before = self
             .now()
             .saturating_sub(days.saturating_mul(24 * 60 * 60 * 1000));
-        let pruned = self.store.prune_runs(before)?;
+        let now = self.now();
+        let pruned = self.store.prune_runs(before, now)?;
         if pruned > 0 {
             self.audit(
                 None,
@@ -454,6 +547,7 @@ impl App {
                 "--reason is empty: say why the run is cancelled".into(),
             ));
         }
+        self.run(run_id)?;
         let at = self.now();
         Ok(self.store.cancel_run(run_id, reason, at)?)
     }

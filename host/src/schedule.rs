@@ -137,7 +137,10 @@ fn start_for_tick(app: &mut App, s: &Schedule) -> Result<Option<String>, AppErro
     let run_id = format!("{}-{tick}", s.id);
     crate::failpoint::hit("schedule-fire", &run_id);
     match app.start(&s.agent, Some(&s.input), Some(&run_id)) {
-        Ok(_) | Err(AppError::Store(StoreError::RunExists(_))) => Ok(Some(run_id)),
+        // The tick's run was started before (and perhaps pruned since).
+        Ok(_) | Err(AppError::Store(StoreError::RunExists(_) | StoreError::RunIdRetired(_))) => {
+            Ok(Some(run_id))
+        }
         Err(e) => {
             // The agent may have been removed: say so, and move on to the
             // next tick rather than retrying this one forever.

@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use crate::api::pool::{Opener, Pool};
 use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
-use crate::worker::{StepEnd, Worker};
+use crate::worker::Worker;
 
 /// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
 /// `[api] listen` says.
@@ -160,14 +160,7 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
 }
 
 fn log_step(s: &crate::worker::Stepped) {
-    match &s.what {
-        StepEnd::Committed { seq, next, .. } => eprintln!("{} step {seq}: {next}", s.run_id),
-        StepEnd::Failed { error, retry_at } => {
-            eprintln!("{} step failed: {error}; retry at {retry_at}", s.run_id)
-        }
-        StepEnd::Parked { reason } => eprintln!("{} parked: {reason}", s.run_id),
-        StepEnd::LostClaim => eprintln!("{} was taken over by another worker", s.run_id),
-    }
+    eprintln!("{s}");
 }
 
 /// Completes at Ctrl-C or SIGTERM.

@@ -59,12 +59,20 @@ pub fn upgrade_runs(
         .iter()
         .map(|id| {
             let run = app.run(id)?;
-            let target = app.store.agent(&run.agent, Some(to))?.ok_or_else(|| {
-                AppError::NotFound(format!(
-                    "no version {to} of agent {} is deployed; `wakeful agents` lists what is",
-                    run.agent
-                ))
-            })?;
+            let Some(target) = app.store.agent(&run.agent, Some(to))? else {
+                let versions: Vec<String> = app
+                    .store
+                    .agents()?
+                    .into_iter()
+                    .filter(|a| a.name == run.agent)
+                    .map(|a| a.version)
+                    .collect();
+                return Err(AppError::NotFound(format!(
+                    "no version {to} of agent {} is deployed; its versions: {}",
+                    run.agent,
+                    versions.join(", ")
+                )));
+            };
             let result = upgrade_one(app, &run, &target, options)?;
             Ok(Upgraded {
                 run_id: run.run_id.clone(),

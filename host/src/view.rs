@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
-use crate::store::{Approval, Checkpoint, Intent, Run, Switch};
+use crate::store::{Approval, Checkpoint, InboxItem, Intent, Run, RunStatus, Switch};
 
 /// JSON text as a value; text that is not JSON as a string.
 pub fn json_or_text(text: &str) -> Value {
@@ -21,18 +21,21 @@ pub fn run_summary(r: &Run) -> Value {
     })
 }
 
-/// Every run's summary with whether a kill switch stops it.
-pub fn runs(runs: &[Run], switches: &[Switch]) -> Value {
+/// Every run's summary with whether a kill switch stops it and what it is
+/// going through (see [`condition`]).
+pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32) -> Value {
     runs.iter()
         .map(|r| {
             let mut v = run_summary(r);
             v["paused"] = json!(!paused_by(r, switches).is_empty());
+            v["condition"] = json!(condition(r, switches, max_attempts));
             v
         })
         .collect()
 }
 
-/// The kill switches that stop this run, if any.
+/// The kill switches that stop this run, if any: those covering it, and
+/// the one that stopped its last step in flight (a paused tool).
 pub fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
     let scopes = [
         "all".to_string(),
@@ -41,7 +44,60 @@ pub fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
     ];
     switches
         .iter()
-        .filter(|s| scopes.contains(&s.scope))
+        .filter(|s| scopes.contains(&s.scope) || run.held_by.as_deref() == Some(&s.scope))
+        .collect()
+}
+
+/// What a live run is going through that its status alone does not say:
+/// `paused: tool pager (reason)`, or `retrying (attempt 3 of 5, next at
+/// T): error`. `None` for a run that is simply waiting, running or ended.
+pub fn condition(run: &Run, switches: &[Switch], max_attempts: u32) -> Option<String> {
+    if run.status.is_ended() || run.status == RunStatus::Parked {
+        return None;
+    }
+    if let Some(s) = paused_by(run, switches).first() {
+        let what = match s.scope.split_once(':') {
+            Some((kind, name)) => format!("{kind} {name}"),
+            None => "everything".to_string(),
+        };
+        let reason = s.reason.as_deref().map(|r| format!(" ({r})"));
+        return Some(format!("paused: {what}{}", reason.unwrap_or_default()));
+    }
+    let retry_at = run.retry_at.filter(|_| run.attempts > 0)?;
+    Some(format!(
+        "retrying (attempt {} of {max_attempts}, next at {}): {}",
+        run.attempts + 1,
+        rfc3339(retry_at),
+        run.last_error.as_deref().unwrap_or("the step failed")
+    ))
+}
+
+/// A short word for the status column of a list: `retrying` and `paused`
+/// name what [`condition`] describes.
+pub fn status_word(run: &Run, switches: &[Switch]) -> &'static str {
+    if run.status.is_ended() || run.status == RunStatus::Parked {
+        return run.status.as_str();
+    }
+    if !paused_by(run, switches).is_empty() {
+        "paused"
+    } else if run.attempts > 0 && run.retry_at.is_some() {
+        "retrying"
+    } else {
+        run.status.as_str()
+    }
+}
+
+/// Events stored for the run that no step has consumed: sent on a topic it
+/// does not wait on (yet), or not reached yet.
+pub fn held_events(inbox: &[InboxItem]) -> Value {
+    inbox
+        .iter()
+        .filter(|i| i.consumed_at_step.is_none())
+        .map(|i| {
+            json!({"id": i.event.id, "topic": i.event.topic,
+                "payload": json_or_text(&i.event.payload),
+                "received_at": rfc3339(i.event.received_at)})
+        })
         .collect()
 }
 
@@ -69,14 +125,28 @@ pub enum AnswerLinks {
     Shown,
 }
 
+/// Everything a run's page shows, read from the store.
+#[derive(Clone, Copy)]
+pub struct RunDoc<'a> {
+    pub run: &'a Run,
+    pub approvals: &'a [Approval],
+    pub switches: &'a [Switch],
+    pub intents: &'a [Intent],
+    pub inbox: &'a [InboxItem],
+    /// `[limits] max_attempts`, to say how many attempts a retry has left.
+    pub max_attempts: u32,
+}
+
 /// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`.
-pub fn show(
-    run: &Run,
-    approvals: &[Approval],
-    switches: &[Switch],
-    intents: &[Intent],
-    links: AnswerLinks,
-) -> Value {
+pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
+    let RunDoc {
+        run,
+        approvals,
+        switches,
+        intents,
+        inbox,
+        max_attempts,
+    } = *doc;
     let paused = paused_by(run, switches);
     let pending: Vec<Value> = pending_approvals(run, approvals)
         .iter()
@@ -114,6 +184,8 @@ pub fn show(
         "updated_at": rfc3339(run.updated_at),
         "pending_approvals": pending,
         "unknown_outcomes": unknown_outcomes(intents),
+        "held_events": held_events(inbox),
+        "condition": condition(run, switches, max_attempts),
     });
     if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
         m.extend(e);

@@ -9,9 +9,9 @@ use serde_json::json;
 
 use crate::app::{App, AppError};
 use crate::clock::rfc3339;
-use crate::model::{Next, WaitFor, Wake, approval_digest};
+use crate::model::{Millis, Next, WaitFor, Wake, approval_digest};
 use crate::runtime::{StepFailure, StepInput};
-use crate::store::{AuditEntry, Claim, StepCommit, StepFailed, StoreError};
+use crate::store::{AuditEntry, Claim, ClaimedRun, StepCommit, StepFailed, StepHeld, StoreError};
 use crate::tools::gate::{Spend, StepGate};
 use crate::waits;
 
@@ -21,6 +21,34 @@ pub struct Stepped {
     pub run_id: String,
     #[serde(flatten)]
     pub what: StepEnd,
+}
+
+impl std::fmt::Display for Stepped {
+    /// The line `work` and `serve` print for a step.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let run = &self.run_id;
+        match &self.what {
+            StepEnd::Committed { seq, next, status } => {
+                write!(f, "{run} step {seq}: {next}")?;
+                match status {
+                    Some(status) => write!(f, " ({status})"),
+                    None => Ok(()),
+                }
+            }
+            StepEnd::Failed { error, retry_at } => {
+                write!(f, "{run} step failed: {error}; retry at {retry_at}")
+            }
+            StepEnd::Parked { reason } => write!(f, "{run} parked: {reason}"),
+            StepEnd::LostClaim => write!(f, "{run} was taken over by another worker"),
+            StepEnd::Held { switch, reason } => {
+                write!(f, "{run} paused by kill switch `{switch}`")?;
+                if let Some(reason) = reason {
+                    write!(f, " ({reason})")?;
+                }
+                write!(f, ": step abandoned unchanged, retried when it lifts")
+            }
+        }
+    }
 }
 
 /// How a claimed step ended.
@@ -39,6 +67,12 @@ pub enum StepEnd {
     Parked { reason: String },
     /// Another worker took the run over; this step's writes were discarded.
     LostClaim,
+    /// A kill switch stopped the step in flight: nothing changed, and the
+    /// run takes its step again once the switch lifts.
+    Held {
+        switch: String,
+        reason: Option<String>,
+    },
 }
 
 /// A worker bound to one process's app.
@@ -67,7 +101,13 @@ impl<'a> Worker<'a> {
     /// Steps runs until none has a wake to deliver. Runs that are due but
     /// claimed by another worker are waited for (their claim ends when that
     /// worker commits, or when a dead worker's claim expires).
-    pub fn until_idle(&mut self, mut on_step: impl FnMut(&Stepped)) -> Result<usize, AppError> {
+    /// `on_wait` hears of each run it waits for, once, with the time.
+    pub fn until_idle(
+        &mut self,
+        mut on_step: impl FnMut(&Stepped),
+        mut on_wait: impl FnMut(&ClaimedRun, Millis),
+    ) -> Result<usize, AppError> {
+        let mut told: Option<ClaimedRun> = None;
         let mut steps = 0;
         // Set when no run was claimable and none was under a live claim: one
         // more look then, because a dead worker's claim may have expired
@@ -83,10 +123,15 @@ impl<'a> Worker<'a> {
                 None if last_look => return Ok(steps),
                 None => {
                     let now = self.app.now();
-                    if self.app.store.due_but_claimed(now)? == 0 {
-                        last_look = true;
-                    } else {
-                        std::thread::sleep(std::time::Duration::from_millis(100));
+                    match self.app.store.first_claimed_due(now)? {
+                        None => last_look = true,
+                        Some(claimed) => {
+                            if told.as_ref().is_none_or(|t| t.run_id != claimed.run_id) {
+                                on_wait(&claimed, now);
+                                told = Some(claimed);
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(100));
+                        }
                     }
                 }
             }
@@ -174,13 +219,6 @@ impl<'a> Worker<'a> {
                 return self.fail(claim, &wake, f);
             }
         };
-        let paused_tools: Vec<String> = self
-            .app
-            .store
-            .switches()?
-            .into_iter()
-            .filter_map(|s| s.scope.strip_prefix("tool:").map(str::to_string))
-            .collect();
         let input = StepInput {
             run_id: run.run_id.clone(),
             step_number: run.steps + 1,
@@ -197,8 +235,9 @@ impl<'a> Worker<'a> {
             epoch: claim.epoch,
             claim_ms,
             clock: self.app.clock.as_ref(),
+            agent: &run.agent,
+            seq: run.steps + 1,
             granted: &version.granted_tools,
-            paused_tools: &paused_tools,
             now,
             calls_left: self.app.config.limits.tool_calls_per_step,
             executed: 0,
@@ -211,7 +250,9 @@ impl<'a> Worker<'a> {
             },
             budget_spent: None,
             unknown_outcome: None,
+            held: None,
             audit: vec![],
+            note: None,
         };
         let report = runtime.step(&loaded, &input, &mut gate);
         let (executed, replayed) = (gate.executed, gate.replayed);
@@ -219,12 +260,16 @@ impl<'a> Worker<'a> {
         // that refusal, the run waits for an operator after it.
         let budget_spent = gate.budget_spent.take();
         let unknown_outcome = gate.unknown_outcome.take();
+        let held = gate.held.take();
         let mut logs = std::mem::take(&mut gate.audit);
         logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
+        if let Some(switch) = held {
+            return self.hold(claim, &wake, switch, logs);
+        }
         if let Some(reason) = unknown_outcome {
             // Whatever the guest did after the call, the step is void: it
             // is retried once an operator has said what the call did.
-            return self.park(claim, reason);
+            return self.park_with(claim, reason, logs);
         }
         let result = match report.result {
             Ok(result) => result,
@@ -356,11 +401,56 @@ impl<'a> Worker<'a> {
     }
 
     fn park(&mut self, claim: &Claim, reason: String) -> Result<StepEnd, AppError> {
+        self.park_with(claim, reason, vec![])
+    }
+
+    /// Parks the run, recording what the abandoned step did first.
+    fn park_with(
+        &mut self,
+        claim: &Claim,
+        reason: String,
+        rows: Vec<AuditEntry>,
+    ) -> Result<StepEnd, AppError> {
         let now = self.app.now();
         self.app
             .store
-            .park(&claim.run.run_id, claim.epoch, &reason, now)?;
+            .park(&claim.run.run_id, claim.epoch, &reason, &rows, now)?;
         Ok(StepEnd::Parked { reason })
+    }
+
+    /// Abandons a step a kill switch stopped in flight: nothing of the run
+    /// changes (its tool calls already recorded are replayed when the step
+    /// is retried), and the run waits for the switch to lift. The guest
+    /// never sees the pause.
+    fn hold(
+        &mut self,
+        claim: &Claim,
+        wake: &Wake,
+        switch: crate::store::Switch,
+        mut rows: Vec<AuditEntry>,
+    ) -> Result<StepEnd, AppError> {
+        let run = &claim.run;
+        rows.insert(
+            0,
+            audit(
+                run,
+                "step held",
+                json!({"seq": run.steps + 1, "wake": wake_summary(wake), "switch": switch.scope,
+                    "reason": switch.reason}),
+            ),
+        );
+        let now = self.app.now();
+        self.app.store.hold_step(&StepHeld {
+            run_id: run.run_id.clone(),
+            epoch: claim.epoch,
+            scope: switch.scope.clone(),
+            audit: rows,
+            at: now,
+        })?;
+        Ok(StepEnd::Held {
+            switch: switch.scope,
+            reason: switch.reason,
+        })
     }
 
     /// Records a failed attempt: retried with exponential backoff, parked

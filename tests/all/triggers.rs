@@ -121,7 +121,7 @@ fn an_unanswered_approval_expires_and_wakes_the_run() {
 }
 
 #[test]
-fn kill_switches_cover_one_run_one_agent_or_one_tool() {
+fn kill_switches_cover_one_run_or_one_agent() {
     let env = waiter("switches", "");
     env.start("waiter", "r1", json!({"topic": "go"}));
     env.start("waiter", "r2", json!({"topic": "go"}));
@@ -143,7 +143,7 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
         .map(|r| r["paused"].as_bool().unwrap())
         .collect();
     assert_eq!(paused.iter().filter(|p| **p).count(), 1, "{runs}");
-    assert!(env.ok(&["runs"]).contains("waiting (paused)"));
+    assert!(env.ok(&["runs"]).contains("paused: run r1 (looks odd)"));
     let done = env.json(&["runs", "--status", "done", "--agent", "waiter"]);
     assert_eq!(done.as_array().unwrap().len(), 1, "{done}");
     assert_eq!(done[0]["run_id"], "r2");
@@ -171,26 +171,6 @@ fn kill_switches_cover_one_run_one_agent_or_one_tool() {
     env.work();
     assert_eq!(outcome(&env, "r1"), "event g1 on go");
 
-    env.deploy("hostile", &["kv"]);
-    env.ok(&["pause", "--tool", "kv"]);
-    let input = json!({"mode": "tool", "tool": "kv", "args": {"op": "get", "key": "k"}});
-    env.ok(&[
-        "start",
-        "hostile",
-        "--id",
-        "h",
-        "--input",
-        &input.to_string(),
-    ]);
-    env.work();
-    let show = env.show("h");
-    assert!(
-        show["outcome"]
-            .as_str()
-            .unwrap()
-            .contains("paused by a kill switch"),
-        "{show}"
-    );
     let audit = env.json(&["audit"]);
     let kinds: Vec<&str> = audit
         .as_array()
@@ -352,7 +332,7 @@ fn ended_runs_are_pruned_after_their_retention_and_the_audit_stays() {
     assert!(out.contains("pruned 2 run(s)"), "{out}");
     for gone in ["finished", "dropped"] {
         let err = env.fails(&["show", gone]);
-        assert!(err.contains("does not exist"), "{err}");
+        assert!(err.contains("was pruned"), "{err}");
     }
     assert_eq!(env.show("live")["status"], "waiting");
     let audit = env.json(&["audit"]);

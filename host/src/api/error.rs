@@ -85,6 +85,7 @@ fn store_status(e: &StoreError) -> StatusCode {
     match e {
         StoreError::UnknownRun(_) | StoreError::UnknownDigest(_) => StatusCode::NOT_FOUND,
         StoreError::RunExists(_)
+        | StoreError::RunIdRetired(_)
         | StoreError::VersionConflict { .. }
         | StoreError::LostClaim { .. } => StatusCode::CONFLICT,
         StoreError::Db(_) | StoreError::TooNew { .. } | StoreError::Corrupt(_) => {

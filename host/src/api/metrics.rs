@@ -21,6 +21,7 @@ pub struct Counters {
     pub failed: AtomicU64,
     pub parked: AtomicU64,
     pub lost_claim: AtomicU64,
+    pub held: AtomicU64,
 }
 
 impl Counters {
@@ -30,6 +31,7 @@ impl Counters {
             StepEnd::Failed { .. } => &self.failed,
             StepEnd::Parked { .. } => &self.parked,
             StepEnd::LostClaim => &self.lost_claim,
+            StepEnd::Held { .. } => &self.held,
         };
         counter.fetch_add(1, Ordering::Relaxed);
     }
@@ -59,6 +61,7 @@ pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResp
         ("failed", &counters.failed),
         ("parked", &counters.parked),
         ("lost_claim", &counters.lost_claim),
+        ("held", &counters.held),
     ] {
         let _ = writeln!(
             text,

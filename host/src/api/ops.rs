@@ -21,6 +21,9 @@ pub struct ScopeBody {
     /// `all`, `run:<id>`, `agent:<name>` or `tool:<name>`.
     scope: String,
     reason: Option<String>,
+    /// Pause an agent or tool that is not deployed yet.
+    #[serde(default)]
+    preemptive: bool,
 }
 
 fn check_scope(scope: &str) -> Result<(), ApiError> {
@@ -42,7 +45,7 @@ pub async fn pause(
 ) -> Answer {
     check_scope(&body.scope)?;
     blocking(&state, move |app| {
-        app.pause(&body.scope, body.reason.as_deref())?;
+        app.pause(&body.scope, body.reason.as_deref(), body.preemptive)?;
         Ok(Json(json!({"paused": body.scope})))
     })
     .await

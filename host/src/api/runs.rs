@@ -125,7 +125,7 @@ pub async fn list(
         };
         let switches = app.store.switches()?;
         Ok(Json(json!({
-            "items": view::runs(&page.items, &switches),
+            "items": view::runs(&page.items, &switches, app.config.limits.max_attempts),
             "next": page.next,
         })))
     })
@@ -136,17 +136,8 @@ pub async fn list(
 /// answer link: operators are authenticated here.
 pub async fn show(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Answer {
     blocking(&state, move |app| {
-        let run = app.run(&id)?;
-        let approvals = app.store.approvals(&id)?;
-        let switches = app.store.switches()?;
-        let intents = app.store.intents(&id)?;
-        Ok(Json(view::show(
-            &run,
-            &approvals,
-            &switches,
-            &intents,
-            AnswerLinks::Shown,
-        )))
+        let record = app.run_record(&id)?;
+        Ok(Json(view::show(&record.doc(), AnswerLinks::Shown)))
     })
     .await
 }
@@ -169,7 +160,7 @@ pub async fn run_audit(
     let limit = page_limit(q.limit.as_deref())?;
     let after = audit_after(q.after.as_deref())?;
     blocking(&state, move |app| {
-        app.run(&id)?;
+        app.check_run_id(&id)?;
         Ok(Json(json!(app.store.audit_page(
             Some(&id),
             after,

@@ -9,9 +9,10 @@ use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::config::Config;
 use crate::store::{
-    Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, Resolution, RunFilter, RunStatus, StoreError,
+    ClaimedRun, Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, Resolution, RunFilter, RunStatus,
+    StoreError,
 };
-use crate::worker::{StepEnd, Worker};
+use crate::worker::Worker;
 use crate::{tools, upgrade};
 
 /// Runs one command line.
@@ -90,23 +91,18 @@ pub fn run(cli: Cli) -> Result<()> {
                 let page = app.store.runs_page(&filter, after.as_deref(), n)?;
                 Ok((page.items, page.next))
             })?;
-            output::runs(&runs, &app.store.switches()?, json)?;
+            let max_attempts = app.config.limits.max_attempts;
+            output::runs(&runs, &app.store.switches()?, max_attempts, json)?;
             more(next);
         }
-        Command::Show { run } => {
-            let r = app.run(&run)?;
-            let approvals = app.store.approvals(&run)?;
-            let switches = app.store.switches()?;
-            let intents = app.store.intents(&run)?;
-            output::show(&r, &approvals, &switches, &intents, json)?;
-        }
+        Command::Show { run } => output::show(&app.run_record(&run)?, json)?,
         Command::History { run } => {
             app.run(&run)?;
             output::history(&app.store.checkpoints(&run)?, json)?;
         }
         Command::Audit { run, limit, after } => {
             if let Some(id) = &run {
-                app.run(id)?;
+                app.check_run_id(id)?;
             }
             let (rows, next) = pages(limit, after, |after, n| {
                 let page = app.store.audit_page(run.as_deref(), after, n)?;
@@ -131,7 +127,10 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             for s in &sent {
                 match s.delivery {
-                    Delivery::Accepted => println!("delivered {event_id} to {}", s.run_id),
+                    Delivery::Accepted => match &s.held {
+                        Some(why) => println!("held {event_id}: {why}"),
+                        None => println!("delivered {event_id} to {}", s.run_id),
+                    },
                     Delivery::Duplicate => {
                         println!("{} already has event {event_id}; nothing changed", s.run_id)
                     }
@@ -194,9 +193,13 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("{run} had already ended; nothing changed");
             }
         }
-        Command::Pause { scope, reason } => {
+        Command::Pause {
+            scope,
+            reason,
+            preemptive,
+        } => {
             let key = scope.key();
-            app.pause(&key, reason.as_deref())?;
+            app.pause(&key, reason.as_deref(), preemptive)?;
             println!("paused {key}: runs take no step until `wakeful resume`");
         }
         Command::Resume { scope } => {
@@ -333,32 +336,29 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
             println!("{}", serde_json::to_string(s).unwrap_or_default());
             return;
         }
-        match &s.what {
-            StepEnd::Committed { seq, next, status } => println!(
-                "{} step {seq}: {next}{}",
-                s.run_id,
-                status
-                    .as_deref()
-                    .map(|t| format!(" ({t})"))
-                    .unwrap_or_default()
-            ),
-            StepEnd::Failed { error, retry_at } => {
-                println!("{} step failed: {error}; retry at {retry_at}", s.run_id)
-            }
-            StepEnd::Parked { reason } => println!("{} parked: {reason}", s.run_id),
-            StepEnd::LostClaim => println!("{} was taken over by another worker", s.run_id),
-        }
+        println!("{s}");
+    };
+    // On standard error, so that `--json` output stays one document a line.
+    let waiting = |c: &ClaimedRun, now: u64| {
+        eprintln!(
+            "waiting for run {}: claimed by {} until {} ({} s from now); another worker is \
+             stepping it, or a dead worker's claim runs out then",
+            c.run_id,
+            c.owner,
+            crate::clock::rfc3339(c.expires),
+            c.expires.saturating_sub(now).div_ceil(1000)
+        )
     };
     let mut worker = Worker::new(app);
     if until_idle {
-        let steps = worker.until_idle(print)?;
+        let steps = worker.until_idle(print, waiting)?;
         if !json {
             println!("idle after {steps} step(s)");
         }
         return Ok(());
     }
     loop {
-        worker.until_idle(print)?;
+        worker.until_idle(print, waiting)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));
     }
 }

@@ -169,8 +169,13 @@ pub enum Command {
     Pause {
         #[command(flatten)]
         scope: Scope,
+        /// Why: shown with every run the switch stops.
         #[arg(long)]
         reason: Option<String>,
+        /// Pause an agent or tool that is not deployed yet (a name that
+        /// exists nowhere is refused as a typo otherwise).
+        #[arg(long)]
+        preemptive: bool,
     },
     /// Lift a kill switch; `--run` also resumes a parked run.
     Resume {
@@ -254,7 +259,8 @@ pub struct Scope {
     /// Every run of one agent.
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    /// One tool, for every run (calls get `denied`).
+    /// One tool, for every run: a step that calls it is abandoned unchanged
+    /// and retried when the switch lifts.
     #[arg(long, value_name = "NAME")]
     pub tool: Option<String>,
 }

@@ -3,9 +3,10 @@
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::app::RunRecord;
 use crate::clock::rfc3339;
-use crate::store::{AgentVersion, Approval, AuditRow, Checkpoint, Intent, Run, Switch};
-use crate::view::{self, AnswerLinks, paused_by};
+use crate::store::{AgentVersion, AuditRow, Checkpoint, Run, Switch};
+use crate::view::{self, AnswerLinks};
 use crate::worker::{next_summary, wake_summary};
 
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
@@ -73,9 +74,9 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
+pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
     if json {
-        return print_json(&view::runs(runs, switches));
+        return print_json(&view::runs(runs, switches, max_attempts));
     }
     table(
         &[
@@ -91,14 +92,12 @@ pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
                 vec![
                     r.run_id.clone(),
                     format!("{}@{}", r.agent, r.version),
-                    if paused_by(r, switches).is_empty() {
-                        r.status.as_str().into()
-                    } else {
-                        format!("{} (paused)", r.status.as_str())
-                    },
+                    view::status_word(r, switches).into(),
                     r.steps.to_string(),
                     r.wake_when.clone().unwrap_or_else(|| "-".into()),
-                    r.status_text.clone().unwrap_or_default(),
+                    view::condition(r, switches, max_attempts)
+                        .or_else(|| r.status_text.clone())
+                        .unwrap_or_default(),
                 ]
             })
             .collect(),
@@ -106,18 +105,23 @@ pub fn runs(runs: &[Run], switches: &[Switch], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn show(
-    run: &Run,
-    approvals: &[Approval],
-    switches: &[Switch],
-    intents: &[Intent],
-    json: bool,
-) -> Result<()> {
+pub fn show(record: &RunRecord, json: bool) -> Result<()> {
+    let doc = record.doc();
     if json {
-        let doc = view::show(run, approvals, switches, intents, AnswerLinks::Hidden);
-        return print_json(&doc);
+        return print_json(&view::show(&doc, AnswerLinks::Hidden));
     }
-    for i in intents {
+    let run = &record.run;
+    let pending = view::pending_approvals(run, &record.approvals);
+    println!("run        {}", run.run_id);
+    println!("agent      {}@{}", run.agent, run.version);
+    println!("status     {}", run.status.as_str());
+    if let Some(t) = &run.status_text {
+        println!("           {t}");
+    }
+    if let Some(c) = view::condition(run, &record.switches, record.max_attempts) {
+        println!("now        {c}");
+    }
+    for i in &record.intents {
         println!(
             "unknown    outcome of {} call {} (sent {}): settle it with `wakeful resolve {} {} --result JSON | --retry | --fail REASON`",
             i.tool,
@@ -127,26 +131,17 @@ pub fn show(
             i.key
         );
     }
-    let pending = view::pending_approvals(run, approvals);
-    let paused = paused_by(run, switches);
-    println!("run        {}", run.run_id);
-    println!("agent      {}@{}", run.agent, run.version);
-    println!("status     {}", run.status.as_str());
-    if let Some(t) = &run.status_text {
-        println!("           {t}");
-    }
-    for s in &paused {
-        println!(
-            "paused     by switch `{}`{}",
-            s.scope,
-            s.reason
-                .as_deref()
-                .map(|r| format!(": {r}"))
-                .unwrap_or_default()
-        );
-    }
     if let Some(w) = &run.wake_when {
         println!("wake when  {w}");
+    }
+    for e in record.inbox.iter().filter(|e| e.consumed_at_step.is_none()) {
+        println!(
+            "held event {} on `{}` (received {}), delivered when the run waits on `{}`",
+            e.event.id,
+            e.event.topic,
+            rfc3339(e.event.received_at),
+            e.event.topic
+        );
     }
     if let Some(o) = &run.outcome {
         println!("outcome    {o}");

@@ -33,6 +33,10 @@ pub enum StoreError {
     UnknownRun(String),
     #[error("run {0} already exists; choose another --id")]
     RunExists(String),
+    #[error(
+        "run id {0} belonged to a run that was pruned; run ids are never reused: choose another --id"
+    )]
+    RunIdRetired(String),
     #[error("no agent version has digest {0}")]
     UnknownDigest(String),
     #[error(
@@ -98,6 +102,8 @@ pub trait Store: Send {
     /// claim (another worker is stepping them, or a dead one's lease has not
     /// expired yet).
     fn due_but_claimed(&self, now: Millis) -> Result<u64>;
+    /// Of the due runs under a live claim, the one whose claim ends first.
+    fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>>;
     /// Writes the checkpoint, the run's new status and waits, consumes the
     /// delivered wake, records new approval requests (keeping the expiry of
     /// ones that already exist), appends the audit rows and releases the
@@ -107,8 +113,22 @@ pub trait Store: Send {
     /// `None`) and releases the claim. State, waits and wakes are untouched.
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()>;
     /// Parks a claimed run for an operator without stepping it (a budget is
-    /// spent) and releases the claim. Appends a `parked` audit row.
-    fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()>;
+    /// spent) and releases the claim. Appends a `parked` audit row after
+    /// `audit` (what the abandoned step did, such as its tool calls).
+    fn park(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        reason: &str,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()>;
+    /// Abandons a claimed step that a kill switch stopped in flight: the
+    /// run's state, waits, wakes and attempts stay as they were (the step is
+    /// retried as if the host had crashed), the run records the switch's
+    /// scope so that no claim takes it while that switch is on, the audit
+    /// rows are appended and the claim is released — in one transaction.
+    fn hold_step(&mut self, held: &StepHeld) -> Result<()>;
     /// Leases one live run (active, waiting or parked) for an operation
     /// that is not a step, such as an upgrade: no wake is chosen or
     /// consumed. `None` when a live claim holds it (it is being stepped).
@@ -235,8 +255,12 @@ pub trait Store: Send {
 
     /// Deletes the runs that ended (done or cancelled) before `ended_before`
     /// with their checkpoints, waits, inbox, approvals and ledger. The audit
-    /// log keeps its rows: it is append-only. Returns how many runs went.
-    fn prune_runs(&mut self, ended_before: Millis) -> Result<u64>;
+    /// log keeps its rows: it is append-only. Each pruned run's id is
+    /// retired (see [`Store::retired_run`]) so that no run takes it again.
+    /// Returns how many runs went.
+    fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64>;
+    /// The record of a run that `prune_runs` deleted, if `run_id` named one.
+    fn retired_run(&self, run_id: &str) -> Result<Option<RetiredRun>>;
 
     // ---- the data itself
     /// Checks the whole store for damage; a long-running process does it

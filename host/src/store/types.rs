@@ -48,6 +48,11 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// Done or cancelled: the run takes no further step.
+    pub fn is_ended(self) -> bool {
+        matches!(self, RunStatus::Done | RunStatus::Cancelled)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Active => "active",
@@ -124,6 +129,42 @@ pub struct Run {
     /// Random per run, so that a run id reused after pruning is told apart
     /// from the run that had it before (in the keys sent to other systems).
     pub incarnation: String,
+    /// The scope of the kill switch that stopped this run's last step in
+    /// flight: while that switch is on, the run takes no step.
+    pub held_by: Option<String>,
+}
+
+/// What is left of a pruned run: enough to say what its id was.
+#[derive(Clone, Debug, Serialize)]
+pub struct RetiredRun {
+    pub run_id: String,
+    pub agent: String,
+    pub version: String,
+    /// How it ended: `done` or `cancelled`.
+    pub status: String,
+    pub created_at: Millis,
+    pub ended_at: Millis,
+    pub pruned_at: Millis,
+}
+
+/// A step abandoned because a kill switch stopped it in flight.
+#[derive(Clone, Debug)]
+pub struct StepHeld {
+    pub run_id: String,
+    pub epoch: u64,
+    /// The scope of the switch, e.g. `tool:pager`.
+    pub scope: String,
+    pub audit: Vec<AuditEntry>,
+    pub at: Millis,
+}
+
+/// A due run that a live claim holds: another worker steps it, or a dead
+/// worker's claim has not run out yet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClaimedRun {
+    pub run_id: String,
+    pub owner: String,
+    pub expires: Millis,
 }
 
 /// A run claimed by one worker: nobody else steps it until the lease expires

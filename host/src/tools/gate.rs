@@ -21,11 +21,16 @@ use serde_json::json;
 use crate::failpoint;
 use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
-use crate::store::{AuditEntry, Intent, LedgerWrite, Store, Usage};
+use crate::store::{AuditEntry, Intent, LedgerWrite, Store, Switch, Usage};
 use crate::tools::Tools;
+use crate::tools::audit_row;
 
 /// The longest idempotency key a guest may use.
 pub const MAX_KEY_BYTES: usize = 512;
+/// The note of a call whose ledger write made its audit row, durably
+/// with its result.
+const RECORDED: &str = "recorded";
+
 /// The longest tool name a guest may call.
 pub const MAX_TOOL_NAME_BYTES: usize = 128;
 
@@ -42,10 +47,12 @@ pub struct StepGate<'a> {
     /// tells (the one claims are judged by).
     pub claim_ms: u64,
     pub clock: &'a dyn crate::clock::Clock,
+    /// The run's agent, which `agent:<name>` kill switches name.
+    pub agent: &'a str,
+    /// The checkpoint this step would write, for the audit rows.
+    pub seq: u64,
     /// The tools granted to the run's agent version.
     pub granted: &'a [String],
-    /// Tools switched off by an operator (`tool:<name>` kill switches).
-    pub paused_tools: &'a [String],
     pub now: Millis,
     /// Calls this step may still make.
     pub calls_left: u32,
@@ -61,8 +68,16 @@ pub struct StepGate<'a> {
     /// repeat: the step is stopped and the worker parks the run with this
     /// reason.
     pub unknown_outcome: Option<String>,
-    /// Audit rows of refused calls, written with the step's outcome.
+    /// Set when a kill switch covering a call (its tool, the run, its agent,
+    /// or everything) was on when the call was made: the step is abandoned
+    /// unchanged and the run waits for that switch to lift.
+    pub held: Option<Switch>,
+    /// Audit rows of the step's tool calls (one per call, with its outcome)
+    /// and refusals, written with the step's outcome.
     pub audit: Vec<AuditEntry>,
+    /// How the call being made ended, when its result alone does not say
+    /// (a replay, a pause, a call that never left the host).
+    pub note: Option<&'static str>,
 }
 
 /// What a run has spent on metered tools, and may spend.
@@ -106,11 +121,6 @@ impl StepGate<'_> {
         if !self.granted.iter().any(|g| g == name) {
             return Err(ToolError::Denied(format!(
                 "tool `{name}` is not granted to this agent version; redeploy with --grant {name}"
-            )));
-        }
-        if self.paused_tools.iter().any(|t| t == name) {
-            return Err(ToolError::Denied(format!(
-                "tool `{name}` is paused by a kill switch"
             )));
         }
         if self.calls_left == 0 {
@@ -161,6 +171,21 @@ impl StepGate<'_> {
         }
     }
 
+    /// The kill switch that stops a call of `name` in this run now, if any.
+    fn switch_covering(&self, name: &str) -> Result<Option<Switch>, crate::store::StoreError> {
+        let scopes = [
+            "all".to_string(),
+            format!("agent:{}", self.agent),
+            format!("run:{}", self.run_id),
+            format!("tool:{name}"),
+        ];
+        Ok(self
+            .store
+            .switches()?
+            .into_iter()
+            .find(|s| scopes.contains(&s.scope)))
+    }
+
     /// Stops the step: the run is parked until an operator says what became
     /// of the call `key`.
     fn unknown_outcome(&mut self, name: &str, key: &str, why: &str) -> HostFault {
@@ -176,7 +201,31 @@ impl StepGate<'_> {
 }
 
 impl ToolGate for StepGate<'_> {
+    /// Makes the call, and records it in the step's audit rows with how it
+    /// ended.
     fn call(
+        &mut self,
+        name: &str,
+        args: &str,
+        idempotency_key: &str,
+    ) -> Result<Result<String, ToolError>, HostFault> {
+        self.note = None;
+        let answer = self.attempt(name, args, idempotency_key);
+        if self.note == Some(RECORDED) {
+            return answer;
+        }
+        let row = audit_row::tool_call(self.seq, name, idempotency_key, self.note, &answer);
+        self.audit.push(AuditEntry {
+            run_id: Some(self.run_id.to_string()),
+            kind: "tool".into(),
+            data: row,
+        });
+        answer
+    }
+}
+
+impl StepGate<'_> {
+    fn attempt(
         &mut self,
         name: &str,
         args: &str,
@@ -203,7 +252,25 @@ impl ToolGate for StepGate<'_> {
                 return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
             }
             self.replayed += 1;
+            self.note = Some("replayed");
             return Ok(self.bounded(entry.result));
+        }
+        // A switch turned on while the step ran stops it here, before
+        // anything more happens: the step is retried once the switch lifts.
+        if let Some(switch) = self.switch_covering(name).map_err(fault)? {
+            self.note = Some("paused");
+            let why = format!(
+                "kill switch `{}` is on{}: the step is abandoned unchanged and retried when it \
+                 lifts",
+                switch.scope,
+                switch
+                    .reason
+                    .as_deref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            );
+            self.held = Some(switch);
+            return Err(HostFault(why));
         }
         let external = self.tools.is_external(name);
         if external && let Some(intent) = self.store.intent(self.run_id, key).map_err(fault)? {
@@ -213,6 +280,7 @@ impl ToolGate for StepGate<'_> {
             // An earlier attempt sent this call and never recorded what came
             // back. Only a system that drops repeated keys may get it again.
             if !self.tools.is_idempotent(name) {
+                self.note = Some("unknown outcome");
                 return Err(self.unknown_outcome(name, key, "an earlier attempt sent it and died"));
             }
         }
@@ -262,10 +330,12 @@ impl ToolGate for StepGate<'_> {
         failpoint::hit("before-result", key);
         let result = self.bounded(executed.result);
         match (&executed.usage, executed.recorded) {
-            (_, true) => {}
+            // Recorded calls have their audit row from the ledger write.
+            (_, true) => self.note = Some(RECORDED),
             (None, false) if executed.unsent => {
                 // Nothing left the host: no outcome to wonder about; the
                 // retried step sends it again.
+                self.note = Some("not sent");
                 self.store
                     .forget_intent(self.run_id, key, self.epoch)
                     .map_err(fault)?;
@@ -277,6 +347,7 @@ impl ToolGate for StepGate<'_> {
                         Err(e) => e.to_string(),
                         Ok(out) => out[..out.floor_char_boundary(200)].to_string(),
                     };
+                    self.note = Some(audit_row::outcome_of(&result));
                     return Err(self.unknown_outcome(name, key, &why));
                 }
             }
@@ -284,6 +355,7 @@ impl ToolGate for StepGate<'_> {
                 self.store
                     .ledger_put_metered(&call, &result, usage, self.now)
                     .map_err(fault)?;
+                self.note = Some(RECORDED);
                 self.spend.tokens_used = self.spend.tokens_used.saturating_add(usage.tokens);
                 self.spend.usd_used += usage.usd;
             }
@@ -291,6 +363,7 @@ impl ToolGate for StepGate<'_> {
                 self.store
                     .ledger_put(&call, &result, self.now)
                     .map_err(fault)?;
+                self.note = Some(RECORDED);
             }
         }
         self.executed += 1;

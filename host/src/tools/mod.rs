@@ -7,6 +7,7 @@
 //! answer), [`http`] (one fixed URL) and [`llm`] (a chat-completions model,
 //! metered against the run's token and money budgets).
 
+pub mod audit_row;
 pub mod gate;
 pub mod http;
 pub mod kv;

@@ -18,7 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::runs::{self, event_from_row};
 use super::{Context, clamp_time, write};
 use crate::model::{ApprovalAnswer, Millis, Wake};
-use crate::store::{Claim, Result, StoreError};
+use crate::store::{Claim, ClaimedRun, Result, StoreError};
 
 /// The conditions every due run meets besides having a wake (alias `r`):
 /// live, past its retry time, not paused by a kill switch.
@@ -27,7 +27,8 @@ macro_rules! runnable {
         "r.status IN ('active', 'waiting') \
          AND (r.retry_at IS NULL OR r.retry_at <= ?1) \
          AND NOT EXISTS (SELECT 1 FROM switches s \
-                         WHERE s.scope IN ('all', 'agent:' || r.agent, 'run:' || r.run_id))"
+                         WHERE s.scope IN ('all', 'agent:' || r.agent, 'run:' || r.run_id, \
+                                           r.held_by))"
     };
 }
 
@@ -140,8 +141,8 @@ pub(super) fn claim(
                 let expires = clamp_time(now.saturating_add(lease_ms));
                 let epoch: u64 = tx
                     .prepare_cached(
-                        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1 \
-                     WHERE run_id = ?1 RETURNING epoch",
+                        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1, \
+                         held_by = NULL WHERE run_id = ?1 RETURNING epoch",
                     )
                     .and_then(|mut stmt| {
                         stmt.query_row(params![run_id, owner, expires], |row| row.get(0))
@@ -205,6 +206,44 @@ pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
     // A run both active and woken is counted twice: callers only ask
     // whether any is claimed.
     Ok(count)
+}
+
+pub(super) fn first_claimed_due(conn: &Connection, now: Millis) -> Result<Option<ClaimedRun>> {
+    let mut first: Option<ClaimedRun> = None;
+    for sql in [
+        concat!(
+            "SELECT run_id, lease_owner, lease_expires FROM (",
+            active_due!(),
+            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
+             ORDER BY lease_expires LIMIT 1"
+        ),
+        concat!(
+            "SELECT run_id, lease_owner, lease_expires FROM (",
+            woken_due!(),
+            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
+             ORDER BY lease_expires LIMIT 1"
+        ),
+    ] {
+        let found = conn
+            .prepare_cached(sql)
+            .and_then(|mut stmt| {
+                stmt.query_row([now], |row| {
+                    Ok(ClaimedRun {
+                        run_id: row.get(0)?,
+                        owner: row.get(1)?,
+                        expires: row.get(2)?,
+                    })
+                })
+                .optional()
+            })
+            .ctx("finding a due run under a live claim")?;
+        if let Some(f) = found
+            && first.as_ref().is_none_or(|c| f.expires < c.expires)
+        {
+            first = Some(f);
+        }
+    }
+    Ok(first)
 }
 
 /// The wake to deliver to `run_id` at `now`, in the trait's order; `None`

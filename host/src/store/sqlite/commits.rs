@@ -9,7 +9,7 @@ use super::claims::check_claim;
 use super::runs;
 use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake, approval_digest};
-use crate::store::{Result, StepCommit, StepFailed, StoreError};
+use crate::store::{AuditEntry, Result, StepCommit, StepFailed, StepHeld, StoreError};
 
 /// How a wait is indexed: its kind and the key that triggers match on.
 fn wait_key(wait: &WaitFor) -> (&'static str, String) {
@@ -268,10 +268,14 @@ pub(super) fn park(
     run_id: &str,
     epoch: u64,
     reason: &str,
+    rows: &[AuditEntry],
     at: Millis,
 ) -> Result<()> {
     write(conn, &format!("parking run {run_id}"), |tx| {
         check_claim(tx, run_id, epoch)?;
+        for entry in rows {
+            audit::insert(tx, entry, at)?;
+        }
         tx.prepare_cached(
             "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, \
              updated_at = ?4, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
@@ -279,6 +283,23 @@ pub(super) fn park(
         .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason, at]))
         .ctx_with(|| format!("updating run {run_id}"))?;
         audit::insert_kind(tx, Some(run_id), "parked", json!({ "reason": reason }), at)
+    })
+}
+
+pub(super) fn hold_step(conn: &mut Connection, h: &StepHeld) -> Result<()> {
+    let run_id = h.run_id.as_str();
+    write(conn, &format!("holding a step of run {run_id}"), |tx| {
+        check_claim(tx, run_id, h.epoch)?;
+        tx.prepare_cached(
+            "UPDATE runs SET held_by = ?2, lease_owner = NULL, lease_expires = NULL \
+             WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, h.scope]))
+        .ctx_with(|| format!("updating run {run_id}"))?;
+        for entry in &h.audit {
+            audit::insert(tx, entry, h.at)?;
+        }
+        Ok(())
     })
 }
 

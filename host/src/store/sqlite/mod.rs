@@ -48,8 +48,8 @@ use super::{
     RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
     UpgradeCommit,
 };
-use super::{Budgets, Usage};
-use super::{Intent, Page, Resolution, ResolveRefused, RunFilter, RunStatus};
+use super::{Budgets, ClaimedRun, Usage};
+use super::{Intent, Page, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus, StepHeld};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
 pub use schema::SCHEMA_VERSION;
@@ -322,6 +322,10 @@ impl Store for SqliteStore {
         claims::due_but_claimed(&self.conn, now)
     }
 
+    fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
+        claims::first_claimed_due(&self.conn, now)
+    }
+
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
         commits::commit_step(&mut self.conn, commit)
     }
@@ -330,8 +334,19 @@ impl Store for SqliteStore {
         commits::fail_step(&mut self.conn, failed)
     }
 
-    fn park(&mut self, run_id: &str, epoch: u64, reason: &str, at: Millis) -> Result<()> {
-        commits::park(&mut self.conn, run_id, epoch, reason, at)
+    fn park(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        reason: &str,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()> {
+        commits::park(&mut self.conn, run_id, epoch, reason, audit, at)
+    }
+
+    fn hold_step(&mut self, held: &StepHeld) -> Result<()> {
+        commits::hold_step(&mut self.conn, held)
     }
 
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
@@ -367,8 +382,12 @@ impl Store for SqliteStore {
         health::backup(&self.conn, to)
     }
 
-    fn prune_runs(&mut self, ended_before: Millis) -> Result<u64> {
-        runs::prune(&mut self.conn, ended_before)
+    fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64> {
+        runs::prune(&mut self.conn, ended_before, now)
+    }
+
+    fn retired_run(&self, run_id: &str) -> Result<Option<RetiredRun>> {
+        runs::retired_run(&self.conn, run_id)
     }
 
     fn put_schedule(&mut self, schedule: &Schedule) -> Result<()> {

@@ -16,7 +16,7 @@ use crate::store::{AuditRow, Page, Result, Run, RunFilter, RunStatus, StoreError
 const RUN_SUMMARY_COLUMNS: &str = "run_id, agent, version, digest, status, status_text, \
      '' AS state, outcome, wake_when, waits, steps, fuel_used, step_budget, fuel_budget, \
      tokens_used, token_budget, usd_used, usd_budget, attempts, last_error, retry_at, \
-     '' AS input, created_at, updated_at, incarnation";
+     '' AS input, created_at, updated_at, incarnation, held_by";
 
 /// Reads `limit + 1` rows to learn whether there is a next page; its
 /// cursor is the last row shown.

@@ -6,7 +6,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
-use crate::store::{Approval, Checkpoint, InboxItem, NewRun, Result, Run, RunStatus, StoreError};
+use crate::store::{
+    Approval, Checkpoint, InboxItem, NewRun, Result, RetiredRun, Run, RunStatus, StoreError,
+};
 
 /// The columns [`RunRow::from_row`] reads by name; select them from `runs`
 /// alone (no join), so that each result column is named after its column.
@@ -14,7 +16,8 @@ macro_rules! run_columns {
     () => {
         "run_id, agent, version, digest, status, status_text, state, outcome, wake_when, waits, \
          steps, fuel_used, step_budget, fuel_budget, tokens_used, token_budget, usd_used, \
-         usd_budget, attempts, last_error, retry_at, input, created_at, updated_at, incarnation"
+         usd_budget, attempts, last_error, retry_at, input, created_at, updated_at, incarnation, \
+         held_by"
     };
 }
 
@@ -44,6 +47,7 @@ pub(super) struct RunRow {
     created_at: Millis,
     updated_at: Millis,
     incarnation: String,
+    held_by: Option<String>,
 }
 
 impl RunRow {
@@ -74,6 +78,7 @@ impl RunRow {
             created_at: row.get("created_at")?,
             updated_at: row.get("updated_at")?,
             incarnation: row.get("incarnation")?,
+            held_by: row.get("held_by")?,
         })
     }
 
@@ -112,6 +117,7 @@ impl RunRow {
             created_at: self.created_at,
             updated_at: self.updated_at,
             incarnation: self.incarnation,
+            held_by: self.held_by,
         })
     }
 }
@@ -124,6 +130,13 @@ pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
             .ctx_with(|| format!("looking up run {}", run.run_id))?;
         if exists {
             return Err(StoreError::RunExists(run.run_id.clone()));
+        }
+        let retired = tx
+            .prepare_cached("SELECT 1 FROM retired_runs WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.exists([&run.run_id]))
+            .ctx_with(|| format!("looking up retired run {}", run.run_id))?;
+        if retired {
+            return Err(StoreError::RunIdRetired(run.run_id.clone()));
         }
         let known = tx
             .prepare_cached("SELECT 1 FROM agents WHERE digest = ?1")
@@ -425,10 +438,17 @@ pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
     .ctx_with(|| format!("reading the inbox of run {run_id}"))
 }
 
-pub(super) fn prune(conn: &mut Connection, ended_before: Millis) -> Result<u64> {
+pub(super) fn prune(conn: &mut Connection, ended_before: Millis, now: Millis) -> Result<u64> {
     write(conn, "pruning ended runs", |tx| {
         let ended =
             "SELECT run_id FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1";
+        tx.prepare(
+            "INSERT INTO retired_runs (run_id, agent, version, status, created_at, ended_at, \
+             pruned_at) SELECT run_id, agent, version, status, created_at, updated_at, ?2 \
+             FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![ended_before as i64, now as i64]))
+        .ctx("keeping the ids of pruned runs")?;
         for table in [
             "checkpoints",
             "waits",
@@ -447,4 +467,27 @@ pub(super) fn prune(conn: &mut Connection, ended_before: Millis) -> Result<u64> 
             .ctx("pruning ended runs")?;
         Ok(runs as u64)
     })
+}
+
+/// A pruned run's record, if `run_id` named one.
+pub(super) fn retired_run(conn: &Connection, run_id: &str) -> Result<Option<RetiredRun>> {
+    conn.prepare_cached(
+        "SELECT run_id, agent, version, status, created_at, ended_at, pruned_at \
+         FROM retired_runs WHERE run_id = ?1",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_row([run_id], |row| {
+            Ok(RetiredRun {
+                run_id: row.get(0)?,
+                agent: row.get(1)?,
+                version: row.get(2)?,
+                status: row.get(3)?,
+                created_at: row.get(4)?,
+                ended_at: row.get(5)?,
+                pruned_at: row.get(6)?,
+            })
+        })
+        .optional()
+    })
+    .ctx_with(|| format!("reading retired run {run_id}"))
 }

@@ -3,7 +3,7 @@
 
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3];
+pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -222,4 +222,23 @@ const SCHEMA_V3: &str = r#"
 CREATE INDEX runs_by_created ON runs (created_at, run_id);
 CREATE INDEX runs_by_status_created ON runs (status, created_at, run_id);
 CREATE INDEX runs_by_agent_created ON runs (agent, created_at, run_id);
+"#;
+
+/// Steps held by a kill switch, and run ids that outlive their runs.
+const SCHEMA_V4: &str = r#"
+-- The kill switch (its scope) that stopped a step in flight: the step was
+-- abandoned unchanged, and the run is not claimed while that switch is on.
+ALTER TABLE runs ADD COLUMN held_by TEXT;
+
+-- Runs deleted by `prune`: their ids are never given to another run, and
+-- their audit rows stay readable under the id.
+CREATE TABLE retired_runs (
+    run_id     TEXT PRIMARY KEY NOT NULL,
+    agent      TEXT NOT NULL,
+    version    TEXT NOT NULL,
+    status     TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    ended_at   INTEGER NOT NULL,
+    pruned_at  INTEGER NOT NULL
+) WITHOUT ROWID;
 "#;

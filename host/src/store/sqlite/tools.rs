@@ -130,6 +130,7 @@ fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis
         "key": call.key,
         "args": truncate(&call.args, AUDIT_ARGS_MAX),
         "ok": result.is_ok(),
+        "outcome": crate::tools::audit_row::outcome_of(result),
     });
     if let Err(error) = result {
         data["error"] = json!(error);

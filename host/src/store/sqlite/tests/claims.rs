@@ -158,7 +158,13 @@ fn a_stale_epoch_changes_nothing() {
         at: 2_100,
     };
     assert!(lost_claim(store.fail_step(&failed)));
-    assert!(lost_claim(store.park("r1", old.epoch, "budget", 2_100)));
+    assert!(lost_claim(store.park(
+        "r1",
+        old.epoch,
+        "budget",
+        &[],
+        2_100
+    )));
     assert!(lost_claim(store.release("r1", old.epoch)));
 
     let after = store.run("r1").unwrap().unwrap();
@@ -291,7 +297,7 @@ fn failed_steps_retry_then_park_until_resumed() {
         .unwrap();
     let (c, _) = claim(&mut store, 11_003).unwrap();
     store
-        .park("r1", c.epoch, "step budget spent", 11_004)
+        .park("r1", c.epoch, "step budget spent", &[], 11_004)
         .unwrap();
     let run = store.run("r1").unwrap().unwrap();
     assert_eq!(run.status, RunStatus::Parked);

@@ -1,0 +1,120 @@
+//! The audit row of one tool call: which tool, which key, and how it ended,
+//! in words an operator reads (`ok`, `server error`, `timeout`, `too large`,
+//! `denied`, `budget`, `replayed`, …).
+
+use serde_json::{Value, json};
+
+use crate::model::ToolError;
+use crate::runtime::HostFault;
+
+/// The longest error text an audit row keeps of a call.
+const MAX_DETAIL: usize = 500;
+
+/// The row's data. `note` is what the gate knew beyond the result (a
+/// replay, a pause, a request that never left the host).
+pub fn tool_call(
+    seq: u64,
+    tool: &str,
+    key: &str,
+    note: Option<&'static str>,
+    answer: &Result<Result<String, ToolError>, HostFault>,
+) -> Value {
+    let mut row = json!({"seq": seq, "tool": tool, "key": cut(key)});
+    let outcome = match answer {
+        Ok(result) => {
+            match result {
+                Ok(out) => {
+                    row["bytes"] = json!(out.len());
+                    if let Some(status) = http_status(out) {
+                        row["status"] = json!(status);
+                    }
+                }
+                Err(e) => row["error"] = json!(cut(&e.to_string())),
+            }
+            outcome_of(result)
+        }
+        Err(fault) => {
+            row["error"] = json!(cut(&fault.0));
+            "stopped"
+        }
+    };
+    row["outcome"] = json!(note.unwrap_or(outcome));
+    row
+}
+
+/// How a call that returned `result` ended.
+pub fn outcome_of(result: &Result<String, ToolError>) -> &'static str {
+    match result {
+        Ok(out) if http_status(out).is_some_and(|status| status >= 500) => "server error",
+        Ok(_) => "ok",
+        Err(e) => error_outcome(e),
+    }
+}
+
+/// How a refused or failed call ended.
+fn error_outcome(e: &ToolError) -> &'static str {
+    match e {
+        ToolError::Denied(_) => "denied",
+        ToolError::Unknown(_) => "unknown tool",
+        ToolError::Budget(_) => "budget",
+        ToolError::Invalid(_) => "invalid",
+        ToolError::Failed(why) if why.contains("timed out") => "timeout",
+        ToolError::Failed(why)
+            if why.contains("the limit is") || why.contains("than the limit") =>
+        {
+            "too large"
+        }
+        ToolError::Failed(_) => "failed",
+    }
+}
+
+/// The status of an `http` tool's rendered response (`{"body": …,
+/// "status": N}`).
+fn http_status(rendered: &str) -> Option<u64> {
+    if !rendered.starts_with("{\"body\"") {
+        return None;
+    }
+    let value: Value = serde_json::from_str(rendered).ok()?;
+    let object = value.as_object().filter(|o| o.len() == 2)?;
+    object.get("status")?.as_u64()
+}
+
+fn cut(text: &str) -> &str {
+    &text[..text.floor_char_boundary(MAX_DETAIL)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(answer: Result<Result<String, ToolError>, HostFault>) -> String {
+        tool_call(1, "t", "k", None, &answer)["outcome"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn each_ending_has_its_word() {
+        assert_eq!(outcome(Ok(Ok("{\"body\":1,\"status\":200}".into()))), "ok");
+        assert_eq!(
+            outcome(Ok(Ok("{\"body\":1,\"status\":503}".into()))),
+            "server error"
+        );
+        assert_eq!(outcome(Ok(Ok("42".into()))), "ok");
+        let failed = |why: &str| outcome(Ok(Err(ToolError::Failed(why.into()))));
+        assert_eq!(failed("POST http://x timed out after 100 ms"), "timeout");
+        assert_eq!(
+            failed(
+                "POST x: the response body is 9 bytes; the limit is 4 (limits.max_payload_bytes)"
+            ),
+            "too large"
+        );
+        assert_eq!(failed("POST x: connection reset"), "failed");
+        assert_eq!(outcome(Ok(Err(ToolError::Denied("no".into())))), "denied");
+        assert_eq!(outcome(Ok(Err(ToolError::Budget("no".into())))), "budget");
+        assert_eq!(outcome(Err(HostFault("store".into()))), "stopped");
+        let replay = tool_call(1, "t", "k", Some("replayed"), &Ok(Ok("1".into())));
+        assert_eq!(replay["outcome"], "replayed");
+    }
+}

@@ -1,0 +1,289 @@
+//! The operator is never misled: names that exist nowhere are refused, a
+//! paused tool pauses, every tool call and act is in the audit log, and a
+//! run's state says what it is going through.
+
+use serde_json::{Value, json};
+
+use crate::fake_servers::{FakeServer, Reply};
+use crate::harness::{Env, FAST_LIMITS};
+
+fn rows(env: &Env, run: &str, kind: &str) -> Vec<Value> {
+    env.audit_rows(run, kind)
+}
+
+#[test]
+fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
+    let env = Env::new("switch-typos", "");
+    env.deploy("waiter", &[]);
+    env.start("waiter", "w1", json!({"topic": "go"}));
+
+    let err = env.fails(&["pause", "--agent", "waitr", "--reason", "typo"]);
+    assert!(
+        err.contains("no agent `waitr`") && err.contains("waiter"),
+        "{err}"
+    );
+    let err = env.fails(&["pause", "--tool", "pagr"]);
+    assert!(
+        err.contains("no tool `pagr`") && err.contains("kv") && err.contains("--preemptive"),
+        "{err}"
+    );
+    let switches = env.json(&["switches"]);
+    assert_eq!(switches, json!([]), "a refused pause sets nothing");
+    assert!(
+        env.json(&["audit"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["kind"] != "pause"),
+        "a refused pause is not recorded as one"
+    );
+
+    // Deliberately, before the agent exists.
+    env.ok(&["pause", "--agent", "payments", "--preemptive"]);
+    assert_eq!(env.json(&["switches"])[0]["scope"], "agent:payments");
+    let err = env.fails(&["resume", "--agent", "paymnts"]);
+    assert!(
+        err.contains("no kill switch `agent:paymnts`") && err.contains("agent:payments"),
+        "{err}"
+    );
+    env.ok(&["resume", "--agent", "payments"]);
+    let out = env.ok(&["resume", "--agent", "waiter"]);
+    assert!(out.contains("was not paused; nothing changed"), "{out}");
+
+    for (args, says) in [
+        (vec!["pause", "--run", "nope"], "run nope does not exist"),
+        (
+            vec!["cancel", "nope", "--reason", "x"],
+            "run nope does not exist",
+        ),
+        (
+            vec!["send", "nope", "--topic", "go", "--id", "e1"],
+            "run nope does not exist",
+        ),
+        (
+            vec!["approve", "w1", "nothing", "--by", "ann"],
+            "has no approval request nothing",
+        ),
+        (vec!["upgrade", "w1", "--to", "9.9.9"], "its versions: 0.1.0"),
+        (
+            vec!["upgrade", "--agent", "nope", "--to", "1.0.0"],
+            "no agent nope",
+        ),
+    ] {
+        let err = env.fails(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    env.work();
+    let err = env.fails(&["approve", "w1", "nothing", "--by", "ann"]);
+    assert!(err.contains("it waits for no approval"), "{err}");
+}
+
+#[test]
+fn a_paused_tool_holds_the_step_unchanged_until_the_switch_lifts() {
+    let env = Env::new("tool-pause", "");
+    env.deploy("hostile", &["kv"]);
+    env.ok(&["kv", "put", "k", "41"]);
+    env.ok(&["pause", "--tool", "kv", "--reason", "kv migration"]);
+    env.start(
+        "hostile",
+        "h",
+        json!({"mode": "tool", "tool": "kv", "args": {"op": "get", "key": "k"}}),
+    );
+    let out = env.work();
+    assert!(
+        out.contains("h paused by kill switch `tool:kv` (kv migration)"),
+        "{out}"
+    );
+
+    let show = env.show("h");
+    assert_eq!(show["status"], "active", "{show}");
+    assert_eq!(show["steps"], 0, "the step was abandoned: {show}");
+    assert_eq!(show["attempts"], 0, "a pause is not a failure: {show}");
+    assert_eq!(show["paused"], true);
+    assert_eq!(show["condition"], "paused: tool kv (kv migration)");
+    let table = env.ok(&["runs"]);
+    assert!(
+        table.contains("paused") && table.contains("paused: tool kv (kv migration)"),
+        "{table}"
+    );
+    let held = rows(&env, "h", "step held");
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert_eq!(held[0]["data"]["switch"], "tool:kv");
+    let calls = rows(&env, "h", "tool");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0]["data"]["outcome"], "paused");
+
+    // While the switch is on, no worker takes the run again.
+    assert!(env.work().contains("idle after 0 step(s)"));
+
+    env.ok(&["resume", "--tool", "kv"]);
+    env.work();
+    let show = env.show("h");
+    assert_eq!(show["status"], "done", "{show}");
+    let outcome = show["outcome"].as_str().unwrap();
+    assert!(
+        outcome.starts_with("ok: ") && outcome.contains("41"),
+        "the guest never saw the pause: {outcome}"
+    );
+    assert_eq!(env.checkpoint_seqs("h"), vec![1]);
+}
+
+#[test]
+fn an_event_on_a_topic_the_run_does_not_wait_on_is_held_and_said_so() {
+    let env = Env::new("held-event", "");
+    env.deploy("waiter", &[]);
+    env.start("waiter", "w", json!({"topic": "tick"}));
+    env.work();
+
+    let out = env.ok(&["send", "w", "--topic", "tik", "--id", "z1"]);
+    assert!(
+        out.contains("held z1") && out.contains("waits on event:tick") && out.contains("`tik`"),
+        "{out}"
+    );
+    let sent = env.json(&["send", "w", "--topic", "tik", "--id", "z2"]);
+    assert!(
+        sent[0]["held"].as_str().unwrap().contains("waits on"),
+        "{sent}"
+    );
+    let show = env.show("w");
+    let held = show["held_events"].as_array().unwrap();
+    assert_eq!(held.len(), 2, "{show}");
+    assert_eq!(
+        (&held[0]["id"], &held[0]["topic"]),
+        (&json!("z1"), &json!("tik"))
+    );
+    assert!(env.ok(&["show", "w"]).contains("held event z1 on `tik`"));
+
+    let out = env.ok(&["send", "w", "--topic", "tick", "--id", "t1"]);
+    assert!(out.contains("delivered t1 to w"), "{out}");
+    env.work();
+    assert_eq!(env.show("w")["outcome"], "event t1 on tick");
+}
+
+#[test]
+fn every_tool_call_is_audited_with_how_it_ended() {
+    let server = FakeServer::start(|r| match r.path.as_str() {
+        "/page/fail" => Reply::Text(503, "try later".into()),
+        "/page/slow" => Reply::Never,
+        _ => Reply::Json(200, json!({"paged": true})),
+    });
+    let config = format!(
+        "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 300\n\
+         idempotent = true\n",
+        server.url
+    );
+    let env = Env::new("tool-audit", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([
+        {"tool": "pager", "args": {"path": "/fail"}},
+        {"tool": "pager", "args": {"path": "/slow"}},
+        {"tool": "pager", "args": {"path": "/ok"}},
+    ]);
+    env.start("caller", "c", json!({"calls": calls}));
+    env.work();
+    let show = env.show("c");
+    assert_eq!(show["status"], "done", "{show}");
+
+    let audited: Vec<(String, String)> = rows(&env, "c", "tool")
+        .iter()
+        .map(|r| {
+            (
+                r["data"]["key"].as_str().unwrap().to_string(),
+                r["data"]["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expect = |key: &str, outcome: &str| (key.to_string(), outcome.to_string());
+    assert_eq!(
+        audited,
+        vec![
+            expect("k1", "server error"),
+            expect("k2", "timeout"),
+            expect("k3", "ok")
+        ],
+        "one row per call, each saying how it ended"
+    );
+    let first = &rows(&env, "c", "tool")[0]["data"];
+    assert_eq!(first["status"], 503, "{first}");
+}
+
+#[test]
+fn a_pruned_run_keeps_its_audit_and_its_id_is_never_reused() {
+    let env = Env::new("prune-ids", "");
+    env.deploy("waiter", &[]);
+    env.start("waiter", "p1", json!({"topic": "go"}));
+    env.work();
+    env.ok(&["cancel", "p1", "--reason", "done with it"]);
+    let out = env.ok(&["prune", "--older-than-days", "0"]);
+    assert!(out.contains("pruned 1 run"), "{out}");
+
+    let audit = env.json(&["audit", "p1"]);
+    let kinds: Vec<&str> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"start") && kinds.contains(&"cancelled"),
+        "{kinds:?}"
+    );
+    let err = env.fails(&["show", "p1"]);
+    assert!(
+        err.contains("was pruned") && err.contains("wakeful audit p1"),
+        "{err}"
+    );
+    let err = env.fails(&["start", "waiter", "--id", "p1"]);
+    assert!(err.contains("never reused"), "{err}");
+    let again = env.json(&["audit", "p1"]);
+    assert_eq!(
+        again, audit,
+        "nothing new was mixed into the pruned run's rows"
+    );
+    let err = env.fails(&["audit", "never-was"]);
+    assert!(err.contains("run never-was does not exist"), "{err}");
+}
+
+#[test]
+fn a_failing_run_says_it_is_retrying_with_its_attempt_and_error() {
+    let env = Env::new("retrying", "[limits]\nretry_backoff_ms = 600000\n");
+    env.deploy("hostile", &["kv"]);
+    env.start("hostile", "f", json!({"mode": "error"}));
+    env.work();
+    let show = env.show("f");
+    let condition = show["condition"].as_str().unwrap();
+    assert!(
+        condition.starts_with("retrying (attempt 2 of 5, next at ")
+            && condition.contains("hostile error"),
+        "{show}"
+    );
+    let table = env.ok(&["runs"]);
+    assert!(
+        table.contains("retrying") && table.contains("attempt 2 of 5"),
+        "{table}"
+    );
+    assert!(
+        env.ok(&["show", "f"])
+            .contains("now        retrying (attempt 2 of 5")
+    );
+}
+
+#[test]
+fn work_says_which_claim_it_waits_for_after_a_crash() {
+    let env = Env::new("claim-wait", FAST_LIMITS);
+    env.deploy("waiter", &[]);
+    env.start("waiter", "cw", json!({"topic": "go"}));
+    let crashed = env
+        .clone_with_env("WAKEFUL_FAILPOINT", "before-commit")
+        .output(&["work", "--until-idle"]);
+    assert!(!crashed.status.success(), "the failpoint kills the worker");
+
+    let out = env.output(&["work", "--until-idle"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("waiting for run cw: claimed by ") && stderr.contains("s from now"),
+        "{stderr}"
+    );
+    assert_eq!(env.show("cw")["status"], "waiting");
+}
