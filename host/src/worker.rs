@@ -253,6 +253,8 @@ impl<'a> Worker<'a> {
             held: None,
             audit: vec![],
             note: None,
+            call_rows: 0,
+            unaudited_calls: 0,
         };
         let report = runtime.step(&loaded, &input, &mut gate);
         let (executed, replayed) = (gate.executed, gate.replayed);
@@ -261,7 +263,7 @@ impl<'a> Worker<'a> {
         let budget_spent = gate.budget_spent.take();
         let unknown_outcome = gate.unknown_outcome.take();
         let held = gate.held.take();
-        let mut logs = std::mem::take(&mut gate.audit);
+        let mut logs = gate.take_audit();
         logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
         if let Some(switch) = held {
             return self.hold(claim, &wake, switch, logs);

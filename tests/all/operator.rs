@@ -64,7 +64,10 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
             vec!["approve", "w1", "nothing", "--by", "ann"],
             "has no approval request nothing",
         ),
-        (vec!["upgrade", "w1", "--to", "9.9.9"], "its versions: 0.1.0"),
+        (
+            vec!["upgrade", "w1", "--to", "9.9.9"],
+            "its versions: 0.1.0",
+        ),
         (
             vec!["upgrade", "--agent", "nope", "--to", "1.0.0"],
             "no agent nope",
@@ -286,4 +289,102 @@ fn work_says_which_claim_it_waits_for_after_a_crash() {
         "{stderr}"
     );
     assert_eq!(env.show("cw")["status"], "waiting");
+}
+
+#[test]
+fn a_switch_set_while_a_step_runs_stops_its_next_call_and_loses_nothing() {
+    let server = FakeServer::start(|r| {
+        if r.path == "/page/slow" {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+        }
+        Reply::Json(200, json!({"paged": r.path}))
+    });
+    let config = format!(
+        "[tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 5000\n",
+        server.url
+    );
+    let env = Env::new("pause-mid-step", &config);
+    env.deploy("caller", &["pager", "llm"]);
+    let calls = json!([
+        {"tool": "pager", "args": {"path": "/slow"}},
+        {"tool": "pager", "args": {"path": "/next"}},
+    ]);
+    env.start("caller", "m", json!({"calls": calls, "batch": true}));
+    let worker = env
+        .command(&["work", "--until-idle"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the step never called"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    env.ok(&["pause", "--tool", "pager", "--reason", "pager storm"]);
+    let out = worker.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.contains("m paused by kill switch `tool:pager`"),
+        "{out}"
+    );
+    assert_eq!(server.requests().len(), 1, "the second call was not sent");
+    let show = env.show("m");
+    assert_eq!(
+        (show["steps"].as_u64(), show["attempts"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(show["condition"], "paused: tool pager (pager storm)");
+
+    env.ok(&["resume", "--tool", "pager"]);
+    env.work();
+    let show = env.show("m");
+    assert_eq!(show["status"], "done", "{show}");
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(paths, ["/page/slow", "/page/next"], "each call sent once");
+    // Recorded calls are audited with their result, the others with the
+    // step's outcome: compare as a set.
+    let mut outcomes: Vec<(String, String)> = rows(&env, "m", "tool")
+        .iter()
+        .map(|r| {
+            (
+                r["data"]["key"].as_str().unwrap().to_string(),
+                r["data"]["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    outcomes.sort();
+    let expect = |key: &str, outcome: &str| (key.to_string(), outcome.to_string());
+    assert_eq!(
+        outcomes,
+        vec![
+            expect("k1", "ok"),
+            expect("k1", "replayed"),
+            expect("k2", "ok"),
+            expect("k2", "paused"),
+        ]
+    );
+}
+
+#[test]
+fn a_guest_flooding_refused_calls_cannot_flood_the_audit_log() {
+    let env = Env::new("call-flood", "");
+    env.deploy("hostile", &["kv"]);
+    env.start(
+        "hostile",
+        "flood",
+        json!({"mode": "toolflood", "tool": "nope"}),
+    );
+    env.work();
+    assert_eq!(env.show("flood")["outcome"], "200 calls refused");
+    let calls = rows(&env, "flood", "tool");
+    assert_eq!(calls.len(), 65, "64 rows and a count of the rest");
+    assert_eq!(calls[0]["data"]["outcome"], "unknown tool");
+    let last = &calls[64]["data"];
+    assert_eq!(
+        (&last["outcome"], &last["calls"]),
+        (&json!("not audited"), &json!(136))
+    );
 }

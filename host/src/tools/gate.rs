@@ -31,6 +31,10 @@ pub const MAX_KEY_BYTES: usize = 512;
 /// with its result.
 const RECORDED: &str = "recorded";
 
+/// Audit rows of unrecorded calls (refusals, replays, failures) one step
+/// may add; recorded calls always have theirs.
+const MAX_CALL_ROWS: u32 = 64;
+
 /// The longest tool name a guest may call.
 pub const MAX_TOOL_NAME_BYTES: usize = 128;
 
@@ -78,6 +82,26 @@ pub struct StepGate<'a> {
     /// How the call being made ended, when its result alone does not say
     /// (a replay, a pause, a call that never left the host).
     pub note: Option<&'static str>,
+    /// Call rows this step has added to `audit`, and calls past the limit.
+    pub call_rows: u32,
+    pub unaudited_calls: u32,
+}
+
+impl StepGate<'_> {
+    /// The step's audit rows, with a count of the calls past the limit.
+    pub fn take_audit(&mut self) -> Vec<AuditEntry> {
+        let mut rows = std::mem::take(&mut self.audit);
+        if self.unaudited_calls > 0 {
+            rows.push(AuditEntry {
+                run_id: Some(self.run_id.to_string()),
+                kind: "tool".into(),
+                data: json!({"seq": self.seq, "outcome": "not audited",
+                    "calls": self.unaudited_calls,
+                    "why": format!("a step's first {MAX_CALL_ROWS} unrecorded calls are audited")}),
+            });
+        }
+        rows
+    }
 }
 
 /// What a run has spent on metered tools, and may spend.
@@ -214,6 +238,12 @@ impl ToolGate for StepGate<'_> {
         if self.note == Some(RECORDED) {
             return answer;
         }
+        if self.call_rows >= MAX_CALL_ROWS {
+            // A guest looping over refused calls must not flood the log.
+            self.unaudited_calls += 1;
+            return answer;
+        }
+        self.call_rows += 1;
         let row = audit_row::tool_call(self.seq, name, idempotency_key, self.note, &answer);
         self.audit.push(AuditEntry {
             run_id: Some(self.run_id.to_string()),

@@ -13,6 +13,7 @@
 //! | `clock` | done; state `{"now", "wall", "random"}`: logical time, system time (ms), 8 random bytes (hex) |
 //! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
+//! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
 //! | `ok` | done with "ok" |
 
 use std::collections::HashMap;
@@ -74,6 +75,12 @@ impl Agent for Hostile {
                     Err(e) => format!("err: {e}"),
                 },
             )),
+            "toolflood" => {
+                let refused = (0..200)
+                    .filter(|n| tools::call_raw(&input.tool, "{}", &format!("f{n}")).is_err())
+                    .count();
+                Ok(Step::done(format!("{refused} calls refused")))
+            }
             "manywaits" => Ok(Step::wait(
                 (0..17).map(|i| Wait::event(format!("topic-{i}"))),
             )),
