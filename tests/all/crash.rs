@@ -79,7 +79,7 @@ fn tool_scenario(point: &str) -> bool {
         "two distinct effects after a crash at {point}: {keys:?}"
     );
     // The ledger gave the guest each result once.
-    assert_eq!(env.audit_rows("r", "tool").len(), 2, "at {point}");
+    assert_eq!(env.recorded_calls("r").len(), 2, "at {point}");
     hit
 }
 

@@ -193,6 +193,15 @@ impl Env {
         v["value"].clone()
     }
 
+    /// The audit rows of the run's tool calls that ran and were recorded
+    /// (not replays, refusals or failures), oldest first.
+    pub fn recorded_calls(&self, run: &str) -> Vec<Value> {
+        self.audit_rows(run, "tool")
+            .into_iter()
+            .filter(|r| r["data"]["recorded"] == true)
+            .collect()
+    }
+
     /// Audit rows of one run with the given kind.
     pub fn audit_rows(&self, run: &str, kind: &str) -> Vec<Value> {
         let rows = self.json(&["audit", run]);

@@ -154,7 +154,7 @@ fn experiment_2_crash_after_the_model_call() {
     // replays it instead of calling the model again.
     until_approval(&env);
     let calls: Vec<Value> = env
-        .audit_rows(RUN, "tool")
+        .recorded_calls(RUN)
         .into_iter()
         .filter(|r| r["data"]["key"] == "INC-7001:diagnose")
         .collect();
@@ -347,7 +347,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
         let seqs = env.checkpoint_seqs(run);
         assert_eq!(seqs, (1..=6).collect::<Vec<u64>>(), "{run}");
         let mut keys: Vec<String> = env
-            .audit_rows(run, "tool")
+            .recorded_calls(run)
             .iter()
             .map(|r| r["data"]["key"].as_str().unwrap().to_string())
             .collect();

@@ -11,6 +11,23 @@ fn rows(env: &Env, run: &str, kind: &str) -> Vec<Value> {
     env.audit_rows(run, kind)
 }
 
+/// (key, outcome) of each of the run's tool call rows, in log order.
+fn call_outcomes(env: &Env, run: &str) -> Vec<(String, String)> {
+    rows(env, run, "tool")
+        .iter()
+        .map(|r| {
+            (
+                r["data"]["key"].as_str().unwrap().to_string(),
+                r["data"]["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn expect(key: &str, outcome: &str) -> (String, String) {
+    (key.to_string(), outcome.to_string())
+}
+
 #[test]
 fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
     let env = Env::new("switch-typos", "");
@@ -187,18 +204,8 @@ fn every_tool_call_is_audited_with_how_it_ended() {
     let show = env.show("c");
     assert_eq!(show["status"], "done", "{show}");
 
-    let audited: Vec<(String, String)> = rows(&env, "c", "tool")
-        .iter()
-        .map(|r| {
-            (
-                r["data"]["key"].as_str().unwrap().to_string(),
-                r["data"]["outcome"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    let expect = |key: &str, outcome: &str| (key.to_string(), outcome.to_string());
     assert_eq!(
-        audited,
+        call_outcomes(&env, "c"),
         vec![
             expect("k1", "server error"),
             expect("k2", "timeout"),
@@ -346,17 +353,8 @@ fn a_switch_set_while_a_step_runs_stops_its_next_call_and_loses_nothing() {
     assert_eq!(paths, ["/page/slow", "/page/next"], "each call sent once");
     // Recorded calls are audited with their result, the others with the
     // step's outcome: compare as a set.
-    let mut outcomes: Vec<(String, String)> = rows(&env, "m", "tool")
-        .iter()
-        .map(|r| {
-            (
-                r["data"]["key"].as_str().unwrap().to_string(),
-                r["data"]["outcome"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let mut outcomes = call_outcomes(&env, "m");
     outcomes.sort();
-    let expect = |key: &str, outcome: &str| (key.to_string(), outcome.to_string());
     assert_eq!(
         outcomes,
         vec![

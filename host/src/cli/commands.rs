@@ -122,8 +122,12 @@ pub fn run(cli: Cli) -> Result<()> {
             if json {
                 return print_json(&sent);
             }
-            if sent.is_empty() {
-                println!("no run waits on {topic}; nothing delivered");
+            if sent.is_empty() && run.is_none() {
+                println!(
+                    "no run waits on {topic} now; event {event_id} is kept {} h for the runs \
+                     live now, each gets it when it waits on {topic}",
+                    app.config.retention.broadcast_hours
+                );
             }
             for s in &sent {
                 match s.delivery {

@@ -131,6 +131,8 @@ fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis
         "args": truncate(&call.args, AUDIT_ARGS_MAX),
         "ok": result.is_ok(),
         "outcome": crate::tools::audit_row::outcome_of(result),
+        // The call ran and its result is the one every repeat replays.
+        "recorded": true,
     });
     if let Err(error) = result {
         data["error"] = json!(error);
