@@ -142,6 +142,19 @@ pub enum ToolError {
     Failed(String),
 }
 
+impl ToolError {
+    /// The text without the kind's prefix.
+    pub fn message(&self) -> &str {
+        match self {
+            ToolError::Denied(m)
+            | ToolError::Unknown(m)
+            | ToolError::Budget(m)
+            | ToolError::Invalid(m)
+            | ToolError::Failed(m) => m,
+        }
+    }
+}
+
 /// The level of a guest log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

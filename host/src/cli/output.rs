@@ -235,13 +235,24 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
             };
             format!("#{} {} -> {}{status}", s("seq"), s("wake"), s("next"))
         }
+        "tool" if d["outcome"] == "not audited" => {
+            format!("{} more call(s) not audited ({})", d["calls"], s("why"))
+        }
         "tool" => {
-            let ok = if d["ok"] == Value::Bool(true) {
-                "ok".to_string()
-            } else {
-                format!("error: {}", s("error"))
+            // Rows written before outcomes were recorded have only `ok`.
+            let outcome = match (&d["outcome"], &d["ok"]) {
+                (Value::String(o), _) => o.clone(),
+                (_, Value::Bool(true)) => "ok".into(),
+                _ => "failed".into(),
             };
-            format!("{} key={} {ok}", s("tool"), s("key"))
+            let mut line = format!("{} key={} {outcome}", s("tool"), s("key"));
+            if let Some(status) = d["status"].as_u64() {
+                line.push_str(&format!(" (status {status})"));
+            }
+            if d["error"].is_string() {
+                line.push_str(&format!(": {}", s("error")));
+            }
+            line
         }
         "log" => format!("[{}] {}", s("level"), s("message")),
         "approval requested" => format!(

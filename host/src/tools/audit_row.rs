@@ -29,7 +29,8 @@ pub fn tool_call(
                         row["status"] = json!(status);
                     }
                 }
-                Err(e) => row["error"] = json!(cut(&e.to_string())),
+                // The outcome names the kind; the error says the rest.
+                Err(e) => row["error"] = json!(cut(e.message())),
             }
             outcome_of(result)
         }
