@@ -305,7 +305,8 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
         }
         Command::Schedule { op } => admin::schedule(&mut app, op, json)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
-        Command::Bench { .. } => bail!("bench opens no data directory; it runs on its own"),
+        // `run` takes bench apart before any store is opened.
+        Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::Kv { op } => admin::kv(&mut app, op, json)?,
         Command::Lease { op } => admin::lease(&mut app, op)?,
     }
