@@ -60,11 +60,22 @@ pub struct App {
 /// What `deploy` did.
 #[derive(Debug, Serialize)]
 pub struct Deployed {
+    /// The version as stored (an existing one keeps its deploy time).
     pub agent: AgentVersion,
     pub already_deployed: bool,
+    /// The version was already deployed and `--owner` named someone else:
+    /// the owner before the change (`None`: it had none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_changed: Option<OwnerChange>,
     /// Granted tools this host has no implementation for: calls to them fail
     /// with `unknown` until the config adds them.
     pub unconfigured_tools: Vec<String>,
+}
+
+/// Who answered for a version before its owner was changed.
+#[derive(Debug, Serialize)]
+pub struct OwnerChange {
+    pub was: Option<String>,
 }
 
 /// How one `send` went for one run.
@@ -224,6 +235,14 @@ impl App {
             owner: owner.map(str::to_string),
         };
         let put = self.store.put_agent(&version, bytes)?;
+        let version = match put {
+            PutAgent::Inserted => version,
+            // What is stored: its deploy time, and its owner unless changed.
+            _ => self
+                .store
+                .agent(&version.name, Some(&version.version))?
+                .unwrap_or(version),
+        };
         if put == PutAgent::Inserted {
             self.audit(
                 None,
@@ -232,14 +251,19 @@ impl App {
                     "digest": version.digest, "granted": granted, "owner": owner}),
             )?;
         }
-        let unconfigured_tools = granted
+        let unconfigured_tools = version
+            .granted_tools
             .iter()
             .filter(|t| !self.tools.knows(t))
             .cloned()
             .collect();
         Ok(Deployed {
             agent: version,
-            already_deployed: put == PutAgent::AlreadyDeployed,
+            already_deployed: put != PutAgent::Inserted,
+            owner_changed: match put {
+                PutAgent::OwnerChanged { was } => Some(OwnerChange { was }),
+                _ => None,
+            },
             unconfigured_tools,
         })
     }

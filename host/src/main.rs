@@ -1,9 +1,29 @@
 use clap::Parser;
 
+use wakeful::cli::{Cli, Command};
+
 fn main() {
-    let cli = wakeful::cli::Cli::parse();
+    let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve { .. } | Command::Work { .. }) {
+        die_quietly_on_a_closed_pipe();
+    }
     if let Err(e) = wakeful::cli::run(cli) {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// Rust ignores SIGPIPE, so `println!` to a pipe whose reader has gone
+/// (`wakeful runs | head -1`) panics. A command that only prints ends as
+/// other Unix tools do instead: killed by SIGPIPE, silently. Long-lived
+/// commands keep ignoring it: `serve` writes to sockets, and a client
+/// hanging up must not kill the server, nor a closed log pipe a worker.
+#[allow(unsafe_code)]
+fn die_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called at the start of `main`, before any other thread
+    // exists; SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

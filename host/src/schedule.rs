@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::app::{App, AppError};
 use crate::clock::rfc3339;
-use crate::store::{Overlap, RunStatus, Schedule, StoreError};
+use crate::store::{Overlap, PutSchedule, RunStatus, Schedule, StoreError};
 use crate::waits::next_tick;
 
 /// What a due schedule did at its tick.
@@ -26,6 +26,9 @@ pub struct Fired {
 const MAX_SCHEDULE_ID: usize = 128 - 17;
 
 /// Records a schedule after checking its agent, cron expression and input.
+/// An id already in use is refused, naming the schedule it has, unless
+/// `replace` is set: then the new schedule takes the old one's place
+/// whole, and the audit row shows both.
 pub fn add(
     app: &mut App,
     id: &str,
@@ -33,6 +36,7 @@ pub fn add(
     cron: &str,
     input: Option<&str>,
     overlap: Overlap,
+    replace: bool,
 ) -> Result<Schedule, AppError> {
     crate::app::check_id("schedule id", id)?;
     if id.len() > MAX_SCHEDULE_ID {
@@ -57,14 +61,43 @@ pub fn add(
         last_run_id: None,
         created_at: now,
     };
-    app.store.put_schedule(&schedule)?;
-    app.audit(
-        None,
-        "schedule",
-        json!({"id": id, "agent": agent, "cron": cron,
-        "overlap": overlap.as_str(), "next": rfc3339(next_at)}),
-    )?;
+    match app.store.put_schedule(&schedule, replace)? {
+        PutSchedule::Added => app.audit(
+            None,
+            "schedule",
+            json!({"id": id, "agent": agent, "cron": cron, "input": input_json(input),
+            "overlap": overlap.as_str(), "next": rfc3339(next_at)}),
+        )?,
+        PutSchedule::Replaced(old) => app.audit(
+            None,
+            "schedule replaced",
+            json!({"id": id, "old": described(&old), "new": described(&schedule),
+            "next": rfc3339(next_at)}),
+        )?,
+        PutSchedule::Exists(old) => {
+            return Err(AppError::Conflict(format!(
+                "schedule {id} already exists: {} at `{}` with input {} (overlap {}); \
+                 pass --replace to replace it whole, or choose another id",
+                old.agent,
+                old.cron,
+                old.input,
+                old.overlap.as_str()
+            )));
+        }
+    }
     Ok(schedule)
+}
+
+/// What an audit row shows of a schedule.
+fn described(s: &Schedule) -> serde_json::Value {
+    json!({"agent": s.agent, "cron": s.cron, "input": input_json(&s.input),
+    "overlap": s.overlap.as_str()})
+}
+
+/// A stored input as JSON in an audit row (checked JSON text; kept as text
+/// should it ever not parse).
+fn input_json(input: &str) -> serde_json::Value {
+    serde_json::from_str(input).unwrap_or_else(|_| json!(input))
 }
 
 /// Starts the runs of every schedule whose tick has come. Cheap when none

@@ -13,6 +13,7 @@ mod hostile_clients;
 mod incident;
 mod invoice;
 mod ledger;
+mod manners;
 mod operator;
 mod race;
 mod sandbox;

@@ -216,6 +216,48 @@ pub async fn kv_put(
     .await
 }
 
+/// `GET /v1/kv?prefix=P&limit=N&after=KEY`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KvListQuery {
+    prefix: Option<String>,
+    limit: Option<String>,
+    after: Option<String>,
+}
+
+/// A page of the keys that start with `prefix`, in key order, each as
+/// `GET /v1/kv/{key}` shows it; `next` is the last key, for `after`.
+pub async fn kv_list(
+    State(state): State<Arc<ApiState>>,
+    query: Result<Query<KvListQuery>, QueryRejection>,
+) -> Answer {
+    use super::runs::{DEFAULT_PAGE, MAX_PAGE};
+    let Query(q) = query?;
+    let limit = match q.limit.as_deref() {
+        None => DEFAULT_PAGE,
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if (1..=MAX_PAGE).contains(&n) => n,
+            _ => {
+                return Err(ApiError::BadRequest(format!(
+                    "limit `{text}` is not valid; use a number from 1 to {MAX_PAGE} \
+                     (default {DEFAULT_PAGE})"
+                )));
+            }
+        },
+    };
+    blocking(&state, move |app| {
+        let prefix = q.prefix.unwrap_or_default();
+        let page = app.store.kv_page(&prefix, q.after.as_deref(), limit)?;
+        let items: Vec<Value> = page
+            .items
+            .into_iter()
+            .map(|entry| rendered(&KvOutcome::Read(entry)))
+            .collect();
+        Ok(Json(json!({"items": items, "next": page.next})))
+    })
+    .await
+}
+
 fn rendered(outcome: &KvOutcome) -> Value {
     serde_json::from_str(&tools::kv::render(outcome)).unwrap_or(Value::Null)
 }

@@ -4,23 +4,43 @@
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
+use super::admin;
 use super::output::{self, print_json};
-use super::{Cli, Command, KvCommand, LeaseCommand, ScheduleCommand};
+use super::{Cli, Command};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{
-    ClaimedRun, Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, Resolution, RunFilter, RunStatus,
-    StoreError,
-};
+use crate::store::{ClaimedRun, Delivery, Resolution, RunFilter, RunStatus, StoreError};
+use crate::upgrade;
 use crate::worker::Worker;
-use crate::{tools, upgrade};
 
-/// Runs one command line.
+/// Runs one command line. `bench` works on a store of its own and never
+/// opens (or creates) the data directory; every other command does.
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
-    let mut app = App::open(&cli.data, config)?;
-    let json = cli.json;
-    match cli.command {
+    let Cli {
+        data,
+        json,
+        command,
+        ..
+    } = cli;
+    match command {
+        Command::Bench {
+            agent,
+            runs,
+            input,
+            topic,
+            payload,
+        } => admin::bench(&agent, runs, input, topic, payload, config, json),
+        command => {
+            let app = App::open(&data, config)?;
+            operate(app, &data, command, json)
+        }
+    }
+}
+
+/// Runs one command on the store of the data directory `data`.
+fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -> Result<()> {
+    match command {
         Command::Deploy {
             file,
             grants,
@@ -35,12 +55,19 @@ pub fn run(cli: Cli) -> Result<()> {
             if json {
                 return print_json(&d);
             }
-            let verb = if d.already_deployed {
-                "already deployed"
+            let label = format!("{}@{}", d.agent.name, d.agent.version);
+            if let Some(change) = &d.owner_changed {
+                let was = change
+                    .was
+                    .as_deref()
+                    .map_or("had none".into(), |w| format!("was {w}"));
+                let now = d.agent.owner.as_deref().unwrap_or_default();
+                println!("owner of {label} is now {now} ({was})");
+            } else if d.already_deployed {
+                println!("already deployed {label}; nothing changed");
             } else {
-                "deployed"
-            };
-            println!("{verb} {}@{}", d.agent.name, d.agent.version);
+                println!("deployed {label}");
+            }
             println!("digest sha256:{}", d.agent.digest);
             println!("granted {}", output::list(&d.agent.granted_tools));
             if let Some(owner) = &d.agent.owner {
@@ -72,7 +99,7 @@ pub fn run(cli: Cli) -> Result<()> {
             poll_ms,
         } => work(&mut app, until_idle, poll_ms, json)?,
         Command::Serve { listen, workers } => {
-            return crate::serve::run(app, &cli.data, listen, workers);
+            return crate::serve::run(app, data, listen, workers);
         }
         Command::Runs {
             status,
@@ -282,32 +309,19 @@ pub fn run(cli: Cli) -> Result<()> {
             let pruned = app.prune(days)?;
             println!("pruned {pruned} run(s) that ended more than {days} day(s) ago");
         }
-        Command::Schedule { op } => schedule(&mut app, op, json)?,
+        Command::Schedule { op } => admin::schedule(&mut app, op, json)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
-        Command::Bench { agent, runs, topic } => {
-            let scratch = cli.data.join("bench");
-            let report = crate::bench::run(&agent, runs, &topic, &scratch, app.config.clone())?;
-            let _ = std::fs::remove_dir_all(&scratch);
-            if json {
-                return print_json(&report);
-            }
-            for (k, v) in serde_json::to_value(&report)?
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                println!("{k:<16} {v}");
-            }
-        }
-        Command::Kv { op } => kv(&mut app, op)?,
-        Command::Lease { op } => lease(&mut app, op)?,
+        // `run` takes bench apart before any store is opened.
+        Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
+        Command::Kv { op } => admin::kv(&mut app, op, json)?,
+        Command::Lease { op } => admin::lease(&mut app, op)?,
     }
     Ok(())
 }
 
 /// A JSON argument as given, or read from a file (`@PATH`) or standard input
 /// (`-`): payloads can be larger than a command line may be.
-fn arg_text(what: &str, arg: String) -> Result<String> {
+pub(super) fn arg_text(what: &str, arg: String) -> Result<String> {
     if arg == "-" {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
@@ -367,44 +381,10 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
     }
 }
 
-fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
-    match op {
-        ScheduleCommand::Add {
-            id,
-            agent,
-            cron,
-            input,
-            overlap,
-        } => {
-            let Some(overlap) = crate::store::Overlap::parse(&overlap) else {
-                bail!("--overlap must be `skip` or `allow`, not `{overlap}`");
-            };
-            let input = input.map(|i| arg_text("--input", i)).transpose()?;
-            let s = crate::schedule::add(app, &id, &agent, &cron, input.as_deref(), overlap)?;
-            if json {
-                return print_json(&s);
-            }
-            println!(
-                "schedule {id}: {agent} at `{cron}`, next at {}",
-                crate::clock::rfc3339(s.next_at)
-            );
-        }
-        ScheduleCommand::List => output::schedules(&app.store.schedules()?, json)?,
-        ScheduleCommand::Remove { id } => {
-            if !app.store.remove_schedule(&id)? {
-                bail!("there is no schedule {id}; `wakeful schedule list` lists them");
-            }
-            app.audit(None, "schedule removed", json!({"id": id}))?;
-            println!("removed schedule {id}; the runs it started go on");
-        }
-    }
-    Ok(())
-}
-
 /// The rows a list command prints: `limit` of them after `after`, or with
 /// no limit every one, read a page of [`PAGE`] at a time. Returns the
 /// cursor of what is left.
-fn pages<T, C: Clone>(
+pub(super) fn pages<T, C: Clone>(
     limit: Option<usize>,
     mut after: Option<C>,
     mut read: impl FnMut(Option<C>, usize) -> Result<(Vec<T>, Option<C>), StoreError>,
@@ -426,7 +406,7 @@ fn pages<T, C: Clone>(
 }
 
 /// Says on standard error how to read the next page, if there is one.
-fn more(next: Option<impl std::fmt::Display>) {
+pub(super) fn more(next: Option<impl std::fmt::Display>) {
     if let Some(next) = next {
         eprintln!("more: pass --after {next}");
     }
@@ -434,77 +414,3 @@ fn more(next: Option<impl std::fmt::Display>) {
 
 /// Rows a list command reads at a time.
 const PAGE: usize = 1000;
-
-fn kv(app: &mut App, op: KvCommand) -> Result<()> {
-    let op = match op {
-        KvCommand::Get { key } => KvOp::Get { key },
-        KvCommand::Put {
-            key,
-            value,
-            expected_version,
-        } => {
-            let value = arg_text("the value", value)?;
-            app.check_json("the value", &value)?;
-            KvOp::Put {
-                key,
-                value,
-                expected_version,
-            }
-        }
-        KvCommand::Delete { key } => KvOp::Delete {
-            key,
-            expected_version: None,
-        },
-    };
-    let outcome = app.kv(&op)?;
-    println!("{}", tools::kv::render(&outcome));
-    if let KvOutcome::Wrote(w) = outcome
-        && !w.ok
-    {
-        bail!(
-            "the key is at version {}, not the expected one; nothing was written",
-            w.version
-        );
-    }
-    Ok(())
-}
-
-fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
-    let now = app.now();
-    let op = match op {
-        LeaseCommand::Acquire {
-            resource,
-            holder,
-            ttl,
-        } => {
-            if ttl == 0 {
-                bail!("--ttl must be at least 1 second");
-            }
-            LeaseOp::Acquire {
-                resource,
-                holder,
-                ttl_ms: ttl.saturating_mul(1000),
-            }
-        }
-        LeaseCommand::Release { resource, holder } => LeaseOp::Release { resource, holder },
-    };
-    let outcome = app.store.lease(&op, None, now)?;
-    app.audit(
-        None,
-        "lease",
-        json!({"op": format!("{op:?}"), "result": outcome}),
-    )?;
-    println!("{}", tools::lease::render(&outcome));
-    if let LeaseOutcome::Acquire {
-        granted: false,
-        holder,
-        expires_at,
-    } = outcome
-    {
-        bail!(
-            "{holder} holds the lease until {}; nothing changed",
-            crate::clock::rfc3339(expires_at)
-        );
-    }
-    Ok(())
-}

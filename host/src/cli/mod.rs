@@ -1,6 +1,8 @@
 //! The `wakeful` command line: argument definitions here, the commands in
-//! [`commands`], text and JSON rendering in [`output`].
+//! [`commands`] (kv, leases, schedules and bench in [`admin`]), text and
+//! JSON rendering in [`output`].
 
+mod admin;
 mod commands;
 mod output;
 
@@ -37,6 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Deploy an agent component (`.wasm`) with the tools it may use.
     Deploy {
+        /// The agent component, built for `wasm32-wasip2`.
         file: PathBuf,
         /// Grant a tool the agent asks for (repeatable).
         #[arg(long = "grant", value_name = "TOOL")]
@@ -44,7 +47,8 @@ pub enum Command {
         /// Grant every tool the agent asks for.
         #[arg(long)]
         grant_all: bool,
-        /// Who answers for this version (a person or a team).
+        /// Who answers for this version (a person or a team); given again
+        /// for a version already deployed, it changes the owner.
         #[arg(long)]
         owner: Option<String>,
     },
@@ -52,6 +56,7 @@ pub enum Command {
     Agents,
     /// Start a run of AGENT or AGENT@VERSION (default: the highest version).
     Start {
+        /// AGENT (the highest version) or AGENT@VERSION.
         agent: String,
         /// Start input, JSON (`@FILE` reads a file, `-` standard input).
         #[arg(long)]
@@ -96,11 +101,18 @@ pub enum Command {
         after: Option<String>,
     },
     /// Show one run: status, state, waits, pending approvals.
-    Show { run: String },
+    Show {
+        /// The run's id.
+        run: String,
+    },
     /// The run's checkpoints, one per step.
-    History { run: String },
+    History {
+        /// The run's id.
+        run: String,
+    },
     /// The audit log, or one run's part of it, oldest first.
     Audit {
+        /// Only this run's rows.
         run: Option<String>,
         /// At most this many rows (default: all).
         #[arg(long)]
@@ -111,7 +123,10 @@ pub enum Command {
     },
     /// Deliver an event to RUN, or to every run waiting on the topic.
     Send {
+        /// The run to deliver to; without it, every live run gets the
+        /// event when it waits on the topic.
         run: Option<String>,
+        /// The topic the event is on.
         #[arg(long)]
         topic: String,
         /// Event id: a second event with the same id for a run is ignored.
@@ -123,13 +138,17 @@ pub enum Command {
     },
     /// Answer an approval request (approve, or --reject).
     Approve {
+        /// The run that asked.
         run: String,
+        /// The approval request's id, as `show` lists it.
         request: String,
         /// Who answers.
         #[arg(long)]
         by: String,
+        /// Reject the request instead of approving it.
         #[arg(long)]
         reject: bool,
+        /// A comment the run sees with the answer.
         #[arg(long)]
         comment: Option<String>,
         /// Refuse the answer unless the request's details still have this
@@ -142,6 +161,7 @@ pub enum Command {
     /// sent again, or fail it. The run then retries its step.
     #[command(group(clap::ArgGroup::new("how").required(true).args(["result", "retry", "fail"])))]
     Resolve {
+        /// The parked run.
         run: String,
         /// The call's idempotency key, as `show` lists it.
         key: String,
@@ -161,7 +181,9 @@ pub enum Command {
     /// End a run for good: it takes no further step (a step in flight is
     /// discarded).
     Cancel {
+        /// The run to end.
         run: String,
+        /// Why it is cancelled (kept in the audit log).
         #[arg(long)]
         reason: String,
     },
@@ -169,7 +191,7 @@ pub enum Command {
     Pause {
         #[command(flatten)]
         scope: Scope,
-        /// Why: shown with every run the switch stops.
+        /// Why (kept with the switch and in the audit log).
         #[arg(long)]
         reason: Option<String>,
         /// Pause an agent or tool that is not deployed yet (a name that
@@ -188,6 +210,7 @@ pub enum Command {
         /// One run; or use --agent for every live run of an agent.
         #[arg(required_unless_present = "agent", conflicts_with = "agent")]
         run: Option<String>,
+        /// Every live run of this agent.
         #[arg(long)]
         agent: Option<String>,
         /// The version to move to.
@@ -216,23 +239,40 @@ pub enum Command {
     /// Write a consistent copy of the store to FILE (a new file) while
     /// workers and `serve` keep running; the copy is checked, and can be
     /// used as `<data>/wakeful.db` of another data directory.
-    Backup { file: PathBuf },
+    Backup {
+        /// The copy to write; it must not exist yet.
+        file: PathBuf,
+    },
     /// Check the whole store for damage (every page).
     Check,
     /// List the crash points of this build (empty without the `failpoints`
     /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
     #[command(hide = true)]
     Failpoints,
-    /// Measure deploy, start and step speed with a real agent on a
-    /// throwaway store (the invoice agent waits on `mail:invoice`).
+    /// Measure deploy, start and step speed of a real agent on a
+    /// throwaway store in a new temporary directory (removed afterwards;
+    /// `--data` is not touched): start N runs, step them, send each an
+    /// event, step them again.
     Bench {
-        /// The agent component to measure.
-        agent: PathBuf,
+        /// A built-in workload (`invoice`, `incident`: the repository's
+        /// agents as `scripts/build-agents.sh` builds them, with their
+        /// inputs and wakes), or an agent component (`.wasm` file).
+        agent: String,
+        /// How many runs to start.
         #[arg(long, default_value_t = 200)]
         runs: usize,
-        /// The topic the agent waits on after its first step.
-        #[arg(long, default_value = "mail:invoice")]
-        topic: String,
+        /// Start input of every run, JSON (`@FILE` reads a file); default:
+        /// the workload's, or null.
+        #[arg(long)]
+        input: Option<String>,
+        /// After the first steps, send each run an event on this topic;
+        /// default: the workload's, or no event.
+        #[arg(long)]
+        topic: Option<String>,
+        /// The event's payload, JSON (`@FILE` reads a file); default: the
+        /// workload's, or `{}`.
+        #[arg(long)]
+        payload: Option<String>,
     },
     /// Read and write the built-in kv store.
     Kv {
@@ -281,7 +321,7 @@ impl Scope {
 
 #[derive(Debug, Subcommand)]
 pub enum ScheduleCommand {
-    /// Add (or replace) a schedule.
+    /// Add a schedule (`--replace` to replace one).
     Add {
         /// The schedule's id; its runs are named `<id>-<tick>`.
         id: String,
@@ -298,19 +338,30 @@ pub enum ScheduleCommand {
         /// or `allow` another run.
         #[arg(long, default_value = "skip")]
         overlap: String,
+        /// Replace the schedule with this id, if there is one, by this
+        /// one whole (without it, an existing id is refused).
+        #[arg(long)]
+        replace: bool,
     },
     /// List schedules.
     List,
     /// Remove a schedule; the runs it started go on.
-    Remove { id: String },
+    Remove {
+        /// The schedule's id.
+        id: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum KvCommand {
+    /// Print a key's value and version (version 0: never written).
     Get {
+        /// The key.
         key: String,
     },
+    /// Write a key (the write and its audit row are one transaction).
     Put {
+        /// The key.
         key: String,
         /// The value, JSON (`@FILE` reads a file, `-` standard input).
         value: String,
@@ -318,24 +369,80 @@ pub enum KvCommand {
         #[arg(long)]
         expected_version: Option<u64>,
     },
+    /// Delete a key; its version goes on counting.
     Delete {
+        /// The key.
         key: String,
+    },
+    /// List keys with their version and value, in key order.
+    List {
+        /// Only keys that start with this.
+        prefix: Option<String>,
+        /// At most this many (default: all).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Start after this key (the last one of the previous page).
+        #[arg(long, value_name = "KEY")]
+        after: Option<String>,
     },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum LeaseCommand {
+    /// Take (or renew) a lease; refused while another holder has it.
     Acquire {
+        /// The resource's name.
         resource: String,
+        /// Who takes it.
         #[arg(long)]
         holder: String,
         /// Lifetime, in seconds.
         #[arg(long)]
         ttl: u64,
     },
+    /// Give a lease back.
     Release {
+        /// The resource's name.
         resource: String,
+        /// Who holds it.
         #[arg(long)]
         holder: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// Every command a user can reach says what it does, and every
+    /// argument what it takes: `--help` is the manual.
+    #[test]
+    fn every_command_and_argument_has_help() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+                let path = format!("{path} {}", sub.get_name());
+                if sub.get_about().is_none() {
+                    missing.push(format!("`{path}` has no about line"));
+                }
+                for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
+                    if arg.get_help().is_none() {
+                        missing.push(format!("`{path}` argument `{}` has no help", arg.get_id()));
+                    }
+                }
+                walk(sub, &path, missing);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut missing = Vec::new();
+        for arg in cmd.get_arguments() {
+            if arg.get_help().is_none() {
+                missing.push(format!("`wakeful` argument `{}` has no help", arg.get_id()));
+            }
+        }
+        walk(&cmd, "wakeful", &mut missing);
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
 }

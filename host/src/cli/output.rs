@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::app::RunRecord;
 use crate::clock::rfc3339;
-use crate::store::{AgentVersion, AuditRow, Checkpoint, Run, Switch};
+use crate::store::{AgentVersion, AuditRow, Checkpoint, KvEntry, Run, Switch};
 use crate::view::{self, AnswerLinks};
 use crate::worker::{next_summary, wake_summary};
 
@@ -276,6 +276,27 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
             format!("{} {verdict} by {}{comment}", s("request_id"), s("by"))
         }
         "done" => s("outcome"),
+        "lease" => format!(
+            "{} {} by {}: {}",
+            s("op"),
+            s("resource"),
+            s("holder"),
+            s("result")
+        ),
+        "owner changed" => {
+            let old = s("old");
+            let old = if old.is_empty() { "none".into() } else { old };
+            format!("{}@{} {old} -> {}", s("agent"), s("version"), s("new"))
+        }
+        "schedule replaced" => {
+            let side = |key: &str| {
+                let v = &d[key];
+                let agent = v["agent"].as_str().unwrap_or_default();
+                let cron = v["cron"].as_str().unwrap_or_default();
+                format!("{agent} `{cron}` input {}", v["input"])
+            };
+            format!("{}: {} -> {}", s("id"), side("old"), side("new"))
+        }
         "step failed" => format!("attempt {}: {}", s("attempt"), s("error")),
         _ => d.to_string(),
     }
@@ -298,7 +319,9 @@ pub fn schedules(schedules: &[crate::store::Schedule], json: bool) -> Result<()>
         return print_json(schedules);
     }
     table(
-        &["SCHEDULE", "AGENT", "CRON", "OVERLAP", "NEXT", "LAST RUN"],
+        &[
+            "SCHEDULE", "AGENT", "CRON", "OVERLAP", "NEXT", "LAST RUN", "INPUT",
+        ],
         schedules
             .iter()
             .map(|s| {
@@ -309,8 +332,35 @@ pub fn schedules(schedules: &[crate::store::Schedule], json: bool) -> Result<()>
                     s.overlap.as_str().into(),
                     rfc3339(s.next_at),
                     s.last_run_id.clone().unwrap_or_else(|| "-".into()),
+                    s.input.clone(),
                 ]
             })
+            .collect(),
+    );
+    Ok(())
+}
+
+/// kv entries as `{"key", "value", "version"}` documents (the value as
+/// JSON, as `kv get` prints it), or a table.
+pub fn kv_entries(entries: &[KvEntry], json: bool) -> Result<()> {
+    let value = |e: &KvEntry| -> serde_json::Value {
+        e.value
+            .as_deref()
+            .and_then(|v| serde_json::from_str(v).ok())
+            .unwrap_or_default()
+    };
+    if json {
+        let docs: Vec<_> = entries
+            .iter()
+            .map(|e| serde_json::json!({"key": e.key, "value": value(e), "version": e.version}))
+            .collect();
+        return print_json(&docs);
+    }
+    table(
+        &["KEY", "VERSION", "VALUE"],
+        entries
+            .iter()
+            .map(|e| vec![e.key.clone(), e.version.to_string(), value(e).to_string()])
             .collect(),
     );
     Ok(())

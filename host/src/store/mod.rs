@@ -271,8 +271,10 @@ pub trait Store: Send {
     fn backup(&self, to: &std::path::Path) -> Result<()>;
 
     // ---- schedules
-    /// Records a schedule; an existing one with the same id is replaced.
-    fn put_schedule(&mut self, schedule: &Schedule) -> Result<()>;
+    /// Records a schedule. One with the same id is replaced whole (its
+    /// last run kept, for the overlap policy) when `replace` is set, and
+    /// otherwise left as it is.
+    fn put_schedule(&mut self, schedule: &Schedule, replace: bool) -> Result<PutSchedule>;
     fn schedules(&self) -> Result<Vec<Schedule>>;
     /// Returns false when there was no such schedule.
     fn remove_schedule(&mut self, id: &str) -> Result<bool>;
@@ -323,6 +325,14 @@ pub trait Store: Send {
     /// How many runs have each status (every status, zeros included),
     /// counted by the database without reading a run.
     fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>>;
+    /// Up to `limit` kv keys that start with `prefix` and have a value, in
+    /// key order, after the key `after` (the previous page's `next`).
+    fn kv_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<KvEntry, String>>;
 
     // ---- operator writes with their audit row
     /// Runs an operator's kv operation (no run, no ledger) and appends the

@@ -23,11 +23,17 @@ pub struct AgentVersion {
 }
 
 /// What `put_agent` did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PutAgent {
     Inserted,
-    /// The same bytes were already deployed under the same name and version.
+    /// The same bytes were already deployed under the same name and
+    /// version, and no other owner was given: nothing changed.
     AlreadyDeployed,
+    /// Already deployed; the owner was changed from `was` (with an
+    /// `owner changed` audit row, in the same transaction).
+    OwnerChanged {
+        was: Option<String>,
+    },
 }
 
 /// Where a run is in its life. Pausing is separate (kill switches): a paused
@@ -502,6 +508,17 @@ pub struct Schedule {
     pub next_at: Millis,
     pub last_run_id: Option<String>,
     pub created_at: Millis,
+}
+
+/// What `put_schedule` did.
+#[derive(Clone, Debug)]
+pub enum PutSchedule {
+    Added,
+    /// This schedule, which had the same id, was replaced.
+    Replaced(Schedule),
+    /// A schedule with this id exists and replacing was not asked for:
+    /// nothing changed.
+    Exists(Schedule),
 }
 
 /// An external call about to leave the host, recorded durably before it is

@@ -1,10 +1,13 @@
 //! Deployed agent versions. A version is immutable once deployed: the same
 //! name and version with other bytes is refused, so a run pinned to a
-//! version always runs the bytes it started with.
+//! version always runs the bytes it started with. Only who answers for it
+//! (its owner) can change, and each change is audited.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::{Context, from_json, to_json, write};
+use serde_json::json;
+
+use super::{Context, audit, from_json, to_json, write};
 use crate::store::{AgentVersion, PutAgent, Result, StoreError};
 
 const COLUMNS: &str =
@@ -62,16 +65,24 @@ pub(super) fn put_agent(
 ) -> Result<PutAgent> {
     let label = format!("{}@{}", agent.name, agent.version);
     write(conn, &format!("deploying {label}"), |tx| {
-        let existing: Option<String> = tx
-            .prepare_cached("SELECT digest FROM agents WHERE name = ?1 AND version = ?2")
+        let existing: Option<(String, Option<String>)> = tx
+            .prepare_cached("SELECT digest, owner FROM agents WHERE name = ?1 AND version = ?2")
             .and_then(|mut stmt| {
-                stmt.query_row([&agent.name, &agent.version], |row| row.get(0))
-                    .optional()
+                stmt.query_row([&agent.name, &agent.version], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
+                .optional()
             })
             .ctx_with(|| format!("looking up {label}"))?;
-        if let Some(existing) = existing {
+        if let Some((existing, owner)) = existing {
             if existing == agent.digest {
-                return Ok(PutAgent::AlreadyDeployed);
+                return match &agent.owner {
+                    Some(new) if owner.as_ref() != Some(new) => {
+                        change_owner(tx, agent, owner.as_deref())?;
+                        Ok(PutAgent::OwnerChanged { was: owner })
+                    }
+                    _ => Ok(PutAgent::AlreadyDeployed),
+                };
             }
             return Err(StoreError::VersionConflict {
                 name: agent.name.clone(),
@@ -116,6 +127,25 @@ pub(super) fn put_agent(
         .ctx_with(|| format!("inserting {label}"))?;
         Ok(PutAgent::Inserted)
     })
+}
+
+/// Gives a deployed version the owner `agent.owner`, with its audit row.
+fn change_owner(
+    tx: &rusqlite::Transaction<'_>,
+    agent: &AgentVersion,
+    was: Option<&str>,
+) -> Result<()> {
+    let label = format!("{}@{}", agent.name, agent.version);
+    tx.prepare_cached("UPDATE agents SET owner = ?3 WHERE name = ?1 AND version = ?2")
+        .and_then(|mut stmt| stmt.execute(params![agent.name, agent.version, agent.owner]))
+        .ctx_with(|| format!("changing the owner of {label}"))?;
+    audit::insert_kind(
+        tx,
+        None,
+        "owner changed",
+        json!({"agent": agent.name, "version": agent.version, "old": was, "new": agent.owner}),
+        agent.deployed_at,
+    )
 }
 
 /// Orders versions by semver; a version that does not parse sorts before

@@ -44,12 +44,15 @@ use serde::de::DeserializeOwned;
 
 use super::{
     AgentVersion, AnswerRefused, Approval, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
-    InboxItem, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun, PutAgent,
-    RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError, Switch,
-    UpgradeCommit,
+    InboxItem, KvEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun,
+    PutAgent, RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError,
+    Switch, UpgradeCommit,
 };
 use super::{Budgets, ClaimedRun, Usage};
-use super::{Intent, Page, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus, StepHeld};
+use super::{
+    Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
+    StepHeld,
+};
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
 use schema::MIGRATIONS;
 pub use schema::SCHEMA_VERSION;
@@ -390,8 +393,8 @@ impl Store for SqliteStore {
         runs::retired_run(&self.conn, run_id)
     }
 
-    fn put_schedule(&mut self, schedule: &Schedule) -> Result<()> {
-        schedules::put(&mut self.conn, schedule)
+    fn put_schedule(&mut self, schedule: &Schedule, replace: bool) -> Result<PutSchedule> {
+        schedules::put(&mut self.conn, schedule, replace)
     }
 
     fn schedules(&self) -> Result<Vec<Schedule>> {
@@ -552,6 +555,15 @@ impl Store for SqliteStore {
 
     fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>> {
         pages::run_counts(&self.conn)
+    }
+
+    fn kv_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<KvEntry, String>> {
+        pages::kv_page(&self.conn, prefix, after, limit)
     }
 
     fn kv_audited(

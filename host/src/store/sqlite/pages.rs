@@ -2,14 +2,14 @@
 //! the API serves, so that its answers take the same time at a hundred
 //! runs or a hundred thousand. Pages are keyset-paged (a cursor, never an
 //! offset) along an index: runs by `(created_at, run_id)` newest first,
-//! audit rows by id oldest first.
+//! audit rows by id oldest first, kv keys in key order.
 
 use rusqlite::{Connection, OptionalExtension, Row, ToSql};
 
 use super::runs::RunRow;
 use super::{Context, from_json};
 use crate::model::Millis;
-use crate::store::{AuditRow, Page, Result, Run, RunFilter, RunStatus, StoreError};
+use crate::store::{AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError};
 
 /// The columns `RunRow::from_row` reads, with the two that can be large
 /// (state, input) left out of a list.
@@ -141,6 +141,61 @@ pub(super) fn audit_page(
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(page(rows, limit, |r| r.id))
+}
+
+/// The keys that start with `prefix` and have a value (a deleted key is
+/// absent), in key order, after the key `after`. Both bounds are ranges of
+/// the primary key: a page reads its own rows and the next one, never the
+/// keys outside the prefix.
+pub(super) fn kv_page(
+    conn: &Connection,
+    prefix: &str,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Page<KvEntry, String>> {
+    let (lower_op, lower) = match after {
+        Some(after) if after >= prefix => (">", after),
+        _ => (">=", prefix),
+    };
+    let upper = prefix_end(prefix);
+    let fetch = limit.saturating_add(1) as i64;
+    let mut args: Vec<&dyn ToSql> = vec![&lower, &fetch];
+    let mut sql =
+        format!("SELECT key, value, version FROM kv WHERE key {lower_op} ?1 AND value IS NOT NULL");
+    if let Some(upper) = &upper {
+        args.push(upper);
+        sql.push_str(" AND key < ?3");
+    }
+    sql.push_str(" ORDER BY key LIMIT ?2");
+    let rows = conn
+        .prepare_cached(&sql)
+        .and_then(|mut stmt| {
+            stmt.query_map(&args[..], |row| {
+                Ok(KvEntry {
+                    key: row.get(0)?,
+                    value: row.get(1)?,
+                    version: row.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("listing kv keys starting with `{prefix}`"))?;
+    Ok(page(rows, limit, |e| e.key.clone()))
+}
+
+/// The least string above every string that starts with `prefix` (`None`:
+/// no bound). SQLite compares text as UTF-8 bytes, which order like the
+/// code points, so the prefix with its last character bumped will do.
+fn prefix_end(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let bumped = (last as u32 + 1..=char::MAX as u32).find_map(char::from_u32);
+        if let Some(bumped) = bumped {
+            chars.push(bumped);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 pub(super) fn run_counts(conn: &Connection) -> Result<Vec<(RunStatus, u64)>> {
@@ -295,6 +350,45 @@ mod tests {
         assert_eq!(paged, ids);
         let of_run = store.audit_page(Some("a"), None, 10).unwrap();
         assert_eq!(of_run.items.len(), store.audit(Some("a")).unwrap().len());
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn kv_keys_come_in_order_within_their_prefix_a_page_at_a_time() {
+        let (mut store, dir) = store("kv");
+        for key in ["a/2", "a/1", "a", "a0", "b/1", "a/3", "a/\u{10FFFF}"] {
+            let put = KvOp::Put {
+                key: key.into(),
+                value: format!("\"{key}\""),
+                expected_version: None,
+            };
+            store.kv(&put, None, 1).unwrap();
+        }
+        let delete = KvOp::Delete {
+            key: "a/3".into(),
+            expected_version: None,
+        };
+        store.kv(&delete, None, 1).unwrap();
+        let keys = |page: &crate::store::Page<crate::store::KvEntry, String>| {
+            page.items.iter().map(|e| e.key.clone()).collect::<Vec<_>>()
+        };
+        let first = store.kv_page("a/", None, 2).unwrap();
+        assert_eq!(keys(&first), ["a/1", "a/2"]);
+        assert_eq!(first.next.as_deref(), Some("a/2"));
+        assert_eq!(first.items[0].value.as_deref(), Some("\"a/1\""));
+        assert_eq!(first.items[0].version, 1);
+        let rest = store.kv_page("a/", first.next.as_deref(), 2).unwrap();
+        assert_eq!(keys(&rest), ["a/\u{10FFFF}"], "a deleted key is not listed");
+        assert_eq!(rest.next, None);
+        let all = store.kv_page("", None, 100).unwrap();
+        assert_eq!(keys(&all), ["a", "a/1", "a/2", "a/\u{10FFFF}", "a0", "b/1"]);
+        let after_b = store.kv_page("", Some("a0"), 100).unwrap();
+        assert_eq!(keys(&after_b), ["b/1"]);
+        assert!(store.kv_page("c", None, 10).unwrap().items.is_empty());
+        assert_eq!(super::prefix_end("a/"), Some("a0".into()));
+        assert_eq!(super::prefix_end("\u{10FFFF}"), None);
+        assert_eq!(super::prefix_end("x\u{D7FF}"), Some("x\u{E000}".into()));
         drop(store);
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -1,10 +1,10 @@
 //! Schedules: agents started at each tick of a cron expression.
 
-use rusqlite::{Connection, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Context, clamp_time, write};
 use crate::model::Millis;
-use crate::store::{Overlap, Result, Schedule, StoreError};
+use crate::store::{Overlap, PutSchedule, Result, Schedule, StoreError};
 
 const COLUMNS: &str = "id, agent, cron, input, overlap, next_at, last_run_id, created_at";
 
@@ -25,8 +25,27 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(Schedule, String)> {
     ))
 }
 
-pub(super) fn put(conn: &mut Connection, s: &Schedule) -> Result<()> {
+fn with_overlap((mut s, overlap): (Schedule, String)) -> Result<Schedule> {
+    s.overlap = Overlap::parse(&overlap)
+        .ok_or_else(|| StoreError::Corrupt(format!("schedule {} has overlap `{overlap}`", s.id)))?;
+    Ok(s)
+}
+
+/// Checks for a schedule with the same id and writes under one write lock,
+/// so that of two operators adding the same id one is told it exists.
+pub(super) fn put(conn: &mut Connection, s: &Schedule, replace: bool) -> Result<PutSchedule> {
     write(conn, &format!("saving schedule {}", s.id), |tx| {
+        let existing = tx
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM schedules WHERE id = ?1"))
+            .and_then(|mut stmt| stmt.query_row([&s.id], from_row).optional())
+            .ctx_with(|| format!("looking up schedule {}", s.id))?
+            .map(with_overlap)
+            .transpose()?;
+        if let Some(existing) = &existing
+            && !replace
+        {
+            return Ok(PutSchedule::Exists(existing.clone()));
+        }
         tx.prepare_cached(
             "INSERT INTO schedules (id, agent, cron, input, overlap, next_at, last_run_id, \
              created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
@@ -46,7 +65,7 @@ pub(super) fn put(conn: &mut Connection, s: &Schedule) -> Result<()> {
             ])
         })
         .ctx_with(|| format!("saving schedule {}", s.id))?;
-        Ok(())
+        Ok(existing.map_or(PutSchedule::Added, PutSchedule::Replaced))
     })
 }
 
@@ -62,14 +81,7 @@ pub(super) fn list(conn: &Connection, due_at: Option<Millis>) -> Result<Vec<Sche
                 .collect::<rusqlite::Result<Vec<_>>>()
         })
         .ctx("reading schedules")?;
-    rows.into_iter()
-        .map(|(mut s, overlap)| {
-            s.overlap = Overlap::parse(&overlap).ok_or_else(|| {
-                StoreError::Corrupt(format!("schedule {} has overlap `{overlap}`", s.id))
-            })?;
-            Ok(s)
-        })
-        .collect()
+    rows.into_iter().map(with_overlap).collect()
 }
 
 pub(super) fn remove(conn: &mut Connection, id: &str) -> Result<bool> {

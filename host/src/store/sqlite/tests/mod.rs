@@ -261,6 +261,46 @@ fn agent_versions_are_immutable_and_latest_is_highest_semver() {
     }
     let again = store.put_agent(&agent_version("mail", "1.9.0", "d9"), b"d9");
     assert_eq!(again.unwrap(), PutAgent::AlreadyDeployed);
+    let owned = |owner: Option<&str>| AgentVersion {
+        owner: owner.map(str::to_string),
+        ..agent_version("mail", "1.9.0", "d9")
+    };
+    let put = store.put_agent(&owned(Some("alice")), b"d9").unwrap();
+    let was = Some("sre-team".into());
+    assert_eq!(put, PutAgent::OwnerChanged { was });
+    let put = store.put_agent(&owned(Some("bob")), b"d9").unwrap();
+    assert_eq!(
+        put,
+        PutAgent::OwnerChanged {
+            was: Some("alice".into())
+        }
+    );
+    assert_eq!(
+        store.put_agent(&owned(Some("bob")), b"d9").unwrap(),
+        PutAgent::AlreadyDeployed
+    );
+    let kept = store.put_agent(&owned(None), b"d9");
+    assert_eq!(
+        kept.unwrap(),
+        PutAgent::AlreadyDeployed,
+        "no owner given keeps it"
+    );
+    let stored = store.agent("mail", Some("1.9.0")).unwrap().unwrap();
+    assert_eq!(stored.owner.as_deref(), Some("bob"));
+    let changes: Vec<_> = store
+        .audit(None)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == "owner changed")
+        .map(|r| (r.data["old"].clone(), r.data["new"].clone()))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("sre-team".into(), "alice".into()),
+            ("alice".into(), "bob".into())
+        ]
+    );
     match store.put_agent(&agent_version("mail", "1.9.0", "other"), b"x") {
         Err(StoreError::VersionConflict { existing, .. }) => assert_eq!(existing, "d9"),
         other => panic!("expected VersionConflict, got {other:?}"),
