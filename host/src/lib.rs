@@ -37,4 +37,5 @@ pub mod tools;
 pub mod upgrade;
 pub mod view;
 pub mod waits;
+pub mod web;
 pub mod worker;

@@ -198,11 +198,11 @@ fn the_invoice_agent_runs_through_the_api_and_its_workers() {
     );
 }
 
-const RUN: &str = "inc-7001";
+pub const RUN: &str = "inc-7001";
 
 /// A served host with the incident agent deployed over HTTP, the service
 /// degraded, and a run started that its workers take to the approval.
-fn incident(name: &str, input: Value) -> (Env, Server, Value) {
+pub fn incident(name: &str, input: Value) -> (Env, Server, Value) {
     let env = Env::new(
         name,
         &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}")),
@@ -233,7 +233,7 @@ fn incident(name: &str, input: Value) -> (Env, Server, Value) {
     (env, server, show)
 }
 
-fn answer_url(show: &Value) -> String {
+pub fn answer_url(show: &Value) -> String {
     let url = show["pending_approvals"][0]["answer_url"].as_str().unwrap();
     assert!(url.starts_with("/v1/approve/"), "{url}");
     url.to_string()

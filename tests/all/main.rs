@@ -2,6 +2,7 @@
 //! real SQLite file, agents built from source in `agents/`.
 
 mod api;
+mod approval_page;
 mod approvals;
 mod bad_input;
 mod broadcasts;

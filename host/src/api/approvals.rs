@@ -41,7 +41,7 @@ pub async fn answer_as_operator(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LinkAnswer {
+pub(crate) struct LinkAnswer {
     by: String,
     approved: bool,
     comment: Option<String>,

@@ -19,7 +19,7 @@
 //! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
 
 mod agents;
-mod approvals;
+pub(crate) mod approvals;
 pub mod auth;
 pub mod error;
 pub mod guard;
@@ -119,10 +119,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
             "/v1/health",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
-        .route(
-            "/v1/approve/{token}",
-            post(approvals::answer_by_token).layer(middleware::from_fn(within_deadline)),
-        )
+        .merge(crate::web::routes().layer(middleware::from_fn(within_deadline)))
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(

@@ -1,0 +1,26 @@
+// Progressive enhancement only: every page works without this file.
+"use strict";
+
+// Counts down to a request's expiry. The server's clock is the truth: the
+// offset between it and this device's clock is taken from the page.
+function countdowns() {
+  for (const el of document.querySelectorAll(".countdown[data-expires-ms]")) {
+    const expires = Number(el.dataset.expiresMs);
+    const offset = Number(el.dataset.nowMs) - Date.now();
+    const tick = () => {
+      const left = Math.max(0, expires - (Date.now() + offset));
+      if (left === 0) {
+        el.textContent = "expired: reload the page";
+        for (const b of document.querySelectorAll("form button")) b.disabled = true;
+        return;
+      }
+      const s = Math.floor(left / 1000);
+      const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+      el.textContent = (h ? h + " h " : "") + (h || m ? m + " min " : "") + sec + " s left";
+      setTimeout(tick, 1000);
+    };
+    tick();
+  }
+}
+
+document.addEventListener("DOMContentLoaded", countdowns);
