@@ -189,6 +189,8 @@ pub trait Store: Send {
 
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
+    /// The run's recorded tool calls, oldest first.
+    fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>>;
     /// Checks that the claim is still the run's current one (not taken over,
     /// the run not cancelled) and extends its lease to `now + lease_ms`.
     fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()>;

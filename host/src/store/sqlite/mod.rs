@@ -441,6 +441,10 @@ impl Store for SqliteStore {
         triggers::resume_parked(&mut self.conn, run_id, budgets, at)
     }
 
+    fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>> {
+        tools::ledger(&self.conn, run_id)
+    }
+
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
         tools::ledger_get(&self.conn, run_id, key)
     }

@@ -78,6 +78,20 @@ pub(super) fn ledger_get(
     .transpose()
 }
 
+pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT run_id, key, tool, args, args_digest, result, at FROM ledger \
+             WHERE run_id = ?1 ORDER BY at, key",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], LedgerRow::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the ledger of run {run_id}"))?;
+    rows.into_iter().map(LedgerRow::into_entry).collect()
+}
+
 fn ledger_has(conn: &Connection, run_id: &str, key: &str) -> Result<bool> {
     conn.prepare_cached("SELECT 1 FROM ledger WHERE run_id = ?1 AND key = ?2")
         .and_then(|mut stmt| stmt.exists([run_id, key]))
