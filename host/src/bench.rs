@@ -49,7 +49,7 @@ pub fn run(
     let mut app = App::open(scratch, config.clone())?;
 
     let t = Instant::now();
-    let deployed = app.deploy(&bytes, &[], true, None)?;
+    let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
     let deploy_ms = ms(t.elapsed());
 
     let fresh = App::open(scratch, config)?;
@@ -64,7 +64,7 @@ pub fn run(
     let t = Instant::now();
     let ids: Vec<String> = (0..runs)
         .map(|i| {
-            app.start(&agent, None, Some(&format!("bench-{i}")))
+            app.start(&agent, None, Some(&format!("bench-{i}")), "bench")
                 .map(|r| r.run_id)
         })
         .collect::<Result<_, _>>()?;
@@ -75,7 +75,7 @@ pub fn run(
     step_all(&mut app, &mut latencies)?;
     let t_events = Instant::now();
     for (i, id) in ids.iter().enumerate() {
-        app.send(Some(id), topic, &format!("e{i}"), Some("{}"))?;
+        app.send(Some(id), topic, &format!("e{i}"), Some("{}"), "bench")?;
     }
     let events_per_sec = per_sec(runs, t_events.elapsed());
     let first_wave = t_events - t;

@@ -25,7 +25,8 @@ pub struct Fired {
 /// still be valid run ids (128 bytes).
 const MAX_SCHEDULE_ID: usize = 128 - 17;
 
-/// Records a schedule after checking its agent, cron expression and input.
+/// Records a schedule after checking its agent, cron expression and input;
+/// `by` is who asked, for the audit log.
 pub fn add(
     app: &mut App,
     id: &str,
@@ -33,6 +34,7 @@ pub fn add(
     cron: &str,
     input: Option<&str>,
     overlap: Overlap,
+    by: &str,
 ) -> Result<Schedule, AppError> {
     crate::app::check_id("schedule id", id)?;
     if id.len() > MAX_SCHEDULE_ID {
@@ -44,7 +46,7 @@ pub fn add(
     }
     app.resolve_agent(agent)?;
     let input = input.unwrap_or("null");
-    app.check_json("--input", input)?;
+    app.check_input("input", input)?;
     let now = app.now();
     let next_at = next_tick(cron, now).map_err(AppError::Invalid)?;
     let schedule = Schedule {
@@ -62,9 +64,19 @@ pub fn add(
         None,
         "schedule",
         json!({"id": id, "agent": agent, "cron": cron,
-        "overlap": overlap.as_str(), "next": rfc3339(next_at)}),
+        "overlap": overlap.as_str(), "next": rfc3339(next_at), "by": by}),
     )?;
     Ok(schedule)
+}
+
+/// Removes a schedule (the runs it started go on). Returns false when there
+/// was none.
+pub fn remove(app: &mut App, id: &str, by: &str) -> Result<bool, AppError> {
+    if !app.store.remove_schedule(id)? {
+        return Ok(false);
+    }
+    app.audit(None, "schedule removed", json!({"id": id, "by": by}))?;
+    Ok(true)
 }
 
 /// Starts the runs of every schedule whose tick has come. Cheap when none
@@ -136,7 +148,8 @@ fn start_for_tick(app: &mut App, s: &Schedule) -> Result<Option<String>, AppErro
         .unwrap_or_else(|| s.next_at.to_string());
     let run_id = format!("{}-{tick}", s.id);
     crate::failpoint::hit("schedule-fire", &run_id);
-    match app.start(&s.agent, Some(&s.input), Some(&run_id)) {
+    let by = format!("schedule:{}", s.id);
+    match app.start(&s.agent, Some(&s.input), Some(&run_id), &by) {
         Ok(_) | Err(AppError::Store(StoreError::RunExists(_))) => Ok(Some(run_id)),
         Err(e) => {
             // The agent may have been removed: say so, and move on to the

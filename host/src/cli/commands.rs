@@ -10,6 +10,7 @@ use crate::app::App;
 use crate::config::Config;
 use crate::store::{
     Delivery, KvOp, KvOutcome, LeaseOp, LeaseOutcome, Resolution, RunFilter, RunStatus, StoreError,
+    WaitingOn,
 };
 use crate::worker::{StepEnd, Worker};
 use crate::{tools, upgrade};
@@ -19,6 +20,7 @@ pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
     let mut app = App::open(&cli.data, config)?;
     let json = cli.json;
+    let by = actor(cli.by.as_deref())?;
     match cli.command {
         Command::Deploy {
             file,
@@ -29,7 +31,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let d = app
-                .deploy(&bytes, &grants, grant_all, owner.as_deref())
+                .deploy(&bytes, &grants, grant_all, owner.as_deref(), &by)
                 .with_context(|| format!("cannot deploy {}", file.display()))?;
             if json {
                 return print_json(&d);
@@ -58,7 +60,7 @@ pub fn run(cli: Cli) -> Result<()> {
             run_id,
         } => {
             let input = input.map(|i| arg_text("--input", i)).transpose()?;
-            let run = app.start(&agent, input.as_deref(), run_id.as_deref())?;
+            let run = app.start(&agent, input.as_deref(), run_id.as_deref(), &by)?;
             if json {
                 return print_json(
                     &json!({"run_id": run.run_id, "agent": run.agent, "version": run.version}),
@@ -76,6 +78,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Runs {
             status,
             agent,
+            version,
+            waiting_on,
             limit,
             after,
         } => {
@@ -85,7 +89,18 @@ pub fn run(cli: Cli) -> Result<()> {
                 })?),
                 None => None,
             };
-            let filter = RunFilter { status, agent };
+            let waiting_on = match waiting_on.as_deref() {
+                Some(w) => Some(WaitingOn::parse(w).with_context(|| {
+                    format!("--waiting-on `{w}` is empty; name a topic, or approval or timer")
+                })?),
+                None => None,
+            };
+            let filter = RunFilter {
+                status,
+                agent,
+                version,
+                waiting_on,
+            };
             let (runs, next) = pages(limit, after, |after, n| {
                 let page = app.store.runs_page(&filter, after.as_deref(), n)?;
                 Ok((page.items, page.next))
@@ -122,7 +137,7 @@ pub fn run(cli: Cli) -> Result<()> {
             payload,
         } => {
             let payload = payload.map(|p| arg_text("--payload", p)).transpose()?;
-            let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref())?;
+            let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref(), &by)?;
             if json {
                 return print_json(&sent);
             }
@@ -147,15 +162,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Approve {
             run,
             request,
-            by,
             reject,
             comment,
             digest,
         } => {
+            // An answer binds the approver by name: never taken from $USER.
+            let Some(by) = cli.by.as_deref() else {
+                bail!("say who answers: --by NAME (or WAKEFUL_BY)");
+            };
             let a = app.approve(
                 &run,
                 &request,
-                &by,
+                by,
                 !reject,
                 comment.as_deref(),
                 digest.as_deref(),
@@ -174,7 +192,6 @@ pub fn run(cli: Cli) -> Result<()> {
             result,
             retry,
             fail,
-            by,
         } => {
             let resolution = match (result, retry, fail) {
                 (Some(json), _, _) => Resolution::Result(arg_text("--result", json)?),
@@ -188,7 +205,7 @@ pub fn run(cli: Cli) -> Result<()> {
             );
         }
         Command::Cancel { run, reason } => {
-            if app.cancel(&run, &reason)? {
+            if app.cancel(&run, &reason, &by)? {
                 println!("cancelled {run}");
             } else {
                 println!("{run} had already ended; nothing changed");
@@ -196,12 +213,12 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Pause { scope, reason } => {
             let key = scope.key();
-            app.pause(&key, reason.as_deref())?;
+            app.pause(&key, reason.as_deref(), &by)?;
             println!("paused {key}: runs take no step until `wakeful resume`");
         }
         Command::Resume { scope } => {
             let key = scope.key();
-            if app.resume(&key)? {
+            if app.resume(&key, &by)? {
                 println!("resumed {key}");
             } else {
                 println!("{key} was not paused; nothing changed");
@@ -225,8 +242,9 @@ pub fn run(cli: Cli) -> Result<()> {
             let options = upgrade::UpgradeOptions {
                 dry_run,
                 allow_new_tools,
+                terms: crate::terms::Terms::Cli,
             };
-            let results = upgrade::upgrade_runs(&mut app, &runs, &to, options)?;
+            let results = upgrade::upgrade_runs(&mut app, &runs, &to, options, &by)?;
             let failed = results
                 .iter()
                 .filter(|r| matches!(r.result, upgrade::UpgradeResult::Failed(_)))
@@ -272,10 +290,10 @@ pub fn run(cli: Cli) -> Result<()> {
                     "say how old: --older-than-days N, or [retention] ended_runs_days in the config"
                 );
             };
-            let pruned = app.prune(days)?;
+            let pruned = app.prune(days, &by)?;
             println!("pruned {pruned} run(s) that ended more than {days} day(s) ago");
         }
-        Command::Schedule { op } => schedule(&mut app, op, json)?,
+        Command::Schedule { op } => schedule(&mut app, op, json, &by)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
         Command::Bench { agent, runs, topic } => {
             let scratch = cli.data.join("bench");
@@ -292,8 +310,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("{k:<16} {v}");
             }
         }
-        Command::Kv { op } => kv(&mut app, op)?,
-        Command::Lease { op } => lease(&mut app, op)?,
+        Command::Kv { op } => kv(&mut app, op, &by)?,
+        Command::Lease { op } => lease(&mut app, op, &by)?,
     }
     Ok(())
 }
@@ -363,7 +381,22 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
     }
 }
 
-fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
+/// Who acts: `--by` (or `WAKEFUL_BY`), else `$USER`, else `operator`.
+fn actor(given: Option<&str>) -> Result<String> {
+    let by = match given {
+        Some(name) => name.to_string(),
+        None => std::env::var("USER")
+            .ok()
+            .filter(|u| !u.trim().is_empty())
+            .unwrap_or_else(|| "operator".into()),
+    };
+    if by.trim().is_empty() || by.len() > 128 || by.chars().any(char::is_control) {
+        bail!("--by `{by}` is not a name: use 1-128 characters, no control characters");
+    }
+    Ok(by)
+}
+
+fn schedule(app: &mut App, op: ScheduleCommand, json: bool, by: &str) -> Result<()> {
     match op {
         ScheduleCommand::Add {
             id,
@@ -376,7 +409,7 @@ fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
                 bail!("--overlap must be `skip` or `allow`, not `{overlap}`");
             };
             let input = input.map(|i| arg_text("--input", i)).transpose()?;
-            let s = crate::schedule::add(app, &id, &agent, &cron, input.as_deref(), overlap)?;
+            let s = crate::schedule::add(app, &id, &agent, &cron, input.as_deref(), overlap, by)?;
             if json {
                 return print_json(&s);
             }
@@ -387,10 +420,9 @@ fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
         }
         ScheduleCommand::List => output::schedules(&app.store.schedules()?, json)?,
         ScheduleCommand::Remove { id } => {
-            if !app.store.remove_schedule(&id)? {
+            if !crate::schedule::remove(app, &id, by)? {
                 bail!("there is no schedule {id}; `wakeful schedule list` lists them");
             }
-            app.audit(None, "schedule removed", json!({"id": id}))?;
             println!("removed schedule {id}; the runs it started go on");
         }
     }
@@ -431,7 +463,7 @@ fn more(next: Option<impl std::fmt::Display>) {
 /// Rows a list command reads at a time.
 const PAGE: usize = 1000;
 
-fn kv(app: &mut App, op: KvCommand) -> Result<()> {
+fn kv(app: &mut App, op: KvCommand, by: &str) -> Result<()> {
     let op = match op {
         KvCommand::Get { key } => KvOp::Get { key },
         KvCommand::Put {
@@ -452,7 +484,7 @@ fn kv(app: &mut App, op: KvCommand) -> Result<()> {
             expected_version: None,
         },
     };
-    let outcome = app.kv(&op)?;
+    let outcome = app.kv(&op, by)?;
     println!("{}", tools::kv::render(&outcome));
     if let KvOutcome::Wrote(w) = outcome
         && !w.ok
@@ -465,7 +497,7 @@ fn kv(app: &mut App, op: KvCommand) -> Result<()> {
     Ok(())
 }
 
-fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
+fn lease(app: &mut App, op: LeaseCommand, by: &str) -> Result<()> {
     let now = app.now();
     let op = match op {
         LeaseCommand::Acquire {
@@ -488,7 +520,7 @@ fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
     app.audit(
         None,
         "lease",
-        json!({"op": format!("{op:?}"), "result": outcome}),
+        json!({"op": format!("{op:?}"), "result": outcome, "by": by}),
     )?;
     println!("{}", tools::lease::render(&outcome));
     if let LeaseOutcome::Acquire {

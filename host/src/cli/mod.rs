@@ -29,6 +29,10 @@ pub struct Cli {
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Who is acting: named in the audit row of every change a command
+    /// makes (default: $USER, else `operator`). `approve` needs it given.
+    #[arg(long, global = true, env = "WAKEFUL_BY", value_name = "NAME")]
+    pub by: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -88,6 +92,12 @@ pub enum Command {
         /// Only runs of this agent.
         #[arg(long)]
         agent: Option<String>,
+        /// Only runs on this version of their agent.
+        #[arg(long)]
+        version: Option<String>,
+        /// Only runs waiting on this: a topic, `approval` or `timer`.
+        #[arg(long, value_name = "TOPIC|approval|timer")]
+        waiting_on: Option<String>,
         /// At most this many (default: all).
         #[arg(long)]
         limit: Option<usize>,
@@ -121,13 +131,11 @@ pub enum Command {
         #[arg(long)]
         payload: Option<String>,
     },
-    /// Answer an approval request (approve, or --reject).
+    /// Answer an approval request (approve, or --reject) as the approver
+    /// named by --by (or WAKEFUL_BY), which must be given.
     Approve {
         run: String,
         request: String,
-        /// Who answers.
-        #[arg(long)]
-        by: String,
         #[arg(long)]
         reject: bool,
         #[arg(long)]
@@ -154,9 +162,6 @@ pub enum Command {
         /// The call failed: the step sees `failed` with this reason.
         #[arg(long, value_name = "REASON")]
         fail: Option<String>,
-        /// Who settles it (default: $USER).
-        #[arg(long, env = "USER", default_value = "operator")]
-        by: String,
     },
     /// End a run for good: it takes no further step (a step in flight is
     /// discarded).
