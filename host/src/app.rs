@@ -1,6 +1,10 @@
 //! The host as the CLI (and later the HTTP API) drives it: one store, one
 //! lazily built runtime, the config and the tools. Operations here check
 //! their input and write through the store; they hold no SQL and no wasmtime.
+//! Every operator act takes `by`, who acted (the CLI's `--by`, the API
+//! token's name), and names it in its audit row. Refusals that say what to
+//! do are structured ([`AppError::BadInput`], [`AppError::MissingGrants`]…)
+//! so that each front end words them in its own terms ([`crate::terms`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -49,6 +53,9 @@ pub enum AppError {
     /// `name` or `name@version`.
     #[error("{}", self.worded(Terms::Cli))]
     UnknownAgent(String),
+    /// An agent that has no such version deployed.
+    #[error("{}", self.worded(Terms::Cli))]
+    UnknownVersion { agent: String, version: String },
     #[error("{0}")]
     NotFound(String),
     /// The request is sound but the state of things refuses it now.

@@ -83,6 +83,10 @@ impl AppError {
             AppError::UnknownAgent(spec) => {
                 format!("no agent {spec} is deployed; {}", terms.agents_list())
             }
+            AppError::UnknownVersion { agent, version } => format!(
+                "no version {version} of agent {agent} is deployed; {}",
+                terms.agents_list()
+            ),
             AppError::Store(StoreError::RunExists(run)) => format!(
                 "run {run} already exists; choose another {}",
                 terms.input("id")

@@ -64,10 +64,13 @@ pub fn upgrade_runs(
         .iter()
         .map(|id| {
             let run = app.run(id)?;
-            let target = app
-                .store
-                .agent(&run.agent, Some(to))?
-                .ok_or_else(|| AppError::UnknownAgent(format!("{}@{to}", run.agent)))?;
+            let target =
+                app.store
+                    .agent(&run.agent, Some(to))?
+                    .ok_or_else(|| AppError::UnknownVersion {
+                        agent: run.agent.clone(),
+                        version: to.to_string(),
+                    })?;
             let result = upgrade_one(app, &run, &target, options, by)?;
             Ok(Upgraded {
                 run_id: run.run_id.clone(),

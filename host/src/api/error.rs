@@ -129,9 +129,10 @@ impl ApiError {
                 AppError::Invalid(_)
                 | AppError::BadInput { .. }
                 | AppError::MissingGrants { .. } => StatusCode::BAD_REQUEST,
-                AppError::NotFound(_) | AppError::UnknownRun(_) | AppError::UnknownAgent(_) => {
-                    StatusCode::NOT_FOUND
-                }
+                AppError::NotFound(_)
+                | AppError::UnknownRun(_)
+                | AppError::UnknownAgent(_)
+                | AppError::UnknownVersion { .. } => StatusCode::NOT_FOUND,
                 AppError::Conflict(_) => StatusCode::CONFLICT,
             },
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
