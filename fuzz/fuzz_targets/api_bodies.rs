@@ -44,7 +44,7 @@ fn api() -> &'static Api {
         let open: Opener = Box::new(move || Ok(App::open(&dir, Config::default())?));
         let state = Arc::new(ApiState {
             pool: Arc::new(Pool::new(4, 1, None, open)),
-            token: "fuzz".into(),
+            tokens: wakeful::api::auth::Tokens::new(vec![("api".into(), "fuzz".into())]).unwrap(),
             hosts: AllowedHosts::new("127.0.0.1:7070".parse().unwrap(), &[]),
             counters: Arc::new(Counters::default()),
             limits,

@@ -1,6 +1,10 @@
 //! The host as the CLI (and later the HTTP API) drives it: one store, one
 //! lazily built runtime, the config and the tools. Operations here check
 //! their input and write through the store; they hold no SQL and no wasmtime.
+//! Every operator act takes `by`, who acted (the CLI's `--by`, the API
+//! token's name), and names it in its audit row. Refusals that say what to
+//! do are structured ([`AppError::BadInput`], [`AppError::MissingGrants`]…)
+//! so that each front end words them in its own terms ([`crate::terms`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -16,6 +20,7 @@ use crate::store::{
     AgentVersion, AnswerRefused, AuditEntry, Budgets, Delivery, KvOp, KvOutcome, NewRun, PutAgent,
     Resolution, ResolveRefused, Run, Store, StoreError, Switch,
 };
+use crate::terms::Terms;
 use crate::tools::Tools;
 
 mod names;
@@ -37,6 +42,30 @@ pub enum AppError {
     Refused(#[from] AnswerRefused),
     #[error("{0}")]
     Invalid(String),
+    /// An input refused for `problem`; `word` names it (`--word` on the
+    /// command line, the field `word` in the API: see [`Terms`]).
+    #[error("{}", self.worded(Terms::Cli))]
+    BadInput { word: &'static str, problem: String },
+    /// A deploy that does not grant every tool the component asks for.
+    #[error("{}", self.worded(Terms::Cli))]
+    MissingGrants {
+        /// `name@version`.
+        agent: String,
+        tools: Vec<String>,
+    },
+    #[error("{}", self.worded(Terms::Cli))]
+    UnknownRun(String),
+    /// `name` or `name@version`.
+    #[error("{}", self.worded(Terms::Cli))]
+    UnknownAgent(String),
+    /// An agent that has no such version deployed.
+    #[error("{}", self.worded(Terms::Cli))]
+    UnknownVersion {
+        agent: String,
+        version: String,
+        /// The versions of `agent` that are deployed.
+        deployed: Vec<String>,
+    },
     #[error("{0}")]
     NotFound(String),
     /// The request is sound but the state of things refuses it now.
@@ -167,11 +196,13 @@ impl App {
         grants: &[String],
         grant_all: bool,
         owner: Option<&str>,
+        by: &str,
     ) -> Result<Deployed> {
         if owner.is_some_and(|o| o.trim().is_empty()) {
-            return Err(AppError::Invalid(
-                "--owner is empty: name who answers for this agent".into(),
-            ));
+            return Err(AppError::BadInput {
+                word: "owner",
+                problem: "is empty: name who answers for this agent".into(),
+            });
         }
         let runtime = self.runtime()?;
         let loaded = runtime.load(bytes)?;
@@ -208,20 +239,17 @@ impl App {
             }
             grants.to_vec()
         };
-        let missing: Vec<&String> = info.tools.iter().filter(|t| !granted.contains(t)).collect();
+        let missing: Vec<String> = info
+            .tools
+            .iter()
+            .filter(|t| !granted.contains(t))
+            .cloned()
+            .collect();
         if !missing.is_empty() {
-            let flags: Vec<String> = missing.iter().map(|t| format!("--grant {t}")).collect();
-            return Err(AppError::Invalid(format!(
-                "{}@{} asks for tools that are not granted: {}; pass {} (or --grant-all) to deploy it",
-                info.name,
-                info.version,
-                missing
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                flags.join(" ")
-            )));
+            return Err(AppError::MissingGrants {
+                agent: format!("{}@{}", info.name, info.version),
+                tools: missing,
+            });
         }
         let version = AgentVersion {
             name: info.name.clone(),
@@ -248,7 +276,7 @@ impl App {
                 None,
                 "deploy",
                 serde_json::json!({"agent": version.name, "version": version.version,
-                    "digest": version.digest, "granted": granted, "owner": owner}),
+                    "digest": version.digest, "granted": granted, "owner": owner, "by": by}),
             )?;
         }
         let unconfigured_tools = version
@@ -274,18 +302,22 @@ impl App {
             Some((n, v)) => (n, Some(v)),
             None => (spec, None),
         };
-        self.store.agent(name, version)?.ok_or_else(|| {
-            AppError::NotFound(format!(
-                "no agent {spec} is deployed; `wakeful agents` lists what is"
-            ))
-        })
+        self.store
+            .agent(name, version)?
+            .ok_or_else(|| AppError::UnknownAgent(spec.to_string()))
     }
 
     /// Starts a run of an agent version with a JSON input.
-    pub fn start(&mut self, agent: &str, input: Option<&str>, run_id: Option<&str>) -> Result<Run> {
+    pub fn start(
+        &mut self,
+        agent: &str,
+        input: Option<&str>,
+        run_id: Option<&str>,
+        by: &str,
+    ) -> Result<Run> {
         let version = self.resolve_agent(agent)?;
         let input = input.unwrap_or("null");
-        self.check_json("--input", input)?;
+        self.check_input("input", input)?;
         let run_id = match run_id {
             Some(id) => {
                 check_id("run id", id)?;
@@ -310,7 +342,7 @@ impl App {
         self.audit(
             Some(&run_id),
             "start",
-            serde_json::json!({"agent": version.name, "version": version.version}),
+            serde_json::json!({"agent": version.name, "version": version.version, "by": by}),
         )?;
         self.run(&run_id)
     }
@@ -337,14 +369,14 @@ impl App {
             match self.store.retired_run(run_id)? {
                 Some(r) => format!(
                     "run {run_id} ({}@{}) ended {} at {} and was pruned at {}; its audit rows \
-                 remain: `wakeful audit {run_id}`",
+                 remain readable under its id",
                     r.agent,
                     r.version,
                     r.status,
                     crate::clock::rfc3339(r.ended_at),
                     crate::clock::rfc3339(r.pruned_at)
                 ),
-                None => format!("run {run_id} does not exist; `wakeful runs` lists the runs"),
+                None => return Ok(AppError::UnknownRun(run_id.to_string())),
             },
         ))
     }
@@ -357,6 +389,7 @@ impl App {
         topic: &str,
         event_id: &str,
         payload: Option<&str>,
+        by: &str,
     ) -> Result<Vec<Sent>> {
         if topic.trim().is_empty() {
             return Err(AppError::Invalid("--topic is empty".into()));
@@ -403,7 +436,7 @@ impl App {
             self.audit(
                 Some(&s.run_id),
                 "event",
-                serde_json::json!({"id": event.id, "topic": event.topic}),
+                serde_json::json!({"id": event.id, "topic": event.topic, "by": by}),
             )?;
         }
         Ok(sent)
@@ -420,7 +453,10 @@ impl App {
         details_digest: Option<&str>,
     ) -> Result<crate::store::Approval> {
         if by.trim().is_empty() {
-            return Err(AppError::Invalid("--by is empty: say who answers".into()));
+            return Err(AppError::BadInput {
+                word: "by",
+                problem: "is empty: say who answers".into(),
+            });
         }
         let answer = ApprovalAnswer {
             request_id: request_id.to_string(),
@@ -459,13 +495,19 @@ impl App {
     /// Sets a kill switch: `all`, `agent:<name>`, `run:<id>` or `tool:<name>`.
     /// The switch and its `pause` audit row are written together.
     /// A scope that names nothing is refused unless `preemptive`.
-    pub fn pause(&mut self, scope: &str, reason: Option<&str>, preemptive: bool) -> Result<()> {
+    pub fn pause(
+        &mut self,
+        scope: &str,
+        reason: Option<&str>,
+        preemptive: bool,
+        by: &str,
+    ) -> Result<()> {
         self.check_scope(scope, preemptive)?;
         let at = self.now();
         let audit = AuditEntry {
             run_id: scope.strip_prefix("run:").map(str::to_string),
             kind: "pause".into(),
-            data: serde_json::json!({"scope": scope, "reason": reason}),
+            data: serde_json::json!({"scope": scope, "reason": reason, "by": by}),
         };
         let switch = Switch {
             scope: scope.to_string(),
@@ -480,13 +522,13 @@ impl App {
     /// Returns whether anything changed.
     /// Lifting the switch writes its `resume` audit row in the same
     /// transaction; resuming a parked run writes its own.
-    pub fn resume(&mut self, scope: &str) -> Result<bool> {
+    pub fn resume(&mut self, scope: &str, by: &str) -> Result<bool> {
         self.check_resume_scope(scope)?;
         let run = scope.strip_prefix("run:");
         let audit = AuditEntry {
             run_id: run.map(str::to_string),
             kind: "resume".into(),
-            data: serde_json::json!({"scope": scope}),
+            data: serde_json::json!({"scope": scope, "by": by}),
         };
         let at = self.now();
         let mut changed = self.store.clear_switch_audited(scope, &audit, at)?;
@@ -521,14 +563,14 @@ impl App {
                 usd,
             };
             let at = self.now();
-            changed |= self.store.resume_parked(run_id, &budgets, at)?;
+            changed |= self.store.resume_parked(run_id, &budgets, by, at)?;
         }
         Ok(changed)
     }
 
     /// An operator's kv operation (from the CLI or the API). A write and
     /// its `kv write` audit row are one transaction; a read writes nothing.
-    pub fn kv(&mut self, op: &KvOp) -> Result<KvOutcome> {
+    pub fn kv(&mut self, op: &KvOp, by: &str) -> Result<KvOutcome> {
         let now = self.now();
         if let KvOp::Get { .. } = op {
             return Ok(self.store.kv(op, None, now)?);
@@ -540,7 +582,7 @@ impl App {
             run_id: None,
             kind: "kv write".into(),
             data: serde_json::json!({
-                "key": key, "by": "operator", "result": crate::tools::kv::render(outcome)
+                "key": key, "by": by, "result": crate::tools::kv::render(outcome)
             }),
         };
         Ok(self.store.kv_audited(op, &audit, now)?)
@@ -548,7 +590,7 @@ impl App {
 
     /// Deletes the runs that ended more than `days` days ago (the audit log
     /// keeps their rows). Returns how many went.
-    pub fn prune(&mut self, days: u64) -> Result<u64> {
+    pub fn prune(&mut self, days: u64, by: &str) -> Result<u64> {
         let before = self
             .now()
             .saturating_sub(days.saturating_mul(24 * 60 * 60 * 1000));
@@ -558,14 +600,14 @@ impl App {
             self.audit(
                 None,
                 "prune",
-                serde_json::json!({"runs": pruned, "ended_before_days": days}),
+                serde_json::json!({"runs": pruned, "ended_before_days": days, "by": by}),
             )?;
         }
         Ok(pruned)
     }
 
     /// Ends a live run for good. Returns false when it had already ended.
-    pub fn cancel(&mut self, run_id: &str, reason: &str) -> Result<bool> {
+    pub fn cancel(&mut self, run_id: &str, reason: &str, by: &str) -> Result<bool> {
         if reason.trim().is_empty() {
             return Err(AppError::Invalid(
                 "--reason is empty: say why the run is cancelled".into(),
@@ -573,7 +615,7 @@ impl App {
         }
         self.run(run_id)?;
         let at = self.now();
-        Ok(self.store.cancel_run(run_id, reason, at)?)
+        Ok(self.store.cancel_run(run_id, reason, by, at)?)
     }
 
     /// Settles a parked run's call of unknown outcome (see
@@ -586,17 +628,25 @@ impl App {
         by: &str,
     ) -> Result<()> {
         if by.trim().is_empty() {
-            return Err(AppError::Invalid(
-                "--by is empty: say who settles the call".into(),
-            ));
+            return Err(AppError::BadInput {
+                word: "by",
+                problem: "is empty: say who settles the call".into(),
+            });
         }
         match resolution {
             Resolution::Result(json) => {
-                serde_json::from_str::<serde_json::Value>(json)
-                    .map_err(|e| AppError::Invalid(format!("--result is not valid JSON: {e}")))?;
+                serde_json::from_str::<serde_json::Value>(json).map_err(|e| {
+                    AppError::BadInput {
+                        word: "result",
+                        problem: format!("is not valid JSON: {e}"),
+                    }
+                })?;
             }
             Resolution::Fail(reason) if reason.trim().is_empty() => {
-                return Err(AppError::Invalid("--fail needs a reason".into()));
+                return Err(AppError::BadInput {
+                    word: "fail",
+                    problem: "needs a reason".into(),
+                });
             }
             _ => {}
         }
@@ -630,16 +680,32 @@ impl App {
 
     /// Refuses text that is not JSON or is over the payload limit.
     pub fn check_json(&self, what: &str, text: &str) -> Result<()> {
+        match self.json_problem(text) {
+            Some(problem) => Err(AppError::Invalid(format!("{what} {problem}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// [`App::check_json`] of an operation's input named `word` (see
+    /// [`AppError::BadInput`]).
+    pub fn check_input(&self, word: &'static str, text: &str) -> Result<()> {
+        match self.json_problem(text) {
+            Some(problem) => Err(AppError::BadInput { word, problem }),
+            None => Ok(()),
+        }
+    }
+
+    fn json_problem(&self, text: &str) -> Option<String> {
         let limit = self.config.limits.max_payload_bytes;
         if text.len() > limit {
-            return Err(AppError::Invalid(format!(
-                "{what} is {} bytes; the limit is {limit} (limits.max_payload_bytes)",
+            return Some(format!(
+                "is {} bytes; the limit is {limit} (limits.max_payload_bytes)",
                 text.len()
-            )));
+            ));
         }
         serde_json::from_str::<serde_json::Value>(text)
-            .map(|_| ())
-            .map_err(|e| AppError::Invalid(format!("{what} is not valid JSON: {e}")))
+            .err()
+            .map(|e| format!("is not valid JSON: {e}"))
     }
 }
 

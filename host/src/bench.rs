@@ -214,7 +214,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     let mut app = App::open(&scratch.0, config.clone())?;
 
     let t = Instant::now();
-    let deployed = app.deploy(&bytes, &[], true, None)?;
+    let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
     let deploy_ms = ms(t.elapsed());
 
     let fresh = App::open(&scratch.0, config)?;
@@ -227,11 +227,14 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
 
     for i in 0..runs {
         for (key, value) in (workload.world)(i) {
-            app.kv(&KvOp::Put {
-                key,
-                value,
-                expected_version: None,
-            })?;
+            app.kv(
+                &KvOp::Put {
+                    key,
+                    value,
+                    expected_version: None,
+                },
+                "bench",
+            )?;
         }
     }
     let agent = format!("{}@{}", deployed.agent.name, deployed.agent.version);
@@ -239,7 +242,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     let ids: Vec<String> = (0..runs)
         .map(|i| {
             let input = (workload.input)(i);
-            app.start(&agent, Some(&input), Some(&format!("bench-{i}")))
+            app.start(&agent, Some(&input), Some(&format!("bench-{i}")), "bench")
                 .map(|r| r.run_id)
         })
         .collect::<Result<_, _>>()?;
@@ -295,7 +298,7 @@ fn check_json(what: &str, text: &str) -> Result<(), AppError> {
 fn send(app: &mut App, id: &str, i: usize, wake: &BenchWake) -> Result<(), AppError> {
     match wake {
         BenchWake::Event { topic, payload } => {
-            let sent = app.send(Some(id), topic, &format!("e{i}"), Some(payload))?;
+            let sent = app.send(Some(id), topic, &format!("e{i}"), Some(payload), "bench")?;
             if let Some(s) = sent.iter().find(|s| s.delivery == Delivery::Finished) {
                 return Err(AppError::Invalid(format!(
                     "run {} ended before its event on {topic} was sent: give a --topic the \

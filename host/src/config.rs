@@ -54,7 +54,11 @@ pub struct ApiConfig {
     pub listen: Option<String>,
     /// The bearer token operator calls must carry; `WAKEFUL_API_TOKEN` wins
     /// over it. Without either, `serve` creates one in `<data>/api-token`.
+    /// The audit log names it `api`.
     pub token: Option<String>,
+    /// More tokens, by name (`alice = "…"`): the audit log names who made
+    /// each change by the name of the token the request carried.
+    pub tokens: BTreeMap<String, String>,
     /// Host names (or `name:port`) the API answers to besides its listen
     /// address (and `localhost` on loopback), e.g. behind a proxy. A
     /// request naming another `Host` is refused: DNS rebinding.
@@ -273,6 +277,7 @@ impl Config {
                 l.usd_per_run
             ));
         }
+        self.check_api_tokens()?;
         for (name, tool) in &self.tools {
             if BUILTIN_TOOLS.contains(&name.as_str()) {
                 return Err(format!(
@@ -282,6 +287,28 @@ impl Config {
             crate::tools::check_config(name, tool, l)?;
         }
         Ok(())
+    }
+
+    /// `[api.tokens]`: plain names, none called `api` (the name of the
+    /// single token), no token given twice (the single one included).
+    fn check_api_tokens(&self) -> Result<(), String> {
+        use crate::api::auth::{SINGLE_TOKEN_NAME, Tokens};
+        if self.api.tokens.contains_key(SINGLE_TOKEN_NAME) {
+            return Err(format!(
+                "api.tokens: `{SINGLE_TOKEN_NAME}` names the [api] token (or WAKEFUL_API_TOKEN); choose another name"
+            ));
+        }
+        // An empty single token is refused by `serve`, which names it.
+        let single = (self.api.token.iter())
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| (SINGLE_TOKEN_NAME, t));
+        let all = single
+            .chain(self.api.tokens.iter().map(|(n, t)| (n.as_str(), t)))
+            .map(|(n, t)| (n.to_string(), t.trim().to_string()))
+            .collect();
+        Tokens::new(all)
+            .map(|_| ())
+            .map_err(|e| format!("api.tokens: {e}"))
     }
 
     /// Every tool name this host can run.
@@ -432,6 +459,37 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("holds no PEM certificate"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn named_api_tokens_parse_and_bad_names_or_shared_tokens_are_refused() {
+        let c = Config::parse(
+            "[api]\ntoken = \"t0\"\n[api.tokens]\nalice = \"t1\"\n\"bob@ops\" = \"t2\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.api.tokens["bob@ops"], "t2");
+        for (text, named) in [
+            (
+                "[api.tokens]\n\"a b\" = \"t1\"\n",
+                "`a b` is not a token name",
+            ),
+            (
+                "[api.tokens]\na = \"t1\"\nb = \"t1\"\n",
+                "`a` and `b` are the same token",
+            ),
+            (
+                "[api]\ntoken = \"t1\"\n[api.tokens]\nb = \"t1\"\n",
+                "`api` and `b`",
+            ),
+            (
+                "[api.tokens]\napi = \"t1\"\n",
+                "`api` names the [api] token",
+            ),
+            ("[api.tokens]\nc = \"\"\n", "`c` is empty"),
+        ] {
+            let err = Config::parse(text).unwrap_err();
+            assert!(err.contains(named), "{text}: {err}");
+        }
     }
 
     #[test]

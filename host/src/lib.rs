@@ -14,6 +14,7 @@
 //! - [`schedule`]: agents started at each tick of a cron expression.
 //! - [`upgrade`]: moving runs to a new agent version through `migrate`.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
+//! - [`terms`]: refusals worded for the CLI or the API.
 //! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
 //! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
 //! - [`serve`]: `wakeful serve`, the workers and the API in one process.
@@ -33,6 +34,7 @@ pub mod runtime;
 pub mod schedule;
 pub mod serve;
 pub mod store;
+pub mod terms;
 pub mod tools;
 pub mod upgrade;
 pub mod view;

@@ -25,19 +25,34 @@ pub struct Fired {
 /// still be valid run ids (128 bytes).
 const MAX_SCHEDULE_ID: usize = 128 - 17;
 
+/// A schedule as an operator asks for it.
+#[derive(Clone, Copy, Debug)]
+pub struct NewSchedule<'a> {
+    pub id: &'a str,
+    /// AGENT or AGENT@VERSION.
+    pub agent: &'a str,
+    pub cron: &'a str,
+    /// The start input of every run (JSON); `None`: `null`.
+    pub input: Option<&'a str>,
+    pub overlap: Overlap,
+    /// Replace a schedule with the same id instead of refusing.
+    pub replace: bool,
+}
+
 /// Records a schedule after checking its agent, cron expression and input.
 /// An id already in use is refused, naming the schedule it has, unless
 /// `replace` is set: then the new schedule takes the old one's place
 /// whole, and the audit row shows both.
-pub fn add(
-    app: &mut App,
-    id: &str,
-    agent: &str,
-    cron: &str,
-    input: Option<&str>,
-    overlap: Overlap,
-    replace: bool,
-) -> Result<Schedule, AppError> {
+/// `by` is who asked, for the audit log.
+pub fn add(app: &mut App, new: &NewSchedule<'_>, by: &str) -> Result<Schedule, AppError> {
+    let NewSchedule {
+        id,
+        agent,
+        cron,
+        input,
+        overlap,
+        replace,
+    } = *new;
     crate::app::check_id("schedule id", id)?;
     if id.len() > MAX_SCHEDULE_ID {
         return Err(AppError::Invalid(format!(
@@ -48,7 +63,7 @@ pub fn add(
     }
     app.resolve_agent(agent)?;
     let input = input.unwrap_or("null");
-    app.check_json("--input", input)?;
+    app.check_input("input", input)?;
     let now = app.now();
     let next_at = next_tick(cron, now).map_err(AppError::Invalid)?;
     let schedule = Schedule {
@@ -66,13 +81,13 @@ pub fn add(
             None,
             "schedule",
             json!({"id": id, "agent": agent, "cron": cron, "input": input_json(input),
-            "overlap": overlap.as_str(), "next": rfc3339(next_at)}),
+            "overlap": overlap.as_str(), "next": rfc3339(next_at), "by": by}),
         )?,
         PutSchedule::Replaced(old) => app.audit(
             None,
             "schedule replaced",
             json!({"id": id, "old": described(&old), "new": described(&schedule),
-            "next": rfc3339(next_at)}),
+            "next": rfc3339(next_at), "by": by}),
         )?,
         PutSchedule::Exists(old) => {
             return Err(AppError::Conflict(format!(
@@ -98,6 +113,16 @@ fn described(s: &Schedule) -> serde_json::Value {
 /// should it ever not parse).
 fn input_json(input: &str) -> serde_json::Value {
     serde_json::from_str(input).unwrap_or_else(|_| json!(input))
+}
+
+/// Removes a schedule (the runs it started go on). Returns false when there
+/// was none.
+pub fn remove(app: &mut App, id: &str, by: &str) -> Result<bool, AppError> {
+    if !app.store.remove_schedule(id)? {
+        return Ok(false);
+    }
+    app.audit(None, "schedule removed", json!({"id": id, "by": by}))?;
+    Ok(true)
 }
 
 /// Starts the runs of every schedule whose tick has come. Cheap when none
@@ -169,7 +194,8 @@ fn start_for_tick(app: &mut App, s: &Schedule) -> Result<Option<String>, AppErro
         .unwrap_or_else(|| s.next_at.to_string());
     let run_id = format!("{}-{tick}", s.id);
     crate::failpoint::hit("schedule-fire", &run_id);
-    match app.start(&s.agent, Some(&s.input), Some(&run_id)) {
+    let by = format!("schedule:{}", s.id);
+    match app.start(&s.agent, Some(&s.input), Some(&run_id), &by) {
         // The tick's run was started before (and perhaps pruned since).
         Ok(_) | Err(AppError::Store(StoreError::RunExists(_) | StoreError::RunIdRetired(_))) => {
             Ok(Some(run_id))

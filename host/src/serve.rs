@@ -52,7 +52,7 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
-    let token = api_token(&app, data_dir)?;
+    let tokens = api_tokens(&app, data_dir)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -89,7 +89,7 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     });
     let state = Arc::new(ApiState {
         pool: Arc::new(Pool::new(API_CONNECTIONS, SLOW_OPERATIONS, Some(app), open)),
-        token,
+        tokens,
         hosts,
         counters,
         limits,
@@ -106,9 +106,19 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     Ok(())
 }
 
-/// The API token: `WAKEFUL_API_TOKEN`, else `[api] token`, else the one in
-/// `<data>/api-token` (created on first use; its path, never the token, is
-/// printed).
+/// The single API token (named `api`) and the named ones of `[api.tokens]`.
+fn api_tokens(app: &App, data_dir: &Path) -> Result<auth::Tokens> {
+    let single = api_token(app, data_dir)?;
+    let named = app.config.api.tokens.iter();
+    let all = std::iter::once((auth::SINGLE_TOKEN_NAME.to_string(), single))
+        .chain(named.map(|(n, t)| (n.clone(), t.trim().to_string())))
+        .collect();
+    auth::Tokens::new(all).map_err(anyhow::Error::msg)
+}
+
+/// The single API token: `WAKEFUL_API_TOKEN`, else `[api] token`, else the
+/// one in `<data>/api-token` (created on first use; its path, never the
+/// token, is printed).
 fn api_token(app: &App, data_dir: &Path) -> Result<String> {
     let configured = match std::env::var("WAKEFUL_API_TOKEN") {
         Ok(t) => Some(t),
@@ -140,7 +150,7 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
         if let Some(days) = retention
             && pruned_at.is_none_or(|t| t.elapsed() >= PRUNE_EVERY)
         {
-            if let Err(e) = worker.app().prune(days) {
+            if let Err(e) = worker.app().prune(days, "retention") {
                 eprintln!("worker: pruning ended runs: {e}");
             }
             pruned_at = Some(std::time::Instant::now());

@@ -12,6 +12,7 @@ use crate::app::{App, AppError};
 use crate::model::Wake;
 use crate::runtime::StepInput;
 use crate::store::{AgentVersion, AuditEntry, Run, RunStatus, UpgradeCommit};
+use crate::terms::Terms;
 
 /// What upgrading one run did, or would do.
 #[derive(Debug, Serialize)]
@@ -46,34 +47,38 @@ pub struct UpgradeOptions {
     /// Accept that the new version is granted tools the run's version was
     /// not: without it, such runs are not upgraded.
     pub allow_new_tools: bool,
+    /// How a refusal says to accept new tools.
+    pub terms: Terms,
 }
 
-/// Upgrades the given runs to version `to` of their agent.
+/// Upgrades the given runs to version `to` of their agent; `by` is who
+/// asked, for the audit log.
 pub fn upgrade_runs(
     app: &mut App,
     run_ids: &[String],
     to: &str,
     options: UpgradeOptions,
+    by: &str,
 ) -> Result<Vec<Upgraded>, AppError> {
     run_ids
         .iter()
         .map(|id| {
             let run = app.run(id)?;
             let Some(target) = app.store.agent(&run.agent, Some(to))? else {
-                let versions: Vec<String> = app
+                let deployed = app
                     .store
                     .agents()?
                     .into_iter()
                     .filter(|a| a.name == run.agent)
                     .map(|a| a.version)
                     .collect();
-                return Err(AppError::NotFound(format!(
-                    "no version {to} of agent {} is deployed; its versions: {}",
-                    run.agent,
-                    versions.join(", ")
-                )));
+                return Err(AppError::UnknownVersion {
+                    agent: run.agent.clone(),
+                    version: to.to_string(),
+                    deployed,
+                });
             };
-            let result = upgrade_one(app, &run, &target, options)?;
+            let result = upgrade_one(app, &run, &target, options, by)?;
             Ok(Upgraded {
                 run_id: run.run_id.clone(),
                 from: run.version.clone(),
@@ -107,6 +112,7 @@ fn upgrade_one(
     run: &Run,
     target: &AgentVersion,
     options: UpgradeOptions,
+    by: &str,
 ) -> Result<UpgradeResult, AppError> {
     if !is_live(run.status) {
         return Ok(UpgradeResult::Ended);
@@ -124,12 +130,13 @@ fn upgrade_one(
     if !new_tools.is_empty() && !options.allow_new_tools {
         let names: Vec<&str> = new_tools.iter().map(|s| s.as_str()).collect();
         return Ok(UpgradeResult::Failed(format!(
-            "{}@{} is granted tools {}@{} was not: {}; pass --allow-new-tools to accept them",
+            "{}@{} is granted tools {}@{} was not: {}; {} to accept them",
             target.name,
             target.version,
             run.agent,
             run.version,
-            names.join(", ")
+            names.join(", "),
+            options.terms.allow_new_tools()
         )));
     }
     if options.dry_run {
@@ -151,7 +158,8 @@ fn upgrade_one(
             let audit = AuditEntry {
                 run_id: Some(run.run_id.clone()),
                 kind: "upgrade".into(),
-                data: json!({"from": run.version, "to": target.version, "digest": target.digest}),
+                data: json!({"from": run.version, "to": target.version,
+                    "digest": target.digest, "by": by}),
             };
             crate::failpoint::hit("upgrade", &run.run_id);
             app.store.commit_upgrade(&UpgradeCommit {
@@ -170,7 +178,7 @@ fn upgrade_one(
             app.audit(
                 Some(&run.run_id),
                 "upgrade failed",
-                json!({"from": run.version, "to": target.version, "error": error}),
+                json!({"from": run.version, "to": target.version, "error": error, "by": by}),
             )?;
             Ok(UpgradeResult::Failed(error))
         }

@@ -2,6 +2,8 @@
 //! real SQLite file, agents built from source in `agents/`.
 
 mod api;
+mod api_errors;
+mod api_who;
 mod approval_page;
 mod approvals;
 mod bad_input;

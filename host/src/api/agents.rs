@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
+use axum::{Extension, Json};
 
+use super::auth::Caller;
 use super::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Deployed;
 use crate::store::AgentVersion;
@@ -20,6 +21,7 @@ use crate::store::AgentVersion;
 /// anywhere without asking, is refused (415) before it is read.
 pub async fn deploy(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
     request: Request,
 ) -> Result<(StatusCode, Json<Deployed>), ApiError> {
@@ -71,7 +73,7 @@ pub async fn deploy(
     }
     let deployed = blocking_slow(&state, move |app| {
         eprintln!("deploying a component of {} bytes", bytes.len());
-        Ok(app.deploy(&bytes, &grants, grant_all, owner.as_deref())?)
+        Ok(app.deploy(&bytes, &grants, grant_all, owner.as_deref(), &by)?)
     })
     .await?;
     let status = if deployed.already_deployed {

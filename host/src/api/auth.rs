@@ -1,5 +1,7 @@
-//! Operator authentication: a bearer token, compared in constant time, and
-//! the token file `serve` creates when no token is configured.
+//! Operator authentication: named bearer tokens, compared in constant time,
+//! and the token file `serve` creates when no token is configured. The name
+//! of the token a request carries is who made it ([`Caller`]): handlers
+//! name it in the audit log.
 
 use std::io::Write;
 use std::path::Path;
@@ -14,12 +16,72 @@ use sha2::{Digest, Sha256};
 use super::ApiState;
 use super::error::ApiError;
 
+/// The name of the token a request was let in with: who made it.
+#[derive(Clone, Debug)]
+pub struct Caller(pub String);
+
+/// The name the single token (`[api] token`, `WAKEFUL_API_TOKEN` or the
+/// token file) goes by.
+pub const SINGLE_TOKEN_NAME: &str = "api";
+
+/// The tokens the API takes, each with its name.
+#[derive(Clone, Debug)]
+pub struct Tokens(Vec<(String, String)>);
+
+impl Tokens {
+    /// Refuses a name that is not a plain name, an empty token, a name or
+    /// a token given twice.
+    pub fn new(named: Vec<(String, String)>) -> Result<Tokens, String> {
+        for (n, (name, token)) in named.iter().enumerate() {
+            check_token_name(name)?;
+            if token.trim().is_empty() {
+                return Err(format!("the API token named `{name}` is empty"));
+            }
+            if let Some((other, _)) = named[..n].iter().find(|(o, _)| o == name) {
+                return Err(format!("two API tokens are named `{other}`"));
+            }
+            if let Some((other, _)) = named[..n].iter().find(|(_, t)| t == token) {
+                return Err(format!(
+                    "the API tokens named `{other}` and `{name}` are the same token; give each its own, or the audit log cannot tell them apart"
+                ));
+            }
+        }
+        Ok(Tokens(named))
+    }
+
+    /// The name of the token `given` is. Every token is compared, in
+    /// constant time, whichever matches.
+    pub fn name_of(&self, given: &str) -> Option<&str> {
+        self.0.iter().fold(None, |found, (name, token)| {
+            let equal = tokens_equal(given, token);
+            found.or(equal.then_some(name.as_str()))
+        })
+    }
+}
+
+/// A token's name is who the audit log says acted: keep it plain.
+pub fn check_token_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@'));
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a token name: use 1-64 letters, digits and - _ . @"
+        ))
+    }
+}
+
 /// Lets a request through only with `Authorization: Bearer <token>` (the
-/// scheme in any case, as HTTP defines it). There is always a token: `serve`
+/// scheme in any case, as HTTP defines it) naming one of the API's tokens,
+/// and marks it with that token's name. There is always a token: `serve`
 /// refuses to start without one.
 pub async fn require_token(
     State(state): State<Arc<ApiState>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
     let given = request
@@ -32,10 +94,15 @@ pub async fn require_token(
             "this call needs `Authorization: Bearer <token>` (the [api] token, WAKEFUL_API_TOKEN, or the token file `serve` printed the path of)"
                 .into(),
         )),
-        Some(given) if tokens_equal(given, &state.token) => Ok(next.run(request).await),
-        Some(_) => Err(ApiError::Unauthorized(
-            "the bearer token is not the configured API token".into(),
-        )),
+        Some(given) => match state.tokens.name_of(given).map(|n| Caller(n.to_string())) {
+            Some(caller) => {
+                request.extensions_mut().insert(caller);
+                Ok(next.run(request).await)
+            }
+            None => Err(ApiError::Unauthorized(
+                "the bearer token is not the configured API token nor one of [api.tokens]".into(),
+            )),
+        },
     }
 }
 
@@ -121,7 +188,7 @@ pub fn tokens_equal(given: &str, expected: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{bearer, tokens_equal};
+    use super::{Tokens, bearer, tokens_equal};
 
     #[test]
     fn the_bearer_scheme_is_matched_in_any_case() {
@@ -130,6 +197,20 @@ mod tests {
         assert_eq!(bearer("BEARER  s3cret "), Some("s3cret"));
         assert_eq!(bearer("Basic s3cret"), None);
         assert_eq!(bearer("Bearers3cret"), None);
+    }
+
+    #[test]
+    fn a_token_is_known_by_its_name_and_bad_names_or_shared_tokens_are_refused() {
+        let pair = |n: &str, t: &str| (n.to_string(), t.to_string());
+        let tokens = Tokens::new(vec![pair("api", "t0"), pair("alice@ops", "t1")]).unwrap();
+        assert_eq!(tokens.name_of("t1"), Some("alice@ops"));
+        assert_eq!(tokens.name_of("t0"), Some("api"));
+        assert_eq!(tokens.name_of("t2"), None);
+        let err = Tokens::new(vec![pair("a b", "t")]).unwrap_err();
+        assert!(err.contains("`a b` is not a token name"), "{err}");
+        let err = Tokens::new(vec![pair("a", "t"), pair("b", "t")]).unwrap_err();
+        assert!(err.contains("`a` and `b` are the same token"), "{err}");
+        assert!(Tokens::new(vec![pair("a", " ")]).is_err());
     }
 
     #[test]

@@ -11,11 +11,13 @@ use serde_json::json;
 use crate::app::AppError;
 use crate::runtime::LoadError;
 use crate::store::{AnswerRefused, StoreError};
+use crate::terms::Terms;
 
 /// Why a request was refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error(transparent)]
+    /// Worded for an API client: fields and routes, not flags.
+    #[error("{}", .0.worded(Terms::Api))]
     App(#[from] AppError),
     /// Input the API itself refuses before the app sees it.
     #[error("{0}")]
@@ -125,8 +127,13 @@ impl ApiError {
                 AppError::Load(e) => load_status(e),
                 AppError::Refused(e) => refused_status(e),
                 AppError::Runtime(_) => StatusCode::INTERNAL_SERVER_ERROR,
-                AppError::Invalid(_) => StatusCode::BAD_REQUEST,
-                AppError::NotFound(_) => StatusCode::NOT_FOUND,
+                AppError::Invalid(_)
+                | AppError::BadInput { .. }
+                | AppError::MissingGrants { .. } => StatusCode::BAD_REQUEST,
+                AppError::NotFound(_)
+                | AppError::UnknownRun(_)
+                | AppError::UnknownAgent(_)
+                | AppError::UnknownVersion { .. } => StatusCode::NOT_FOUND,
                 AppError::Conflict(_) => StatusCode::CONFLICT,
             },
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
@@ -137,6 +144,30 @@ impl ApiError {
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
+}
+
+/// The outermost layer: an error answer made by the framework itself (a
+/// path it cannot decode, say) still reaches the client as `{"error":
+/// "..."}`, its text kept.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let text = axum::body::to_bytes(response.into_body(), 64 << 10)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let text = if text.is_empty() {
+        status.canonical_reason().unwrap_or("refused").to_string()
+    } else {
+        text
+    };
+    ApiError::Rejected(status, text).into_response()
 }
 
 impl IntoResponse for ApiError {

@@ -7,14 +7,16 @@
 //! ([`guard`], every route); the bearer token ([`auth`], every route but
 //! health and answer links, whose token is in their path); the content type
 //! (`application/wasm` for a deploy, `application/json` for JSON bodies);
-//! then its handler.
+//! then its handler. Whatever refuses it, the answer is a JSON error
+//! ([`error::json_errors`] catches the framework's own).
 //!
 //! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
 //! tokio's blocking pool through [`blocking`], each operation on an app of
 //! its own from the [`pool`], so a slow one never holds up the others.
 //!
 //! - [`error`]: the one error type and its status mapping.
-//! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer token.
+//! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer tokens and
+//!   who each names.
 //! - [`pool`]: the handlers' store connections.
 //! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
 
@@ -48,8 +50,8 @@ use pool::{Pace, Pool};
 pub struct ApiState {
     /// The handlers' apps, one per operation in flight.
     pub pool: Arc<Pool>,
-    /// The bearer token operator calls must carry.
-    pub token: String,
+    /// The bearer tokens operator calls may carry, by name.
+    pub tokens: auth::Tokens,
     /// The `Host` names (and so the origins) this server answers to.
     pub hosts: AllowedHosts,
     /// Steps taken by this process's workers, for `/metrics`.
@@ -143,6 +145,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
             state.clone(),
             guard::check_host_and_origin,
         ))
+        .layer(middleware::map_response(error::json_errors))
         .with_state(state)
 }
 

@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::auth::Caller;
 use super::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
 use crate::store::{KvOp, KvOutcome, Resolution, Switch};
+use crate::terms::Terms;
 use crate::tools;
 use crate::upgrade::{self, UpgradeOptions, Upgraded};
 
@@ -41,11 +43,12 @@ fn check_scope(scope: &str) -> Result<(), ApiError> {
 
 pub async fn pause(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     JsonBody(body): JsonBody<ScopeBody>,
 ) -> Answer {
     check_scope(&body.scope)?;
     blocking(&state, move |app| {
-        app.pause(&body.scope, body.reason.as_deref(), body.preemptive)?;
+        app.pause(&body.scope, body.reason.as_deref(), body.preemptive, &by)?;
         Ok(Json(json!({"paused": body.scope})))
     })
     .await
@@ -55,11 +58,12 @@ pub async fn pause(
 /// nothing was paused.
 pub async fn resume(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     JsonBody(body): JsonBody<ScopeBody>,
 ) -> Answer {
     check_scope(&body.scope)?;
     blocking(&state, move |app| {
-        let changed = app.resume(&body.scope)?;
+        let changed = app.resume(&body.scope, &by)?;
         Ok(Json(json!({"resumed": body.scope, "changed": changed})))
     })
     .await
@@ -78,12 +82,18 @@ pub struct CancelBody {
 /// Ends a run for good; 409 when it had already ended.
 pub async fn cancel(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     Path(run): Path<String>,
     JsonBody(body): JsonBody<CancelBody>,
 ) -> Answer {
+    if body.reason.trim().is_empty() {
+        return Err(ApiError::BadRequest(
+            "`reason` is empty: say why the run is cancelled".into(),
+        ));
+    }
     blocking(&state, move |app| {
         app.run(&run)?;
-        if app.cancel(&run, &body.reason)? {
+        if app.cancel(&run, &body.reason, &by)? {
             Ok(Json(json!({"cancelled": run})))
         } else {
             Err(ApiError::Conflict(format!(
@@ -95,12 +105,13 @@ pub async fn cancel(
 }
 
 /// How an operator settles a call of unknown outcome: exactly one of
-/// `result` (JSON), `retry: true` or `fail` (a reason).
+/// `result` (JSON), `retry: true` or `fail` (a reason). `by` defaults to
+/// the name of the request's token.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBody {
     key: String,
-    by: String,
+    by: Option<String>,
     result: Option<Value>,
     #[serde(default)]
     retry: bool,
@@ -109,9 +120,11 @@ pub struct ResolveBody {
 
 pub async fn resolve(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(caller)): Extension<Caller>,
     Path(run): Path<String>,
     JsonBody(body): JsonBody<ResolveBody>,
 ) -> Answer {
+    let by = body.by.unwrap_or(caller);
     let resolution = match (body.result, body.retry, body.fail) {
         (Some(result), false, None) => Resolution::Result(result.to_string()),
         (None, true, None) => Resolution::Retry,
@@ -124,7 +137,7 @@ pub async fn resolve(
         }
     };
     blocking(&state, move |app| {
-        app.resolve(&run, &body.key, &resolution, &body.by)?;
+        app.resolve(&run, &body.key, &resolution, &by)?;
         Ok(Json(json!({"resolved": body.key, "run": run})))
     })
     .await
@@ -146,6 +159,7 @@ pub struct UpgradeBody {
 /// were not upgraded are reported in the answer, not as an error.
 pub async fn upgrade(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     JsonBody(body): JsonBody<UpgradeBody>,
 ) -> Answer<Vec<Upgraded>> {
     blocking_slow(&state, move |app| {
@@ -164,15 +178,22 @@ pub async fn upgrade(
         let options = UpgradeOptions {
             dry_run: body.dry_run,
             allow_new_tools: body.allow_new_tools,
+            terms: Terms::Api,
         };
-        Ok(Json(upgrade::upgrade_runs(app, &runs, &body.to, options)?))
+        Ok(Json(upgrade::upgrade_runs(
+            app, &runs, &body.to, options, &by,
+        )?))
     })
     .await
 }
 
-pub async fn kv_get(State(state): State<Arc<ApiState>>, Path(key): Path<String>) -> Answer {
+pub async fn kv_get(
+    State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
+    Path(key): Path<String>,
+) -> Answer {
     blocking(&state, move |app| {
-        let outcome = app.kv(&KvOp::Get { key })?;
+        let outcome = app.kv(&KvOp::Get { key }, &by)?;
         Ok(Json(rendered(&outcome)))
     })
     .await
@@ -189,6 +210,7 @@ pub struct KvQuery {
 /// names the current version.
 pub async fn kv_put(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     Path(key): Path<String>,
     query: Result<Query<KvQuery>, QueryRejection>,
     JsonBody(value): JsonBody<Value>,
@@ -202,7 +224,7 @@ pub async fn kv_put(
             value,
             expected_version: q.expected_version,
         };
-        let outcome = app.kv(&op)?;
+        let outcome = app.kv(&op, &by)?;
         if let KvOutcome::Wrote(w) = &outcome
             && !w.ok
         {

@@ -1,17 +1,19 @@
 //! Runs: start, list, show, history, audit, and events delivered to them.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::auth::Caller;
 use super::{ApiError, ApiState, JsonBody, blocking};
 use crate::app::Sent;
-use crate::store::{Delivery, RunFilter, RunStatus, StoreError};
+use crate::store::{Delivery, RunFilter, RunStatus, StoreError, WaitingOn};
 use crate::view::{self, AnswerLinks};
 
 /// A page's length when the query does not say.
@@ -32,32 +34,58 @@ pub struct StartRun {
 
 pub async fn start(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     JsonBody(body): JsonBody<StartRun>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let run = blocking(&state, move |app| {
         let input = body.input.map(|v| v.to_string());
-        Ok(app.start(&body.agent, input.as_deref(), body.id.as_deref())?)
+        Ok(app.start(&body.agent, input.as_deref(), body.id.as_deref(), &by)?)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(view::run_summary(&run))))
 }
 
-/// `?limit=N&after=CURSOR`, and filters where a list has them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListQuery {
-    limit: Option<String>,
-    after: Option<String>,
-    status: Option<String>,
-    agent: Option<String>,
+/// The parameters of a list of runs.
+const RUN_LIST_PARAMS: &[&str] = &["status", "agent", "version", "waiting_on", "limit", "after"];
+/// The parameters of an audit list: no filters.
+const AUDIT_PARAMS: &[&str] = &["limit", "after"];
+
+/// A query's parameters by name. A parameter the list does not take is
+/// refused, not ignored: a misspelt filter must not list everything.
+fn params(
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    known: &[&str],
+) -> Result<BTreeMap<String, String>, ApiError> {
+    let Query(pairs) = query?;
+    let mut params = BTreeMap::new();
+    for (key, value) in pairs {
+        if !known.contains(&key.as_str()) {
+            return Err(ApiError::BadRequest(format!(
+                "unknown query parameter `{key}`; this list takes {}",
+                known.join(", ")
+            )));
+        }
+        if params.contains_key(&key) {
+            return Err(ApiError::BadRequest(format!(
+                "query parameter `{key}` is given twice"
+            )));
+        }
+        params.insert(key, value);
+    }
+    Ok(params)
 }
 
-/// `?limit=N&after=ID` of an audit list: no filters.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditQuery {
-    limit: Option<String>,
-    after: Option<String>,
+/// A filter's value: left out, or not empty.
+fn filter_value(
+    params: &mut BTreeMap<String, String>,
+    key: &str,
+) -> Result<Option<String>, ApiError> {
+    match params.remove(key) {
+        Some(value) if value.is_empty() => Err(ApiError::BadRequest(format!(
+            "{key} is empty; give it a value or leave it out"
+        ))),
+        value => Ok(value),
+    }
 }
 
 fn page_limit(limit: Option<&str>) -> Result<usize, ApiError> {
@@ -84,38 +112,33 @@ fn audit_after(after: Option<&str>) -> Result<Option<u64>, ApiError> {
         .transpose()
 }
 
-/// `GET /v1/runs?status=&agent=&limit=&after=`: summaries, newest first,
-/// as `{"items": [...], "next": RUN_ID | null}`.
+/// `GET /v1/runs?status=&agent=&version=&waiting_on=&limit=&after=`:
+/// summaries, newest first, as `{"items": [...], "next": RUN_ID | null}`.
 pub async fn list(
     State(state): State<Arc<ApiState>>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Answer {
-    let Query(q) = query?;
-    let limit = page_limit(q.limit.as_deref())?;
-    let status = q
-        .status
-        .as_deref()
+    let mut q = params(query, RUN_LIST_PARAMS)?;
+    let limit = page_limit(q.get("limit").map(String::as_str))?;
+    let status = filter_value(&mut q, "status")?
         .map(|s| {
-            RunStatus::parse(s).ok_or_else(|| {
+            RunStatus::parse(&s).ok_or_else(|| {
                 ApiError::BadRequest(format!(
                     "status `{s}` is not one of active, waiting, done, parked, cancelled"
                 ))
             })
         })
         .transpose()?;
-    if let Some(agent) = q.agent.as_deref()
-        && agent.is_empty()
-    {
-        return Err(ApiError::BadRequest(
-            "agent is empty; name an agent or leave it out".into(),
-        ));
-    }
     let filter = RunFilter {
         status,
-        agent: q.agent,
+        agent: filter_value(&mut q, "agent")?,
+        version: filter_value(&mut q, "version")?,
+        // Not empty, so always a topic or one of the two words.
+        waiting_on: filter_value(&mut q, "waiting_on")?.and_then(|w| WaitingOn::parse(&w)),
     };
+    let after = q.remove("after");
     blocking(&state, move |app| {
-        let page = match app.store.runs_page(&filter, q.after.as_deref(), limit) {
+        let page = match app.store.runs_page(&filter, after.as_deref(), limit) {
             Err(StoreError::UnknownRun(id)) => {
                 return Err(ApiError::BadRequest(format!(
                     "after `{id}` names no run (it may have been pruned); list again without after"
@@ -154,11 +177,11 @@ pub async fn history(State(state): State<Arc<ApiState>>, Path(id): Path<String>)
 pub async fn run_audit(
     State(state): State<Arc<ApiState>>,
     Path(id): Path<String>,
-    query: Result<Query<AuditQuery>, QueryRejection>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Answer {
-    let Query(q) = query?;
-    let limit = page_limit(q.limit.as_deref())?;
-    let after = audit_after(q.after.as_deref())?;
+    let q = params(query, AUDIT_PARAMS)?;
+    let limit = page_limit(q.get("limit").map(String::as_str))?;
+    let after = audit_after(q.get("after").map(String::as_str))?;
     blocking(&state, move |app| {
         app.check_run_id(&id)?;
         Ok(Json(json!(app.store.audit_page(
@@ -174,11 +197,11 @@ pub async fn run_audit(
 /// `{"items": [...], "next": ROW_ID | null}`.
 pub async fn audit(
     State(state): State<Arc<ApiState>>,
-    query: Result<Query<AuditQuery>, QueryRejection>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Answer {
-    let Query(q) = query?;
-    let limit = page_limit(q.limit.as_deref())?;
-    let after = audit_after(q.after.as_deref())?;
+    let q = params(query, AUDIT_PARAMS)?;
+    let limit = page_limit(q.get("limit").map(String::as_str))?;
+    let after = audit_after(q.get("after").map(String::as_str))?;
     blocking(&state, move |app| {
         Ok(Json(json!(app.store.audit_page(None, after, limit)?)))
     })
@@ -196,10 +219,11 @@ pub struct NewEvent {
 /// Delivers an event to one run. An ended run stores nothing: 409.
 pub async fn send_to_run(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     Path(run): Path<String>,
     JsonBody(event): JsonBody<NewEvent>,
 ) -> Answer<Vec<Sent>> {
-    let sent = send(&state, Some(run), event).await?;
+    let sent = send(&state, Some(run), event, by).await?;
     if let Some(s) = sent.iter().find(|s| s.delivery == Delivery::Finished) {
         return Err(ApiError::Conflict(format!(
             "run {} has ended; the event was not stored",
@@ -212,19 +236,37 @@ pub async fn send_to_run(
 /// Delivers an event to every run waiting on its topic.
 pub async fn broadcast(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(by)): Extension<Caller>,
     JsonBody(event): JsonBody<NewEvent>,
 ) -> Answer<Vec<Sent>> {
-    Ok(Json(send(&state, None, event).await?))
+    Ok(Json(send(&state, None, event, by).await?))
 }
 
+/// The fields are checked here first, so that a refusal names them as the
+/// API does.
 async fn send(
     state: &Arc<ApiState>,
     run: Option<String>,
     event: NewEvent,
+    by: String,
 ) -> Result<Vec<Sent>, ApiError> {
+    if event.topic.trim().is_empty() {
+        return Err(ApiError::BadRequest(
+            "`topic` is empty: name the topic of the event".into(),
+        ));
+    }
     blocking(state, move |app| {
         let payload = event.payload.map(|v| v.to_string());
-        Ok(app.send(run.as_deref(), &event.topic, &event.id, payload.as_deref())?)
+        if let Some(payload) = &payload {
+            app.check_input("payload", payload)?;
+        }
+        Ok(app.send(
+            run.as_deref(),
+            &event.topic,
+            &event.id,
+            payload.as_deref(),
+            &by,
+        )?)
     })
     .await
 }

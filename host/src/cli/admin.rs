@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::store::{KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
 
-pub(super) fn kv(app: &mut App, op: KvCommand, json: bool) -> Result<()> {
+pub(super) fn kv(app: &mut App, op: KvCommand, json: bool, by: &str) -> Result<()> {
     let op = match op {
         KvCommand::List {
             prefix,
@@ -48,7 +48,7 @@ pub(super) fn kv(app: &mut App, op: KvCommand, json: bool) -> Result<()> {
             expected_version: None,
         },
     };
-    let outcome = app.kv(&op)?;
+    let outcome = app.kv(&op, by)?;
     println!("{}", tools::kv::render(&outcome));
     if let KvOutcome::Wrote(w) = outcome
         && !w.ok
@@ -61,7 +61,7 @@ pub(super) fn kv(app: &mut App, op: KvCommand, json: bool) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
+pub(super) fn lease(app: &mut App, op: LeaseCommand, by: &str) -> Result<()> {
     let now = app.now();
     let op = match op {
         LeaseCommand::Acquire {
@@ -91,7 +91,7 @@ pub(super) fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
             json!({"op": "release", "resource": resource, "holder": holder})
         }
     };
-    data["by"] = json!("operator");
+    data["by"] = json!(by);
     data["result"] = json!(outcome);
     app.audit(None, "lease", data)?;
     println!("{}", tools::lease::render(&outcome));
@@ -109,7 +109,7 @@ pub(super) fn lease(app: &mut App, op: LeaseCommand) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result<()> {
+pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool, by: &str) -> Result<()> {
     match op {
         ScheduleCommand::Add {
             id,
@@ -123,8 +123,15 @@ pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result
                 bail!("--overlap must be `skip` or `allow`, not `{overlap}`");
             };
             let input = input.map(|i| arg_text("--input", i)).transpose()?;
-            let s =
-                crate::schedule::add(app, &id, &agent, &cron, input.as_deref(), overlap, replace)?;
+            let new = crate::schedule::NewSchedule {
+                id: &id,
+                agent: &agent,
+                cron: &cron,
+                input: input.as_deref(),
+                overlap,
+                replace,
+            };
+            let s = crate::schedule::add(app, &new, by)?;
             if json {
                 return print_json(&s);
             }
@@ -135,10 +142,9 @@ pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool) -> Result
         }
         ScheduleCommand::List => output::schedules(&app.store.schedules()?, json)?,
         ScheduleCommand::Remove { id } => {
-            if !app.store.remove_schedule(&id)? {
+            if !crate::schedule::remove(app, &id, by)? {
                 bail!("there is no schedule {id}; `wakeful schedule list` lists them");
             }
-            app.audit(None, "schedule removed", json!({"id": id}))?;
             println!("removed schedule {id}; the runs it started go on");
         }
     }

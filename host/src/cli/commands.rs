@@ -9,7 +9,7 @@ use super::output::{self, print_json};
 use super::{Cli, Command};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{ClaimedRun, Delivery, Resolution, RunFilter, RunStatus, StoreError};
+use crate::store::{ClaimedRun, Delivery, Resolution, RunFilter, RunStatus, StoreError, WaitingOn};
 use crate::upgrade;
 use crate::worker::Worker;
 
@@ -21,6 +21,7 @@ pub fn run(cli: Cli) -> Result<()> {
         data,
         json,
         command,
+        by,
         ..
     } = cli;
     match command {
@@ -32,14 +33,23 @@ pub fn run(cli: Cli) -> Result<()> {
             payload,
         } => admin::bench(&agent, runs, input, topic, payload, config, json),
         command => {
+            let given_by = by.clone();
+            let by = actor(by.as_deref())?;
             let app = App::open(&data, config)?;
-            operate(app, &data, command, json)
+            operate(app, &data, command, json, &by, given_by.as_deref())
         }
     }
 }
 
 /// Runs one command on the store of the data directory `data`.
-fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -> Result<()> {
+fn operate(
+    mut app: App,
+    data: &std::path::Path,
+    command: Command,
+    json: bool,
+    by: &str,
+    given_by: Option<&str>,
+) -> Result<()> {
     match command {
         Command::Deploy {
             file,
@@ -50,7 +60,7 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let d = app
-                .deploy(&bytes, &grants, grant_all, owner.as_deref())
+                .deploy(&bytes, &grants, grant_all, owner.as_deref(), by)
                 .with_context(|| format!("cannot deploy {}", file.display()))?;
             if json {
                 return print_json(&d);
@@ -86,7 +96,7 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             run_id,
         } => {
             let input = input.map(|i| arg_text("--input", i)).transpose()?;
-            let run = app.start(&agent, input.as_deref(), run_id.as_deref())?;
+            let run = app.start(&agent, input.as_deref(), run_id.as_deref(), by)?;
             if json {
                 return print_json(
                     &json!({"run_id": run.run_id, "agent": run.agent, "version": run.version}),
@@ -104,6 +114,8 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
         Command::Runs {
             status,
             agent,
+            version,
+            waiting_on,
             limit,
             after,
         } => {
@@ -113,7 +125,18 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
                 })?),
                 None => None,
             };
-            let filter = RunFilter { status, agent };
+            let waiting_on = match waiting_on.as_deref() {
+                Some(w) => Some(WaitingOn::parse(w).with_context(|| {
+                    format!("--waiting-on `{w}` is empty; name a topic, or approval or timer")
+                })?),
+                None => None,
+            };
+            let filter = RunFilter {
+                status,
+                agent,
+                version,
+                waiting_on,
+            };
             let (runs, next) = pages(limit, after, |after, n| {
                 let page = app.store.runs_page(&filter, after.as_deref(), n)?;
                 Ok((page.items, page.next))
@@ -145,7 +168,7 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             payload,
         } => {
             let payload = payload.map(|p| arg_text("--payload", p)).transpose()?;
-            let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref())?;
+            let sent = app.send(run.as_deref(), &topic, &event_id, payload.as_deref(), by)?;
             if json {
                 return print_json(&sent);
             }
@@ -177,15 +200,18 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
         Command::Approve {
             run,
             request,
-            by,
             reject,
             comment,
             digest,
         } => {
+            // An answer binds the approver by name: never taken from $USER.
+            let Some(by) = given_by else {
+                bail!("say who answers: --by NAME (or WAKEFUL_BY)");
+            };
             let a = app.approve(
                 &run,
                 &request,
-                &by,
+                by,
                 !reject,
                 comment.as_deref(),
                 digest.as_deref(),
@@ -204,7 +230,6 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             result,
             retry,
             fail,
-            by,
         } => {
             let resolution = match (result, retry, fail) {
                 (Some(json), _, _) => Resolution::Result(arg_text("--result", json)?),
@@ -212,13 +237,13 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
                 (None, false, Some(reason)) => Resolution::Fail(reason),
                 (None, false, None) => bail!("say how the call ended: --result, --retry or --fail"),
             };
-            app.resolve(&run, &key, &resolution, &by)?;
+            app.resolve(&run, &key, &resolution, by)?;
             println!(
                 "settled call {key} of {run}; the run retries its step at the next `wakeful work`"
             );
         }
         Command::Cancel { run, reason } => {
-            if app.cancel(&run, &reason)? {
+            if app.cancel(&run, &reason, by)? {
                 println!("cancelled {run}");
             } else {
                 println!("{run} had already ended; nothing changed");
@@ -230,12 +255,12 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             preemptive,
         } => {
             let key = scope.key();
-            app.pause(&key, reason.as_deref(), preemptive)?;
+            app.pause(&key, reason.as_deref(), preemptive, by)?;
             println!("paused {key}: runs take no step until `wakeful resume`");
         }
         Command::Resume { scope } => {
             let key = scope.key();
-            if app.resume(&key)? {
+            if app.resume(&key, by)? {
                 println!("resumed {key}");
             } else {
                 println!("{key} was not paused; nothing changed");
@@ -259,8 +284,9 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             let options = upgrade::UpgradeOptions {
                 dry_run,
                 allow_new_tools,
+                terms: crate::terms::Terms::Cli,
             };
-            let results = upgrade::upgrade_runs(&mut app, &runs, &to, options)?;
+            let results = upgrade::upgrade_runs(&mut app, &runs, &to, options, by)?;
             let failed = results
                 .iter()
                 .filter(|r| matches!(r.result, upgrade::UpgradeResult::Failed(_)))
@@ -306,15 +332,15 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
                     "say how old: --older-than-days N, or [retention] ended_runs_days in the config"
                 );
             };
-            let pruned = app.prune(days)?;
+            let pruned = app.prune(days, by)?;
             println!("pruned {pruned} run(s) that ended more than {days} day(s) ago");
         }
-        Command::Schedule { op } => admin::schedule(&mut app, op, json)?,
+        Command::Schedule { op } => admin::schedule(&mut app, op, json, by)?,
         Command::Switches => output::switches(&app.store.switches()?, json)?,
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
-        Command::Kv { op } => admin::kv(&mut app, op, json)?,
-        Command::Lease { op } => admin::lease(&mut app, op)?,
+        Command::Kv { op } => admin::kv(&mut app, op, json, by)?,
+        Command::Lease { op } => admin::lease(&mut app, op, by)?,
     }
     Ok(())
 }
@@ -379,6 +405,21 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
         worker.until_idle(print, waiting)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));
     }
+}
+
+/// Who acts: `--by` (or `WAKEFUL_BY`), else `$USER`, else `operator`.
+fn actor(given: Option<&str>) -> Result<String> {
+    let by = match given {
+        Some(name) => name.to_string(),
+        None => std::env::var("USER")
+            .ok()
+            .filter(|u| !u.trim().is_empty())
+            .unwrap_or_else(|| "operator".into()),
+    };
+    if by.trim().is_empty() || by.len() > 128 || by.chars().any(char::is_control) {
+        bail!("--by `{by}` is not a name: use 1-128 characters, no control characters");
+    }
+    Ok(by)
 }
 
 /// The rows a list command prints: `limit` of them after `after`, or with

@@ -31,6 +31,10 @@ pub struct Cli {
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Who is acting: named in the audit row of every change a command
+    /// makes (default: $USER, else `operator`). `approve` needs it given.
+    #[arg(long, global = true, env = "WAKEFUL_BY", value_name = "NAME")]
+    pub by: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -93,6 +97,12 @@ pub enum Command {
         /// Only runs of this agent.
         #[arg(long)]
         agent: Option<String>,
+        /// Only runs on this version of their agent.
+        #[arg(long)]
+        version: Option<String>,
+        /// Only runs waiting on this: a topic, `approval` or `timer`.
+        #[arg(long, value_name = "TOPIC|approval|timer")]
+        waiting_on: Option<String>,
         /// At most this many (default: all).
         #[arg(long)]
         limit: Option<usize>,
@@ -136,16 +146,13 @@ pub enum Command {
         #[arg(long)]
         payload: Option<String>,
     },
-    /// Answer an approval request (approve, or --reject).
+    /// Answer an approval request (approve, or --reject) as the approver
+    /// named by --by (or WAKEFUL_BY), which must be given.
     Approve {
         /// The run that asked.
         run: String,
         /// The approval request's id, as `show` lists it.
         request: String,
-        /// Who answers.
-        #[arg(long)]
-        by: String,
-        /// Reject the request instead of approving it.
         #[arg(long)]
         reject: bool,
         /// A comment the run sees with the answer.
@@ -174,9 +181,6 @@ pub enum Command {
         /// The call failed: the step sees `failed` with this reason.
         #[arg(long, value_name = "REASON")]
         fail: Option<String>,
-        /// Who settles it (default: $USER).
-        #[arg(long, env = "USER", default_value = "operator")]
-        by: String,
     },
     /// End a run for good: it takes no further step (a step in flight is
     /// discarded).

@@ -179,13 +179,20 @@ pub trait Store: Send {
     /// forgotten and its budgets (steps, fuel, tokens, money) are set to the
     /// ones given. Appends a
     /// `resume` audit row. Returns false when it was not parked.
-    fn resume_parked(&mut self, run_id: &str, budgets: &Budgets, at: Millis) -> Result<bool>;
+    fn resume_parked(
+        &mut self,
+        run_id: &str,
+        budgets: &Budgets,
+        by: &str,
+        at: Millis,
+    ) -> Result<bool>;
 
     /// An operator ends a live run (active, waiting or parked): it takes no
     /// further step, its waits are dropped, and a worker stepping it right
     /// now loses its claim, so that step's writes are discarded. Appends a
-    /// `cancelled` audit row. Returns false when the run had already ended.
-    fn cancel_run(&mut self, run_id: &str, reason: &str, at: Millis) -> Result<bool>;
+    /// `cancelled` audit row naming `by`. Returns false when the run had
+    /// already ended.
+    fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool>;
 
     // ---- tools
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
@@ -366,4 +373,32 @@ pub struct Page<T, C> {
 pub struct RunFilter {
     pub status: Option<RunStatus>,
     pub agent: Option<String>,
+    /// Only runs on this version of their agent.
+    pub version: Option<String>,
+    /// Only runs whose current waits include this one.
+    pub waiting_on: Option<WaitingOn>,
+}
+
+/// What a run may be waiting on, as a list filters it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitingOn {
+    /// An event on this topic.
+    Topic(String),
+    /// The answer to an approval request.
+    Approval,
+    /// A time: a timer or a cron tick.
+    Timer,
+}
+
+impl WaitingOn {
+    /// `approval`, `timer`, or else a topic name. The two words are taken
+    /// as words: a topic named so cannot be filtered on.
+    pub fn parse(text: &str) -> Option<WaitingOn> {
+        match text {
+            "" => None,
+            "approval" => Some(WaitingOn::Approval),
+            "timer" => Some(WaitingOn::Timer),
+            topic => Some(WaitingOn::Topic(topic.to_string())),
+        }
+    }
 }

@@ -7,6 +7,16 @@ use crate::model::Millis;
 
 /// A whole page: `title` in the tab and as the heading, `body` below.
 pub fn page(title: &str, body: Markup) -> Markup {
+    framed("narrow", title, body)
+}
+
+/// A page as wide as the screen, for tables.
+#[allow(dead_code)]
+pub fn wide_page(title: &str, body: Markup) -> Markup {
+    framed("wide", title, body)
+}
+
+fn framed(width: &str, title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -19,7 +29,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 script src="/ui/static/app.js" defer {}
             }
             body {
-                main {
+                main class=(width) {
                     h1 { (title) }
                     (body)
                 }

@@ -307,6 +307,7 @@ pub(super) fn cancel(
     conn: &mut Connection,
     run_id: &str,
     reason: &str,
+    by: &str,
     at: Millis,
 ) -> Result<bool> {
     write(conn, &format!("cancelling run {run_id}"), |tx| {
@@ -335,7 +336,7 @@ pub(super) fn cancel(
             tx,
             Some(run_id),
             "cancelled",
-            json!({ "reason": reason }),
+            json!({ "reason": reason, "by": by }),
             at,
         )?;
         Ok(true)

@@ -433,12 +433,18 @@ impl Store for SqliteStore {
         upgrades::commit_upgrade(&mut self.conn, upgrade)
     }
 
-    fn cancel_run(&mut self, run_id: &str, reason: &str, at: Millis) -> Result<bool> {
-        commits::cancel(&mut self.conn, run_id, reason, at)
+    fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
+        commits::cancel(&mut self.conn, run_id, reason, by, at)
     }
 
-    fn resume_parked(&mut self, run_id: &str, budgets: &Budgets, at: Millis) -> Result<bool> {
-        triggers::resume_parked(&mut self.conn, run_id, budgets, at)
+    fn resume_parked(
+        &mut self,
+        run_id: &str,
+        budgets: &Budgets,
+        by: &str,
+        at: Millis,
+    ) -> Result<bool> {
+        triggers::resume_parked(&mut self.conn, run_id, budgets, by, at)
     }
 
     fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>> {

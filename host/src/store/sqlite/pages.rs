@@ -9,7 +9,9 @@ use rusqlite::{Connection, OptionalExtension, Row, ToSql};
 use super::runs::RunRow;
 use super::{Context, from_json};
 use crate::model::Millis;
-use crate::store::{AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError};
+use crate::store::{
+    AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError, WaitingOn,
+};
 
 /// The columns `RunRow::from_row` reads, with the two that can be large
 /// (state, input) left out of a list.
@@ -59,6 +61,27 @@ pub(super) fn runs_page(
     if let Some(agent) = &filter.agent {
         args.push(agent);
         sql.push_str(&format!(" AND agent = ?{}", args.len()));
+    }
+    if let Some(version) = &filter.version {
+        args.push(version);
+        sql.push_str(&format!(" AND version = ?{}", args.len()));
+    }
+    // A run's current waits are its rows in `waits` (replaced at each
+    // commit, dropped when it ends), found through `waits_by_key`.
+    match &filter.waiting_on {
+        None => {}
+        Some(WaitingOn::Topic(topic)) => {
+            args.push(topic);
+            sql.push_str(&format!(
+                " AND run_id IN (SELECT run_id FROM waits WHERE kind = 'event' AND key = ?{})",
+                args.len()
+            ));
+        }
+        Some(WaitingOn::Approval) => {
+            sql.push_str(" AND run_id IN (SELECT run_id FROM waits WHERE kind = 'approval')")
+        }
+        Some(WaitingOn::Timer) => sql
+            .push_str(" AND run_id IN (SELECT run_id FROM waits WHERE kind IN ('until', 'cron'))"),
     }
     if let Some((created_at, run_id)) = &after_key {
         args.push(created_at);
@@ -232,7 +255,7 @@ mod tests {
     use super::super::SqliteStore;
     use crate::store::{
         AgentVersion, AuditEntry, KvOp, KvOutcome, NewRun, RunFilter, RunStatus, Store, StoreError,
-        Switch,
+        Switch, WaitingOn,
     };
 
     fn store(name: &str) -> (SqliteStore, std::path::PathBuf) {
@@ -305,13 +328,14 @@ mod tests {
         let mail = RunFilter {
             status: Some(RunStatus::Active),
             agent: Some("mail".into()),
+            ..RunFilter::default()
         };
         let page = store.runs_page(&mail, Some("d"), 10).unwrap();
         let ids: Vec<_> = page.items.iter().map(|r| r.run_id.as_str()).collect();
         assert_eq!(ids, ["c", "a"]);
         let done = RunFilter {
             status: Some(RunStatus::Done),
-            agent: None,
+            ..RunFilter::default()
         };
         assert!(store.runs_page(&done, None, 10).unwrap().items.is_empty());
         assert!(matches!(
@@ -323,6 +347,49 @@ mod tests {
         assert_eq!(counts.len(), 5);
         assert!(counts.contains(&(RunStatus::Active, 4)));
         assert!(counts.contains(&(RunStatus::Done, 0)));
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn runs_are_filtered_by_version_and_by_what_they_wait_on() {
+        let (mut store, dir) = store("waiting");
+        for (id, agent) in [("t", "mail"), ("a", "mail"), ("c", "pager"), ("n", "pager")] {
+            start(&mut store, id, agent, 1);
+        }
+        store
+            .conn
+            .execute_batch(
+                "UPDATE runs SET version = '2.0.0' WHERE run_id = 'c';
+                 INSERT INTO waits (run_id, pos, kind, key, due_at, wait) VALUES
+                   ('t', 0, 'event', 'mail:invoice', NULL, '{}'),
+                   ('t', 1, 'until', '', 5, '{}'),
+                   ('a', 0, 'approval', 'ok?', NULL, '{}'),
+                   ('c', 0, 'cron', '0 9 * * *', 7, '{}');",
+            )
+            .unwrap();
+        let ids = |filter: RunFilter| -> Vec<String> {
+            let page = store.runs_page(&filter, None, 10).unwrap();
+            page.items.into_iter().map(|r| r.run_id).collect()
+        };
+        let on = |text: &str| RunFilter {
+            waiting_on: WaitingOn::parse(text),
+            ..RunFilter::default()
+        };
+        assert_eq!(ids(on("mail:invoice")), ["t"]);
+        assert_eq!(ids(on("approval")), ["a"]);
+        assert_eq!(ids(on("timer")), ["t", "c"]);
+        assert!(ids(on("ok?")).is_empty(), "an approval is not a topic");
+        let v2 = RunFilter {
+            version: Some("2.0.0".into()),
+            ..RunFilter::default()
+        };
+        assert_eq!(ids(v2), ["c"]);
+        let v1_timer = RunFilter {
+            version: Some("1.0.0".into()),
+            ..on("timer")
+        };
+        assert_eq!(ids(v1_timer), ["t"]);
         drop(store);
         let _ = std::fs::remove_dir_all(dir);
     }

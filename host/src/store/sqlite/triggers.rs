@@ -227,6 +227,7 @@ pub(super) fn resume_parked(
     conn: &mut Connection,
     run_id: &str,
     budgets: &Budgets,
+    by: &str,
     at: Millis,
 ) -> Result<bool> {
     write(conn, &format!("resuming run {run_id}"), |tx| {
@@ -260,7 +261,13 @@ pub(super) fn resume_parked(
                 Err(StoreError::UnknownRun(run_id.to_string()))
             };
         }
-        audit::insert_kind(tx, Some(run_id), "resume", json!({ "from": "parked" }), at)?;
+        audit::insert_kind(
+            tx,
+            Some(run_id),
+            "resume",
+            json!({ "from": "parked", "by": by }),
+            at,
+        )?;
         Ok(true)
     })
 }

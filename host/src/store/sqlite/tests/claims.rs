@@ -277,10 +277,10 @@ fn failed_steps_retry_then_park_until_resumed() {
     assert_eq!(run.attempts, 2);
     assert!(claim(&mut store, 10_000).is_none());
 
-    assert!(store.resume_parked("r1", &budgets(), 11_000).unwrap());
-    assert!(!store.resume_parked("r1", &budgets(), 11_000).unwrap());
+    assert!(store.resume_parked("r1", &budgets(), "op", 11_000).unwrap());
+    assert!(!store.resume_parked("r1", &budgets(), "op", 11_000).unwrap());
     assert!(matches!(
-        store.resume_parked("ghost", &budgets(), 11_000),
+        store.resume_parked("ghost", &budgets(), "op", 11_000),
         Err(StoreError::UnknownRun(_))
     ));
     let run = store.run("r1").unwrap().unwrap();
@@ -305,7 +305,7 @@ fn failed_steps_retry_then_park_until_resumed() {
         run.status_text.as_deref(),
         Some("parked: step budget spent")
     );
-    assert!(store.resume_parked("r1", &budgets(), 11_005).unwrap());
+    assert!(store.resume_parked("r1", &budgets(), "op", 11_005).unwrap());
     assert_eq!(claim(&mut store, 11_006).unwrap().1, Wake::Resume);
     assert_eq!(
         audit_kinds(&store),
@@ -349,16 +349,20 @@ fn kill_switches_stop_claims_until_cleared() {
 fn cancelling_fences_a_step_in_flight() {
     let (_db, mut store) = setup("cancel");
     let (c, wake) = claim(&mut store, 10).unwrap();
-    assert!(store.cancel_run("r1", "operator said so", 11).unwrap());
+    assert!(
+        store
+            .cancel_run("r1", "operator said so", "op", 11)
+            .unwrap()
+    );
     let commit = store.commit_step(&step(&c, wake, Next::Continue, vec![], 12));
     assert!(lost_claim(commit), "the in-flight step's commit is refused");
     let run = store.run("r1").unwrap().unwrap();
     assert_eq!(run.status, RunStatus::Cancelled);
     assert_eq!(run.steps, 0);
     assert!(claim(&mut store, 13).is_none());
-    assert!(!store.cancel_run("r1", "again", 14).unwrap());
+    assert!(!store.cancel_run("r1", "again", "op", 14).unwrap());
     assert!(matches!(
-        store.cancel_run("ghost", "x", 14),
+        store.cancel_run("ghost", "x", "op", 14),
         Err(StoreError::UnknownRun(_))
     ));
 }

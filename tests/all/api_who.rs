@@ -1,0 +1,168 @@
+//! Who did it: every operator act in the audit log names who acted — on
+//! the command line `--by` (or `WAKEFUL_BY`, else `$USER`), through the API
+//! the name of the token the request carried.
+
+use serde_json::{Value, json};
+
+use crate::harness::{API_TOKEN, Env, agent};
+
+/// The `by` of every audit row of `kind`, in order.
+fn by_of(rows: &Value, kind: &str) -> Vec<String> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == kind)
+        .map(|r| r["data"]["by"].as_str().unwrap_or("<none>").to_string())
+        .collect()
+}
+
+#[test]
+fn every_operator_act_on_the_command_line_names_who_did_it() {
+    let base = Env::new("who-cli", "");
+    let dave = base.clone_with_env("USER", "dave");
+    let path = agent("counter-v1");
+    dave.ok(&["deploy", path.to_str().unwrap(), "--by", "carol"]);
+    dave.ok(&["start", "counter", "--id", "c"]);
+    dave.clone_with_env("WAKEFUL_BY", "erin")
+        .ok(&["start", "counter", "--id", "d"]);
+    dave.ok(&["work", "--until-idle"]);
+    dave.ok(&["send", "c", "--topic", "tick", "--id", "t1"]);
+    dave.ok(&["send", "--topic", "tick", "--id", "t2", "--by", "carol"]);
+    dave.ok(&["pause", "--run", "c"]);
+    dave.ok(&["resume", "--run", "c", "--by", "carol"]);
+    dave.ok(&["kv", "put", "k", "1"]);
+    dave.ok(&["lease", "acquire", "db", "--holder", "me", "--ttl", "60"]);
+    let v2 = agent("counter-v2");
+    dave.ok(&["deploy", v2.to_str().unwrap(), "--grant", "kv"]);
+    dave.ok(&["upgrade", "d", "--to", "2.0.0", "--allow-new-tools"]);
+    dave.ok(&["cancel", "c", "--reason", "done with it", "--by", "carol"]);
+    dave.ok(&["schedule", "add", "s", "counter", "--cron", "0 9 * * *"]);
+    dave.ok(&["schedule", "remove", "s", "--by", "carol"]);
+    dave.ok(&["prune", "--older-than-days", "0"]);
+
+    let rows = base.json(&["audit"]);
+    for (kind, expected) in [
+        ("deploy", vec!["carol", "dave"]),
+        ("start", vec!["dave", "erin"]),
+        ("event", vec!["dave", "carol", "carol"]),
+        ("pause", vec!["dave"]),
+        ("resume", vec!["carol"]),
+        ("kv write", vec!["dave"]),
+        ("lease", vec!["dave"]),
+        ("upgrade", vec!["dave"]),
+        ("cancelled", vec!["carol"]),
+        ("schedule", vec!["dave"]),
+        ("schedule removed", vec!["carol"]),
+        ("prune", vec!["dave"]),
+    ] {
+        assert_eq!(by_of(&rows, kind), expected, "{kind}: {rows}");
+    }
+
+    // An approval names its approver: never taken from $USER.
+    let err = dave.fails(&["approve", "d", "ok?"]);
+    assert!(err.contains("--by"), "{err}");
+}
+
+#[test]
+fn every_operator_act_through_the_api_names_the_token_that_made_it() {
+    let config = format!(
+        "[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\nalice = \"alice-token-7d2e\"\n\"bob@ops\" = \"bob-token-19fa\"\n"
+    );
+    let env = Env::new("who-api", &config);
+    let server = env.serve();
+    let alice = Some("alice-token-7d2e");
+    let bob = Some("bob-token-19fa");
+    let deploy = |name: &str, query: &str| {
+        let bytes = std::fs::read(agent(name)).unwrap();
+        let path = format!("/v1/agents?{query}");
+        let (status, body) =
+            server.request("POST", &path, alice, Some(("application/wasm", bytes)));
+        assert_eq!(status, 201, "{body}");
+    };
+    deploy("counter-v1", "");
+    deploy("counter-v2", "grant=kv");
+    let post = |token: Option<&str>, path: &str, body: Value| {
+        let (status, answer) = server.post_as(path, token, &body);
+        assert!(status < 300, "{path}: {status} {answer}");
+    };
+    post(
+        bob,
+        "/v1/runs",
+        json!({"agent": "counter@1.0.0", "id": "c"}),
+    );
+    post(
+        alice,
+        "/v1/runs",
+        json!({"agent": "counter@1.0.0", "id": "d"}),
+    );
+    server.wait_run("c", "a wait", |r| r["status"] == "waiting");
+    server.wait_run("d", "a wait", |r| r["status"] == "waiting");
+    post(
+        bob,
+        "/v1/runs/c/events",
+        json!({"topic": "tick", "id": "t1"}),
+    );
+    post(
+        Some(API_TOKEN),
+        "/v1/events",
+        json!({"topic": "tick", "id": "t2"}),
+    );
+    post(alice, "/v1/pause", json!({"scope": "run:c"}));
+    post(bob, "/v1/resume", json!({"scope": "run:c"}));
+    post(
+        alice,
+        "/v1/upgrade",
+        json!({"run": "d", "to": "2.0.0", "allow_new_tools": true}),
+    );
+    post(bob, "/v1/runs/c/cancel", json!({"reason": "enough"}));
+    let (status, body) = server.request(
+        "PUT",
+        "/v1/kv/k",
+        alice,
+        Some(("application/json", b"1".to_vec())),
+    );
+    assert_eq!(status, 200, "{body}");
+
+    let (status, body) = server.get("/v1/audit?limit=1000");
+    assert_eq!(status, 200, "{body}");
+    let rows = &body["items"];
+    for (kind, expected) in [
+        ("deploy", vec!["alice", "alice"]),
+        ("start", vec!["bob@ops", "alice"]),
+        ("pause", vec!["alice"]),
+        ("resume", vec!["bob@ops"]),
+        ("upgrade", vec!["alice"]),
+        ("cancelled", vec!["bob@ops"]),
+        ("kv write", vec!["alice"]),
+    ] {
+        assert_eq!(by_of(rows, kind), expected, "{kind}: {rows}");
+    }
+    let events = by_of(rows, "event");
+    assert_eq!(events[0], "bob@ops", "{rows}");
+    assert!(
+        events[1..].iter().all(|b| b == "api"),
+        "the single token is named api: {rows}"
+    );
+
+    let (status, body) = server.request("GET", "/v1/runs", Some("carol-token"), None);
+    assert_eq!(status, 401, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+}
+
+#[test]
+fn a_bad_token_name_or_a_token_given_twice_is_refused_at_load() {
+    for (config, named) in [
+        (
+            "[api.tokens]\n\"al ice\" = \"t-1\"\n",
+            "`al ice` is not a token name",
+        ),
+        (
+            "[api]\ntoken = \"t-1\"\n[api.tokens]\nalice = \"t-1\"\n",
+            "same token",
+        ),
+    ] {
+        let env = Env::new("who-bad-tokens", config);
+        let err = env.fails(&["runs"]);
+        assert!(err.contains(named), "{config}: {err}");
+    }
+}
