@@ -153,6 +153,7 @@ pub enum Command {
         run: String,
         /// The approval request's id, as `show` lists it.
         request: String,
+        /// Reject the request instead of approving it.
         #[arg(long)]
         reject: bool,
         /// A comment the run sees with the answer.
