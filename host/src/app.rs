@@ -369,7 +369,7 @@ impl App {
             match self.store.retired_run(run_id)? {
                 Some(r) => format!(
                     "run {run_id} ({}@{}) ended {} at {} and was pruned at {}; its audit rows \
-                 remain readable under its id",
+                 remain: `wakeful audit {run_id}`, `GET /v1/runs/{run_id}/audit`",
                     r.agent,
                     r.version,
                     r.status,

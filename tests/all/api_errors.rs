@@ -149,7 +149,8 @@ fn an_upgrade_that_adds_tools_says_how_to_accept_them_in_api_terms() {
     );
     let (status, body) = server.post("/v1/upgrade", &json!({"run": "c", "to": "9.0.0"}));
     assert_eq!(status, 404, "{body}");
-    assert!(api_error("an unknown version", &body).contains("GET /v1/agents"));
+    let error = api_error("an unknown version", &body);
+    assert!(error.contains("its versions: 1.0.0, 2.0.0"), "{error}");
 }
 
 /// The run ids of a page of `GET path`.

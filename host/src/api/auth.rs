@@ -49,6 +49,14 @@ impl Tokens {
         Ok(Tokens(named))
     }
 
+    /// The token named `name`, if there is one.
+    pub fn token_of(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+    }
+
     /// The name of the token `given` is. Every token is compared, in
     /// constant time, whichever matches.
     pub fn name_of(&self, given: &str) -> Option<&str> {

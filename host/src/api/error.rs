@@ -151,11 +151,14 @@ impl ApiError {
 /// "..."}`, its text kept.
 pub async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
+    // Pages (`text/html`) answer people in a browser with their own words.
+    let ours = response
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
-        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
-    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        .is_some_and(|t| {
+            t.as_bytes().starts_with(b"application/json") || t.as_bytes().starts_with(b"text/html")
+        });
+    if ours || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
     let text = axum::body::to_bytes(response.into_body(), 64 << 10)

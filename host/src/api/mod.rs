@@ -121,7 +121,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
             "/v1/health",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
-        .merge(crate::web::routes().layer(middleware::from_fn(within_deadline)))
+        .merge(crate::web::routes(state.clone()).layer(middleware::from_fn(within_deadline)))
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(

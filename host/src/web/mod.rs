@@ -1,5 +1,7 @@
 //! The pages people open in a browser, served by `wakeful serve` itself:
-//! the approval page behind each request's answer link ([`approval`]).
+//! the approval page behind each request's answer link ([`approval`]) and
+//! the operator's console under `/ui/` ([`console`], signed in through
+//! [`session`]).
 //!
 //! Pages are rendered on the server with `maud` (HTML checked at compile
 //! time, every interpolated value escaped); a page works without
@@ -8,8 +10,11 @@
 //! elsewhere, to run inline script, or to be framed.
 
 mod approval;
+mod console;
+mod diff;
 mod json_html;
 mod page;
+mod session;
 
 use std::sync::Arc;
 
@@ -23,9 +28,11 @@ use axum::routing::get;
 use crate::api::ApiState;
 
 /// The browser's routes: answer links (`GET` shows the page; `POST` takes
-/// the page's form or the API's JSON) and the static files pages use.
-pub fn routes() -> Router<Arc<ApiState>> {
+/// the page's form or the API's JSON), the console, and the static files
+/// pages use.
+pub fn routes(state: Arc<ApiState>) -> Router<Arc<ApiState>> {
     Router::new()
+        .merge(console::routes(state))
         .route(
             "/v1/approve/{token}",
             get(approval::show).post(approval::answer),

@@ -11,7 +11,6 @@ pub fn page(title: &str, body: Markup) -> Markup {
 }
 
 /// A page as wide as the screen, for tables.
-#[allow(dead_code)]
 pub fn wide_page(title: &str, body: Markup) -> Markup {
     framed("wide", title, body)
 }

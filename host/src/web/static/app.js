@@ -24,3 +24,32 @@ function countdowns() {
 }
 
 document.addEventListener("DOMContentLoaded", countdowns);
+
+// Reloads the page when what it shows has changed (its stamp URL answers
+// something new), unless the operator is filling in a form on it.
+function live() {
+  const el = document.getElementById("live");
+  if (!el) return;
+  const url = el.dataset.stampUrl;
+  let last = null;
+  const look = async () => {
+    try {
+      const answer = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (answer.ok) {
+        const { stamp } = await answer.json();
+        const busy = document.activeElement && document.activeElement.closest("form");
+        if (last !== null && stamp !== last && !busy) {
+          location.reload();
+          return;
+        }
+        last = stamp;
+      }
+    } catch (_) {
+      // The server may be restarting: look again at the next beat.
+    }
+    setTimeout(look, 2000);
+  };
+  look();
+}
+
+document.addEventListener("DOMContentLoaded", live);

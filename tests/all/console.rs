@@ -1,0 +1,220 @@
+//! The operator's console over plain HTTP, as a browser without JavaScript
+//! sends it: signing in, the session cookie, CSRF, the pages, and acts that
+//! ask to be confirmed.
+
+use std::io::{Read, Write};
+
+use serde_json::json;
+
+use crate::api::{RUN, incident};
+use crate::harness::{API_TOKEN, Server};
+
+/// One answer: status, headers (lowercase names) and body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn send(server: &Server, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+    let mut stream = std::net::TcpStream::connect(server.authority()).unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        server.authority(),
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// A signed-in browser: its cookie, and the CSRF token its forms carry.
+struct Browser<'a> {
+    server: &'a Server,
+    cookie: String,
+}
+
+impl<'a> Browser<'a> {
+    fn sign_in(server: &'a Server, token: &str) -> Browser<'a> {
+        let answer = post_form(server, "/ui/login", &format!("token={token}"), None);
+        assert_eq!(answer.status, 303, "{}", answer.body);
+        let set = answer.header("set-cookie").expect("a session cookie");
+        assert!(
+            set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+            "{set}"
+        );
+        let cookie = set.split(';').next().unwrap().to_string();
+        Browser { server, cookie }
+    }
+
+    fn get(&self, path: &str) -> Answer {
+        send(self.server, "GET", path, &[("Cookie", &self.cookie)], "")
+    }
+
+    fn post(&self, path: &str, form: &str) -> Answer {
+        post_form(self.server, path, form, Some(&self.cookie))
+    }
+
+    fn csrf(&self) -> String {
+        let page = self.get("/ui/switches").body;
+        let at = page.find("name=\"csrf\" value=\"").expect("a CSRF field") + 19;
+        page[at..at + 64].to_string()
+    }
+}
+
+fn post_form(server: &Server, path: &str, form: &str, cookie: Option<&str>) -> Answer {
+    let origin = format!("http://{}", server.authority());
+    let mut headers = vec![
+        ("Content-Type", "application/x-www-form-urlencoded"),
+        ("Origin", origin.as_str()),
+    ];
+    if let Some(c) = cookie {
+        headers.push(("Cookie", c));
+    }
+    send(server, "POST", path, &headers, form)
+}
+
+#[test]
+fn the_console_needs_a_session_and_a_wrong_token_is_refused() {
+    let (_env, server, _) = incident("console-login", json!({}));
+    let answer = send(&server, "GET", "/ui/", &[], "");
+    assert_eq!(answer.status, 303);
+    assert_eq!(answer.header("location"), Some("/ui/login"));
+    let wrong = post_form(&server, "/ui/login", "token=not-the-token", None);
+    assert_eq!(wrong.status, 401);
+    assert!(wrong.header("set-cookie").is_none());
+    let forged = send(
+        &server,
+        "GET",
+        "/ui/",
+        &[("Cookie", "wakeful_session=617069.99999999999999.00")],
+        "",
+    );
+    assert_eq!(forged.status, 303, "a forged cookie signs nobody in");
+
+    let browser = Browser::sign_in(&server, API_TOKEN);
+    let runs = browser.get("/ui/");
+    assert_eq!(runs.status, 200);
+    assert!(
+        runs.body.contains(RUN) && runs.body.contains("approval:approve-scale_out"),
+        "the runs list shows the run and what it waits for: {}",
+        runs.body
+    );
+    let filtered = browser.get("/ui/?waiting_on=approval&agent=incident");
+    assert!(filtered.body.contains(RUN));
+    let none = browser.get("/ui/?status=done");
+    assert!(none.body.contains("No run matches."));
+}
+
+#[test]
+fn a_run_page_shows_its_timeline_calls_and_pending_approval() {
+    let (_env, server, _) = incident("console-run", json!({}));
+    let browser = Browser::sign_in(&server, API_TOKEN);
+    let page = browser.get(&format!("/ui/runs/{RUN}"));
+    assert_eq!(page.status, 200);
+    for shown in [
+        "Step 3",
+        "Step 1",
+        "INC-7001:diagnose",
+        "INC-7001:triage",
+        "Waiting for approval",
+        "State changes",
+        "Budgets",
+    ] {
+        assert!(page.body.contains(shown), "the run page lacks {shown}");
+    }
+}
+
+#[test]
+fn acts_ask_to_be_confirmed_and_need_the_sessions_csrf_token() {
+    let (env, server, _) = incident("console-acts", json!({}));
+    let browser = Browser::sign_in(&server, API_TOKEN);
+    let csrf = browser.csrf();
+
+    let forged = browser.post("/ui/act", "csrf=0000&action=pause&scope=all");
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    let foreign = send(
+        &server,
+        "POST",
+        "/ui/act",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", "http://evil.example"),
+            ("Cookie", &browser.cookie),
+        ],
+        &format!("csrf={csrf}&action=pause&scope=all&confirmed=yes"),
+    );
+    assert_eq!(foreign.status, 403, "a cross-site post is refused");
+    assert_eq!(env.json(&["switches"]), json!([]), "nothing was paused");
+
+    let asked = browser.post("/ui/act", &format!("csrf={csrf}&action=pause&scope=all"));
+    assert_eq!(asked.status, 200);
+    assert!(asked.body.contains("Pause everything") && asked.body.contains("Yes, do it"));
+    assert_eq!(env.json(&["switches"]), json!([]), "asking changes nothing");
+
+    let done = browser.post(
+        "/ui/act",
+        &format!("csrf={csrf}&action=pause&scope=all&reason=drill&confirmed=yes"),
+    );
+    assert_eq!(done.status, 303, "{}", done.body);
+    let switches = env.json(&["switches"]);
+    assert_eq!(switches[0]["scope"], "all", "{switches}");
+    let pause = env
+        .json(&["audit"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "pause")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        pause["data"]["by"], "api",
+        "the act is the token's: {pause}"
+    );
+    assert!(
+        browser
+            .get("/ui/switches")
+            .body
+            .contains("Everything is paused.")
+    );
+
+    let resumed = browser.post(
+        "/ui/act",
+        &format!("csrf={csrf}&action=resume&scope=all&confirmed=yes"),
+    );
+    assert_eq!(resumed.status, 303);
+    assert_eq!(env.json(&["switches"]), json!([]));
+}
