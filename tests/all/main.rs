@@ -14,6 +14,7 @@ mod hostile_clients;
 mod incident;
 mod invoice;
 mod ledger;
+mod logs;
 mod manners;
 mod operator;
 mod race;

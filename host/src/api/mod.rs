@@ -16,6 +16,7 @@
 //! - [`error`]: the one error type and its status mapping.
 //! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer token.
 //! - [`pool`]: the handlers' store connections.
+//! - [`logging`]: one log event per request, capability tokens redacted.
 //! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
 
 mod agents;
@@ -23,6 +24,7 @@ pub(crate) mod approvals;
 pub mod auth;
 pub mod error;
 pub mod guard;
+pub mod logging;
 pub mod metrics;
 mod ops;
 pub mod pool;
@@ -143,6 +145,8 @@ pub fn router(state: Arc<ApiState>) -> Router {
             state.clone(),
             guard::check_host_and_origin,
         ))
+        // Outermost, so that refusals by the guard are logged too.
+        .layer(middleware::from_fn(logging::log_request))
         .with_state(state)
 }
 

@@ -98,8 +98,12 @@ fn operate(mut app: App, data: &std::path::Path, command: Command, json: bool) -
             until_idle,
             poll_ms,
         } => work(&mut app, until_idle, poll_ms, json)?,
-        Command::Serve { listen, workers } => {
-            return crate::serve::run(app, data, listen, workers);
+        Command::Serve {
+            listen,
+            workers,
+            log_format,
+        } => {
+            return crate::serve::run(app, data, listen, workers, log_format);
         }
         Command::Runs {
             status,
