@@ -179,3 +179,65 @@ fn a_log_filter_that_does_not_parse_is_refused() {
     assert!(stderr.contains("WAKEFUL_LOG"), "{stderr}");
     assert!(out.stdout.is_empty(), "it never listened");
 }
+
+/// The JSON log lines of `env`'s server once one of them satisfies `found`
+/// (a wait for its workers, at most 20 s).
+fn wait_for_line(env: &Env, what: &str, found: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let start = std::time::Instant::now();
+    loop {
+        let log = env.serve_log();
+        // The last line may be half written.
+        let lines: Vec<Value> = log
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        if lines.iter().any(&found) {
+            return lines;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no {what} in the log:\n{log}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn schedule_ticks_and_parked_runs_are_logged() {
+    let env = Env::new("logs-schedule", "[limits]\nmax_attempts = 1\n")
+        .clone_with_env("WAKEFUL_LOG_FORMAT", "json");
+    env.deploy("waiter", &[]);
+    let never = json!({"topic": "never"}).to_string();
+    let cron = ["schedule", "add", "tick", "waiter", "--cron", "* * * * * *"];
+    env.ok(&[&cron[..], &["--input", &never]].concat());
+    env.start("waiter", "bad", json!({"cron": "61 * * * *"}));
+    let _server = env.serve();
+
+    let lines = wait_for_line(&env, "schedule tick", |l| {
+        l["message"] == "schedule fired" && l["schedule"] == "tick"
+    });
+    let fired = lines
+        .iter()
+        .find(|l| l["message"] == "schedule fired")
+        .unwrap();
+    let run = fired["run"].as_str().unwrap().to_string();
+    assert!(run.starts_with("tick-"), "{fired}");
+    assert!(fired["tick"].is_string(), "{fired}");
+    wait_for_line(&env, "step of the scheduled run", |l| {
+        l["run"] == run.as_str() && l["result"] == "committed" && l["agent"] == "waiter"
+    });
+
+    let lines = wait_for_line(&env, "parked run", |l| {
+        l["run"] == "bad" && l["result"] == "parked"
+    });
+    let parked = lines.iter().find(|l| l["run"] == "bad").unwrap();
+    assert_eq!(parked["level"], "WARN", "{parked}");
+    assert_eq!(parked["step"], 1, "{parked}");
+    assert!(
+        parked["error"]
+            .as_str()
+            .unwrap()
+            .contains("cron expression"),
+        "{parked}"
+    );
+}
