@@ -18,6 +18,7 @@
 //! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
 //! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
 //! - [`serve`]: `wakeful serve`, the workers and the API in one process.
+//! - [`logs`]: `serve`'s log events, text or JSON, and their fields.
 //! - [`cli`]: the `wakeful` command line.
 //! - [`config`]: the `wakeful.toml` file.
 //! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
@@ -29,6 +30,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod failpoint;
+pub mod logs;
 pub mod model;
 pub mod runtime;
 pub mod schedule;

@@ -15,6 +15,7 @@ use anyhow::{Context, Result, bail};
 use crate::api::pool::{Opener, Pool};
 use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
+use crate::logs::{self, LogFormat};
 use crate::worker::Worker;
 
 /// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
@@ -39,16 +40,36 @@ pub const TOKEN_FILE: &str = "api-token";
 const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
 
 /// Runs the API on `app` and `workers` worker threads until a shutdown
-/// signal.
-pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> Result<()> {
+/// signal, logging in `log_format`.
+pub fn run(
+    app: App,
+    data_dir: &Path,
+    listen: Option<String>,
+    workers: usize,
+    log_format: LogFormat,
+) -> Result<()> {
+    logs::init(log_format).map_err(anyhow::Error::msg)?;
+    let served = serve(app, data_dir, listen, workers);
+    if let Err(e) = &served {
+        tracing::error!(error = format!("{e:#}"), "serve stopped on an error");
+    }
+    served
+}
+
+fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> Result<()> {
     if workers == 0 {
         bail!("--workers must be at least 1: runs are only stepped by workers");
     }
     // A long-lived process reads every page once before it serves: a
     // damaged store is refused at start, not found by a step at 3 a.m.
+    let checking = std::time::Instant::now();
     app.store
         .check_integrity()
         .context("the store failed its integrity check; serve will not start on it")?;
+    tracing::info!(
+        ms = checking.elapsed().as_millis() as u64,
+        "store integrity checked"
+    );
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
@@ -65,6 +86,7 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     let mut stdout = std::io::stdout();
     writeln!(stdout, "listening on http://{addr}")?;
     stdout.flush()?;
+    tracing::info!(addr = %addr, workers, "listening on http://{addr}");
 
     let counters = Arc::new(Counters::default());
     let stop = Arc::new(AtomicBool::new(false));
@@ -98,11 +120,11 @@ pub fn run(app: App, data_dir: &Path, listen: Option<String>, workers: usize) ->
     stop.store(true, Ordering::SeqCst);
     for t in threads {
         if t.join().is_err() {
-            eprintln!("a worker thread panicked; its run is retried when its claim expires");
+            tracing::error!("a worker thread panicked; its run is retried when its claim expires");
         }
     }
     served.context("the API server failed")?;
-    eprintln!("stopped");
+    tracing::info!("stopped");
     Ok(())
 }
 
@@ -132,9 +154,9 @@ fn api_token(app: &App, data_dir: &Path) -> Result<String> {
     }
     let path = data_dir.join(TOKEN_FILE);
     let token = auth::token_file(&path).map_err(anyhow::Error::msg)?;
-    eprintln!(
-        "the API token is in {} (Authorization: Bearer <its contents>)",
-        path.display()
+    tracing::info!(
+        path = %path.display(),
+        "the API token is in its file (Authorization: Bearer <its contents>)"
     );
     Ok(token)
 }
@@ -150,27 +172,47 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
         if let Some(days) = retention
             && pruned_at.is_none_or(|t| t.elapsed() >= PRUNE_EVERY)
         {
-            if let Err(e) = worker.app().prune(days, "retention") {
-                eprintln!("worker: pruning ended runs: {e}");
+            match worker.app().prune(days, "retention") {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, days, "pruned ended runs"),
+                Err(e) => tracing::error!(error = %e, "pruning ended runs failed"),
             }
             pruned_at = Some(std::time::Instant::now());
+        }
+        // Fired here rather than only inside `step_next`, which fires them
+        // too but keeps quiet about it, so that each tick is logged.
+        match crate::schedule::fire_due(worker.app()) {
+            Ok(fired) => fired.iter().for_each(log_fired),
+            Err(e) => tracing::error!(error = %e, "firing due schedules failed"),
         }
         match worker.step_next() {
             Ok(Some(stepped)) => {
                 counters.record(&stepped.what);
-                log_step(&stepped);
+                logs::step(&stepped);
             }
             Ok(None) => std::thread::sleep(POLL),
             Err(e) => {
-                eprintln!("worker: {e}");
+                tracing::error!(error = %e, "the worker could not take a step");
                 std::thread::sleep(POLL);
             }
         }
     }
 }
 
-fn log_step(s: &crate::worker::Stepped) {
-    eprintln!("{s}");
+fn log_fired(f: &crate::schedule::Fired) {
+    match &f.run_id {
+        Some(run) => tracing::info!(
+            schedule = %f.schedule,
+            tick = %f.tick,
+            run = %run,
+            "schedule fired"
+        ),
+        None => tracing::warn!(
+            schedule = %f.schedule,
+            tick = %f.tick,
+            "schedule tick started no run (skipped or failed; see the audit log)"
+        ),
+    }
 }
 
 /// Completes at Ctrl-C or SIGTERM.
@@ -195,5 +237,5 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    eprintln!("shutting down: finishing the steps in flight");
+    tracing::info!("shutting down: finishing the steps in flight");
 }

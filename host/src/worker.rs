@@ -19,6 +19,13 @@ use crate::waits;
 #[derive(Debug, Serialize)]
 pub struct Stepped {
     pub run_id: String,
+    /// The agent and version the run was on when it was claimed.
+    pub agent: String,
+    pub version: String,
+    /// The number of the step taken (its checkpoint's `seq` when committed).
+    pub step: u64,
+    /// What woke the run, as [`wake_summary`] says it.
+    pub wake: String,
     #[serde(flatten)]
     pub what: StepEnd,
 }
@@ -28,14 +35,18 @@ impl std::fmt::Display for Stepped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let run = &self.run_id;
         match &self.what {
-            StepEnd::Committed { seq, next, status } => {
+            StepEnd::Committed {
+                seq, next, status, ..
+            } => {
                 write!(f, "{run} step {seq}: {next}")?;
                 match status {
                     Some(status) => write!(f, " ({status})"),
                     None => Ok(()),
                 }
             }
-            StepEnd::Failed { error, retry_at } => {
+            StepEnd::Failed {
+                error, retry_at, ..
+            } => {
                 write!(f, "{run} step failed: {error}; retry at {retry_at}")
             }
             StepEnd::Parked { reason } => write!(f, "{run} parked: {reason}"),
@@ -60,9 +71,17 @@ pub enum StepEnd {
         seq: u64,
         next: String,
         status: Option<String>,
+        /// Fuel the step burned, and how long it ran in the sandbox.
+        fuel: u64,
+        wall_ms: u64,
     },
     /// The step failed; nothing changed; it is retried later.
-    Failed { error: String, retry_at: String },
+    Failed {
+        error: String,
+        retry_at: String,
+        /// Fuel the failed attempt burned (charged to the run).
+        fuel: u64,
+    },
     /// The run is parked for an operator.
     Parked { reason: String },
     /// Another worker took the run over; this step's writes were discarded.
@@ -170,7 +189,14 @@ impl<'a> Worker<'a> {
             }
             Err(e) => return Err(e),
         };
-        Ok(Some(Stepped { run_id, what }))
+        Ok(Some(Stepped {
+            run_id,
+            agent: claim.run.agent.clone(),
+            version: claim.run.version.clone(),
+            step: claim.run.steps + 1,
+            wake: wake_summary(&wake),
+            what,
+        }))
     }
 
     fn step_claimed(&mut self, claim: &Claim, wake: Wake) -> Result<StepEnd, AppError> {
@@ -399,6 +425,8 @@ impl<'a> Worker<'a> {
             seq,
             next: next_summary(&result.next),
             status: result.status,
+            fuel: report.fuel_used,
+            wall_ms: report.wall.as_millis() as u64,
         })
     }
 
@@ -504,6 +532,7 @@ impl<'a> Worker<'a> {
             Some(at) => StepEnd::Failed {
                 error,
                 retry_at: rfc3339(at),
+                fuel: fuel_used,
             },
             None => StepEnd::Parked { reason: error },
         })

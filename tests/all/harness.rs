@@ -202,6 +202,11 @@ impl Env {
             .collect()
     }
 
+    /// What the last `serve` of this host wrote to its standard error.
+    pub fn serve_log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("serve.log")).unwrap_or_default()
+    }
+
     /// Audit rows of one run with the given kind.
     pub fn audit_rows(&self, run: &str, kind: &str) -> Vec<Value> {
         let rows = self.json(&["audit", run]);
@@ -242,10 +247,17 @@ impl Env {
     /// server has a token: `[api] token = API_TOKEN` when the config sets
     /// it, else the one the server keeps in its token file.
     pub fn serve(&self) -> Server {
+        self.serve_with(&[])
+    }
+
+    /// [`Env::serve`] with more arguments after `serve`.
+    pub fn serve_with(&self, args: &[&str]) -> Server {
         use std::io::BufRead;
         let log = std::fs::File::create(self.dir.join("serve.log")).unwrap();
+        let mut serve = vec!["serve", "--listen", "127.0.0.1:0"];
+        serve.extend_from_slice(args);
         let mut child = self
-            .command(&["serve", "--listen", "127.0.0.1:0"])
+            .command(&serve)
             .stdout(std::process::Stdio::piped())
             .stderr(log)
             .spawn()

@@ -17,6 +17,7 @@ mod hostile_clients;
 mod incident;
 mod invoice;
 mod ledger;
+mod logs;
 mod manners;
 mod operator;
 mod race;

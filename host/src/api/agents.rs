@@ -72,8 +72,16 @@ pub async fn deploy(
         ));
     }
     let deployed = blocking_slow(&state, move |app| {
-        eprintln!("deploying a component of {} bytes", bytes.len());
-        Ok(app.deploy(&bytes, &grants, grant_all, owner.as_deref(), &by)?)
+        let size = bytes.len();
+        tracing::info!(bytes = size, "deploying a component of {size} bytes");
+        let deployed = app.deploy(&bytes, &grants, grant_all, owner.as_deref(), &by)?;
+        tracing::info!(
+            agent = %deployed.agent.name,
+            version = %deployed.agent.version,
+            already_deployed = deployed.already_deployed,
+            "deployed"
+        );
+        Ok(deployed)
     })
     .await?;
     let status = if deployed.already_deployed {

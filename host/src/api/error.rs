@@ -176,7 +176,14 @@ pub async fn json_errors(response: Response) -> Response {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let mut response = (status, Json(json!({"error": self.to_string()}))).into_response();
+        let message = self.to_string();
+        let server_error = status.is_server_error().then(|| message.clone());
+        let mut response = (status, Json(json!({"error": message}))).into_response();
+        if let Some(message) = server_error {
+            response
+                .extensions_mut()
+                .insert(super::logging::ServerError(message));
+        }
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 axum::http::header::WWW_AUTHENTICATE,

@@ -18,6 +18,7 @@
 //! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer tokens and
 //!   who each names.
 //! - [`pool`]: the handlers' store connections.
+//! - [`logging`]: one log event per request, capability tokens redacted.
 //! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
 
 mod agents;
@@ -25,6 +26,7 @@ pub(crate) mod approvals;
 pub mod auth;
 pub mod error;
 pub mod guard;
+pub mod logging;
 pub mod metrics;
 mod ops;
 pub mod pool;
@@ -146,6 +148,8 @@ pub fn router(state: Arc<ApiState>) -> Router {
             guard::check_host_and_origin,
         ))
         .layer(middleware::map_response(error::json_errors))
+        // Outermost, so that refusals by the guard are logged too.
+        .layer(middleware::from_fn(logging::log_request))
         .with_state(state)
 }
 

@@ -108,8 +108,12 @@ fn operate(
             until_idle,
             poll_ms,
         } => work(&mut app, until_idle, poll_ms, json)?,
-        Command::Serve { listen, workers } => {
-            return crate::serve::run(app, data, listen, workers);
+        Command::Serve {
+            listen,
+            workers,
+            log_format,
+        } => {
+            return crate::serve::run(app, data, listen, workers, log_format);
         }
         Command::Runs {
             status,

@@ -87,6 +87,10 @@ pub enum Command {
         /// Worker threads stepping due runs.
         #[arg(long, default_value_t = 2)]
         workers: usize,
+        /// Log lines on standard error: `text`, or `json` (one object a
+        /// line). `WAKEFUL_LOG` filters them (default `info`).
+        #[arg(long, env = "WAKEFUL_LOG_FORMAT", value_enum, default_value_t)]
+        log_format: crate::logs::LogFormat,
     },
     /// List runs, newest first.
     Runs {
