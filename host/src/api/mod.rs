@@ -16,11 +16,13 @@
 //! - [`error`]: the one error type and its status mapping.
 //! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer token.
 //! - [`pool`]: the handlers' store connections.
-//! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
+//! - [`runs`], [`agents`], [`approvals`], [`callbacks`], [`ops`],
+//!   [`metrics`]: the handlers.
 
 mod agents;
 mod approvals;
 pub mod auth;
+mod callbacks;
 pub mod error;
 pub mod guard;
 pub mod metrics;
@@ -122,6 +124,10 @@ pub fn router(state: Arc<ApiState>) -> Router {
             "/v1/approve/{token}",
             post(approvals::answer_by_token).layer(middleware::from_fn(within_deadline)),
         )
+        .route(
+            "/v1/callback/{token}",
+            post(callbacks::deliver).layer(middleware::from_fn(within_deadline)),
+        )
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(
@@ -157,7 +163,6 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::server::graceful::GracefulShutdown;
-    use hyper_util::service::TowerToHyperService;
 
     let app = router(state);
     // A client that opens connections and trickles its headers holds a
@@ -171,9 +176,9 @@ pub async fn serve(
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 // Out of file descriptors, a connection reset before it was
                 // taken: nothing to answer; look again shortly.
                 Err(_) => {
@@ -186,8 +191,16 @@ pub async fn serve(
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(HEADER_TIMEOUT);
-        let conn =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        // Handlers that record who called (callback links) read the peer's
+        // address from the request.
+        let router = app.clone();
+        let service = hyper::service::service_fn(move |mut request: Request<_>| {
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+            tower_service::Service::call(&mut router.clone(), request)
+        });
+        let conn = http.serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             let _ = conn.await;
