@@ -5,6 +5,7 @@ mod api;
 mod approvals;
 mod bad_input;
 mod broadcasts;
+mod callbacks;
 mod crash;
 mod data_file;
 mod fake_servers;
