@@ -178,5 +178,5 @@ fn decide(state: &mut State, event: &Event) -> Result<Step, String> {
     .status("refunded"))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
