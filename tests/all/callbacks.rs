@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::fake_servers::{FakeServer, Reply};
-use crate::harness::{Env, Server};
+use crate::harness::{Env, FAST_LIMITS, Server};
 
 const RUN: &str = "refund-9482";
 const TOOLS: &[&str] = &["callback", "approvals", "refunds"];
@@ -84,8 +84,9 @@ fn setup(name: &str, service_args: &[&str]) -> Setup {
     std::fs::write(&clock_file, "0").unwrap();
     let service = ApprovalService::start(&clock_file, service_args);
     let refunds = FakeServer::start(|_| Reply::Json(200, json!({"refund": "r-1"})));
+    // Short claims: a worker killed mid-step gives its run up quickly.
     let config = format!(
-        "[tools.approvals]\nkind = \"http\"\nurl = \"{}/approvals\"\n\n\
+        "{FAST_LIMITS}[tools.approvals]\nkind = \"http\"\nurl = \"{}/approvals\"\n\n\
          [tools.refunds]\nkind = \"http\"\nurl = \"{}/refunds\"\n",
         service.url, refunds.url
     );
@@ -168,6 +169,13 @@ fn an_approval_posted_minutes_later_refunds_once_and_a_second_post_is_refused() 
     );
     let rows = s.env.audit_rows(RUN, "callback");
     assert_eq!(rows.len(), 1, "{rows:?}");
+    // The host took the answer five minutes on, in its own (moved) time.
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let at = rows[0]["at"].as_u64().unwrap();
+    assert!(at >= wall + 4 * 60 * 1000, "answered at {at}, wall {wall}");
     assert_eq!(rows[0]["data"]["id"], "approval");
     assert_eq!(rows[0]["data"]["topic"], "callback:approval");
     assert!(

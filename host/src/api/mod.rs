@@ -5,9 +5,9 @@
 //!
 //! Every request passes, in order: the `Host` and `Origin` checks
 //! ([`guard`], every route); the bearer token ([`auth`], every route but
-//! health and answer links, whose token is in their path); the content type
-//! (`application/wasm` for a deploy, `application/json` for JSON bodies);
-//! then its handler.
+//! health, answer links and callback links, whose token is in their path);
+//! the content type (`application/wasm` for a deploy, `application/json`
+//! for JSON bodies); then its handler.
 //!
 //! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
 //! tokio's blocking pool through [`blocking`], each operation on an app of
@@ -81,7 +81,8 @@ impl BodyLimits {
 const ENVELOPE_BYTES: usize = 16 << 10;
 
 /// Every route. Operator routes (metrics included) need the bearer token;
-/// health and answer links (which carry their own single-use token) do not.
+/// health, answer links and callback links (which carry their own
+/// single-use token) do not.
 /// The Host and Origin checks cover everything, unknown routes too.
 pub fn router(state: Arc<ApiState>) -> Router {
     let limits = state.limits;
@@ -215,8 +216,8 @@ pub async fn serve(
 const MAX_CONNECTIONS: usize = 512;
 /// How long a client has to send a request's headers.
 const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-/// How long an answer link's request may take, body included: the one
-/// route a client without a token can send a body to.
+/// How long an answer or callback link's request may take, body included:
+/// the routes a client without a token can send a body to.
 const PUBLIC_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Cuts a public request that takes too long (a client trickling its body).
