@@ -71,7 +71,7 @@
 //! | the trait an agent implements | `agent.rs`: [`Agent`] |
 //! | why a step is called | `wake.rs`: [`Wake`], [`Event`], [`Approval`] |
 //! | what a step returns | `step.rs`: [`Step`], [`Next`], [`Wait`] |
-//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs` |
+//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs` |
 //! | time, run id, log | `host.rs`: [`now`], [`run_id`], [`log`] |
 //! | exports and JSON state | `export.rs`: [`export_agent!`] |
 //! | a fake host for native tests | `testing.rs`: `testing` (not in WebAssembly builds) |
@@ -96,6 +96,7 @@
 mod agent;
 #[doc(hidden)]
 pub mod bindings;
+pub mod callback;
 mod export;
 mod host;
 pub mod kv;
@@ -118,8 +119,8 @@ pub use serde_json;
 /// What an agent needs, in one import: `use wakeful_sdk::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, kv, lease, log,
-        now, run_id, tools,
+        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, callback, kv,
+        lease, log, now, run_id, tools,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! Calling the host's tools: [`call`] with JSON in and out, and [`ToolError`].
 //!
-//! Typed wrappers for the built-in tools live in [`kv`](crate::kv) and
-//! [`lease`](crate::lease).
+//! Typed wrappers for the built-in tools live in [`kv`](crate::kv),
+//! [`lease`](crate::lease) and [`callback`](crate::callback).
 
 use std::fmt;
 

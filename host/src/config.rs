@@ -12,7 +12,8 @@ use serde::Deserialize;
 pub struct Config {
     #[serde(default)]
     pub limits: LimitsConfig,
-    /// Configured tools by name, besides the built-in `kv` and `lease`.
+    /// Configured tools by name, besides the built-in `kv`, `lease` and
+    /// `callback`.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolConfig>,
     #[serde(default)]
@@ -63,6 +64,11 @@ pub struct ApiConfig {
     /// address (and `localhost` on loopback), e.g. behind a proxy. A
     /// request naming another `Host` is refused: DNS rebinding.
     pub allowed_hosts: Vec<String>,
+    /// The address other systems reach this API at, e.g.
+    /// `https://wakeful.example.com`: the base of the callback links the
+    /// `callback` tool hands out. Unset: `serve` uses its listen address,
+    /// `work` `http://` and `listen` (or `127.0.0.1:7070`).
+    pub public_url: Option<String>,
 }
 
 /// Sandbox limits and run budgets.
@@ -238,7 +244,7 @@ pub enum ConfigError {
 }
 
 /// The built-in tools every host has.
-pub const BUILTIN_TOOLS: &[&str] = &["kv", "lease"];
+pub const BUILTIN_TOOLS: &[&str] = &["kv", "lease", "callback"];
 
 impl Config {
     /// Reads and checks a config file.
@@ -278,6 +284,14 @@ impl Config {
             ));
         }
         self.check_api_tokens()?;
+        if let Some(url) = &self.api.public_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err(format!(
+                "api.public_url `{url}` must start with http:// or https:// (it is the base of \
+                 callback links, e.g. https://wakeful.example.com)"
+            ));
+        }
         for (name, tool) in &self.tools {
             if BUILTIN_TOOLS.contains(&name.as_str()) {
                 return Err(format!(
@@ -342,7 +356,7 @@ mod tests {
     fn empty_config_has_safe_defaults() {
         let c = Config::parse("").unwrap();
         assert_eq!(c.limits.steps_per_run, 100);
-        assert_eq!(c.tool_names(), vec!["kv", "lease"]);
+        assert_eq!(c.tool_names(), vec!["kv", "lease", "callback"]);
     }
 
     #[test]

@@ -92,9 +92,13 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     let stop = Arc::new(AtomicBool::new(false));
     let mut threads = Vec::new();
     let engine = app.runtime()?;
+    // Callback links point at this server unless `[api] public_url` says
+    // where others reach it.
+    let public_url = crate::tools::public_url(&app.config, Some(addr));
     for n in 0..workers {
-        let worker_app = App::open(data_dir, app.config.clone())?;
+        let mut worker_app = App::open(data_dir, app.config.clone())?;
         worker_app.share_runtime(engine.clone());
+        worker_app.tools.set_public_url(public_url.clone());
         let (stop, counters) = (stop.clone(), counters.clone());
         let thread = std::thread::Builder::new()
             .name(format!("worker-{n}"))

@@ -5,10 +5,10 @@
 //!
 //! Every request passes, in order: the `Host` and `Origin` checks
 //! ([`guard`], every route); the bearer token ([`auth`], every route but
-//! health and answer links, whose token is in their path); the content type
-//! (`application/wasm` for a deploy, `application/json` for JSON bodies);
-//! then its handler. Whatever refuses it, the answer is a JSON error
-//! ([`error::json_errors`] catches the framework's own).
+//! health, answer links and callback links, whose token is in their path);
+//! the content type (`application/wasm` for a deploy, `application/json`
+//! for JSON bodies); then its handler. Whatever refuses it, the answer is
+//! a JSON error ([`error::json_errors`] catches the framework's own).
 //!
 //! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
 //! tokio's blocking pool through [`blocking`], each operation on an app of
@@ -19,11 +19,13 @@
 //!   who each names.
 //! - [`pool`]: the handlers' store connections.
 //! - [`logging`]: one log event per request, capability tokens redacted.
-//! - [`runs`], [`agents`], [`approvals`], [`ops`], [`metrics`]: the handlers.
+//! - [`runs`], [`agents`], [`approvals`], [`callbacks`], [`ops`],
+//!   [`metrics`]: the handlers.
 
 mod agents;
 pub(crate) mod approvals;
 pub mod auth;
+mod callbacks;
 pub mod error;
 pub mod guard;
 pub mod logging;
@@ -83,7 +85,8 @@ impl BodyLimits {
 const ENVELOPE_BYTES: usize = 16 << 10;
 
 /// Every route. Operator routes (metrics included) need the bearer token;
-/// health and answer links (which carry their own single-use token) do not.
+/// health, answer links and callback links (which carry their own
+/// single-use token) do not.
 /// The Host and Origin checks cover everything, unknown routes too.
 pub fn router(state: Arc<ApiState>) -> Router {
     let limits = state.limits;
@@ -124,6 +127,10 @@ pub fn router(state: Arc<ApiState>) -> Router {
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
         .merge(crate::web::routes(state.clone()).layer(middleware::from_fn(within_deadline)))
+        .route(
+            "/v1/callback/{token}",
+            post(callbacks::deliver).layer(middleware::from_fn(within_deadline)),
+        )
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(
@@ -162,7 +169,6 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::server::graceful::GracefulShutdown;
-    use hyper_util::service::TowerToHyperService;
 
     let app = router(state);
     // A client that opens connections and trickles its headers holds a
@@ -176,9 +182,9 @@ pub async fn serve(
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 // Out of file descriptors, a connection reset before it was
                 // taken: nothing to answer; look again shortly.
                 Err(_) => {
@@ -191,8 +197,16 @@ pub async fn serve(
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(HEADER_TIMEOUT);
-        let conn =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        // Handlers that record who called (callback links) read the peer's
+        // address from the request.
+        let router = app.clone();
+        let service = hyper::service::service_fn(move |mut request: Request<_>| {
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+            tower_service::Service::call(&mut router.clone(), request)
+        });
+        let conn = http.serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             let _ = conn.await;
@@ -207,8 +221,8 @@ pub async fn serve(
 const MAX_CONNECTIONS: usize = 512;
 /// How long a client has to send a request's headers.
 const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-/// How long an answer link's request may take, body included: the one
-/// route a client without a token can send a body to.
+/// How long an answer or callback link's request may take, body included:
+/// the routes a client without a token can send a body to.
 const PUBLIC_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Cuts a public request that takes too long (a client trickling its body).

@@ -81,10 +81,13 @@ impl App {
         Ok(names)
     }
 
-    /// Every tool a switch can name: the host's own (`kv`, `lease`), the
-    /// configured ones, and any a deployed agent asks for.
+    /// Every tool a switch can name: the host's own (`kv`, `lease`,
+    /// `callback`), the configured ones, and any a deployed agent asks for.
     pub fn tool_names(&self) -> Result<Vec<String>> {
-        let mut names: Vec<String> = ["kv", "lease"].map(String::from).to_vec();
+        let mut names: Vec<String> = crate::config::BUILTIN_TOOLS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         names.extend(self.config.tools.keys().cloned());
         for agent in self.store.agents()? {
             names.extend(agent.requested_tools);

@@ -8,10 +8,12 @@
 //! fencing `epoch`; a writer whose claim was taken over gets
 //! [`StoreError::LostClaim`] and changes nothing.
 
+mod callbacks;
 mod types;
 
 pub mod sqlite;
 
+pub use callbacks::*;
 pub use types::*;
 
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
@@ -262,9 +264,39 @@ pub trait Store: Send {
         now: Millis,
     ) -> Result<LeaseOutcome>;
 
+    // ---- callback links
+    /// Makes a callback link for the claimed run of `call` (a new random
+    /// token, valid from `link.now` for `link.valid_for_ms`) and records its
+    /// rendered result in the ledger with a `tool` audit row, in one
+    /// transaction under the claim: a retried step replays that result and
+    /// no second link exists. `Ok(Err(why))` when the run already has a
+    /// link of that id (nothing is written).
+    fn create_callback(
+        &mut self,
+        call: &LedgerWrite,
+        link: &NewCallback,
+        render: RenderResult<'_, Callback>,
+    ) -> Result<std::result::Result<Callback, String>>;
+    /// The run's callback links, oldest first.
+    fn callbacks(&self, run_id: &str) -> Result<Vec<Callback>>;
+    /// A POST to the link `token` arrived at `at` from `from`: puts
+    /// `payload` (JSON) in the run's inbox as an event on the link's topic,
+    /// marks the link used and appends a `callback` audit row, in one
+    /// transaction. Refused (and nothing changes) when the token is unknown,
+    /// the link was used, it expired at `at` (a `callback refused` audit row
+    /// is appended), or the run ended.
+    fn use_callback(
+        &mut self,
+        token: &str,
+        payload: &str,
+        from: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<Callback, CallbackRefused>>;
+
     /// Deletes the runs that ended (done or cancelled) before `ended_before`
-    /// with their checkpoints, waits, inbox, approvals and ledger. The audit
-    /// log keeps its rows: it is append-only. Each pruned run's id is
+    /// with their checkpoints, waits, inbox, approvals, ledger and callback
+    /// links. The audit log keeps its rows: it is append-only. Each pruned
+    /// run's id is
     /// retired (see [`Store::retired_run`]) so that no run takes it again.
     /// Returns how many runs went.
     fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64>;

@@ -1,13 +1,14 @@
 //! Tools: the host-side capabilities a guest reaches through `tools.call`.
 //!
 //! [`gate`] is the one path every call takes (ledger, grants, kill switches,
-//! budgets); [`kv`] and [`lease`] are the built-in tools, which write their
-//! effect and its ledger row in one transaction so that the effect happens at
-//! most once; [`Tools`] also holds the configured tools: `static` (a fixed
+//! budgets); [`kv`], [`lease`] and [`callback`] are the built-in tools, which
+//! write their effect and its ledger row in one transaction so that the
+//! effect happens at most once; [`Tools`] also holds the configured tools: `static` (a fixed
 //! answer), [`http`] (one fixed URL) and [`llm`] (a chat-completions model,
 //! metered against the run's token and money budgets).
 
 pub mod audit_row;
+pub mod callback;
 pub mod gate;
 pub mod http;
 pub mod kv;
@@ -27,6 +28,11 @@ pub struct Tools {
     configured: BTreeMap<String, Configured>,
     /// Largest accepted argument or result, in bytes.
     max_payload: usize,
+    /// The base of the callback links the `callback` tool hands out: the
+    /// address other systems reach this host's API at.
+    public_url: String,
+    /// The longest a callback link may stay valid (`max_approval_valid_ms`).
+    max_callback_valid_ms: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -144,12 +150,20 @@ impl Tools {
         Tools {
             configured,
             max_payload: config.limits.max_payload_bytes,
+            public_url: public_url(config, None),
+            max_callback_valid_ms: config.limits.max_approval_valid_ms,
         }
+    }
+
+    /// Makes callback links under `base` (`serve` passes the address it
+    /// listens on when `[api] public_url` is unset).
+    pub fn set_public_url(&mut self, base: String) {
+        self.public_url = base;
     }
 
     /// Whether a tool of that name exists on this host.
     pub fn knows(&self, name: &str) -> bool {
-        matches!(name, "kv" | "lease") || self.configured.contains_key(name)
+        crate::config::BUILTIN_TOOLS.contains(&name) || self.configured.contains_key(name)
     }
 
     /// The most a call can spend, for metered tools (`llm`); `None` for
@@ -196,6 +210,13 @@ impl Tools {
         match call.tool.as_str() {
             "kv" => kv::call(store, call, now),
             "lease" => lease::call(store, call, now),
+            "callback" => callback::call(
+                store,
+                call,
+                &self.public_url,
+                self.max_callback_valid_ms,
+                now,
+            ),
             name => Ok(match self.configured.get(name) {
                 Some(Configured::Static(result)) => Executed::unrecorded(Ok(result.clone())),
                 Some(Configured::Http(tool)) => match tool.call(call, self.max_payload) {
@@ -231,6 +252,22 @@ impl Tools {
                 ))),
                 None => Executed::unrecorded(Err(ToolError::Unknown(name.to_string()))),
             }),
+        }
+    }
+}
+
+/// The base URL of callback links: `[api] public_url`, else the address
+/// `serve` listens on (`listening`, when known), else `http://` and
+/// `[api] listen` or the default listen address.
+pub fn public_url(config: &Config, listening: Option<std::net::SocketAddr>) -> String {
+    if let Some(url) = &config.api.public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    match listening {
+        Some(addr) => format!("http://{addr}"),
+        None => {
+            let listen = config.api.listen.as_deref();
+            format!("http://{}", listen.unwrap_or(crate::serve::DEFAULT_LISTEN))
         }
     }
 }

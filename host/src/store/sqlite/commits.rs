@@ -21,11 +21,12 @@ fn wait_key(wait: &WaitFor) -> (&'static str, String) {
     }
 }
 
-/// An unguessable approval token: 32 bytes from the OS.
-fn new_token() -> Result<String> {
+/// An unguessable token for an approval or callback link: 32 bytes from
+/// the OS.
+pub(super) fn new_token() -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
-        .map_err(|e| StoreError::Db(format!("reading OS randomness for an approval token: {e}")))?;
+        .map_err(|e| StoreError::Db(format!("reading OS randomness for a link token: {e}")))?;
     Ok(hex::encode(bytes))
 }
 

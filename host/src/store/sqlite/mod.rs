@@ -10,6 +10,7 @@
 //!   the choice of the wake to deliver;
 //! - [`triggers`]: events, approval answers, resuming parked runs;
 //! - [`tools`]: the tool-call ledger, kv and leases;
+//! - [`callbacks`]: callback links, made by a tool call and used once;
 //! - [`switches`]: kill switches;
 //! - [`audit`]: the append-only audit log;
 //! - [`pages`]: lists a page at a time, and counts, for the API.
@@ -19,6 +20,7 @@
 
 mod agents;
 mod audit;
+mod callbacks;
 mod claims;
 mod commits;
 mod health;
@@ -48,7 +50,7 @@ use super::{
     PutAgent, RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, StoreError,
     Switch, UpgradeCommit,
 };
-use super::{Budgets, ClaimedRun, Usage};
+use super::{Budgets, Callback, CallbackRefused, ClaimedRun, NewCallback, Usage};
 use super::{
     Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
     StepHeld,
@@ -521,6 +523,29 @@ impl Store for SqliteStore {
         now: Millis,
     ) -> Result<LeaseOutcome> {
         tools::lease(&mut self.conn, op, ledger, now)
+    }
+
+    fn create_callback(
+        &mut self,
+        call: &LedgerWrite,
+        link: &NewCallback,
+        render: RenderResult<'_, Callback>,
+    ) -> Result<std::result::Result<Callback, String>> {
+        callbacks::create(&mut self.conn, call, link, render)
+    }
+
+    fn callbacks(&self, run_id: &str) -> Result<Vec<Callback>> {
+        callbacks::list(&self.conn, run_id)
+    }
+
+    fn use_callback(
+        &mut self,
+        token: &str,
+        payload: &str,
+        from: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<Callback, CallbackRefused>> {
+        callbacks::use_link(&mut self.conn, token, payload, from, at)
     }
 
     fn set_switch(&mut self, switch: &Switch) -> Result<()> {

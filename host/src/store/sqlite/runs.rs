@@ -456,6 +456,7 @@ pub(super) fn prune(conn: &mut Connection, ended_before: Millis, now: Millis) ->
             "approvals",
             "ledger",
             "intents",
+            "callbacks",
         ] {
             tx.prepare(&format!("DELETE FROM {table} WHERE run_id IN ({ended})"))
                 .and_then(|mut stmt| stmt.execute([ended_before as i64]))

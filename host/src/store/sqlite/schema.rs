@@ -3,7 +3,7 @@
 
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
+pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -240,5 +240,21 @@ CREATE TABLE retired_runs (
     created_at INTEGER NOT NULL,
     ended_at   INTEGER NOT NULL,
     pruned_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+"#;
+
+/// Callback links: single-use URLs a run hands to another system, whose
+/// POST becomes an event on the link's topic.
+const SCHEMA_V5: &str = r#"
+CREATE TABLE callbacks (
+    token      TEXT PRIMARY KEY NOT NULL,   -- 32 random bytes, hex: the link's capability
+    run_id     TEXT NOT NULL REFERENCES runs (run_id),
+    id         TEXT NOT NULL,               -- the guest's name for the link
+    topic      TEXT NOT NULL,               -- `callback:<id>`
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER,                     -- set once, by the POST that delivered
+    used_from  TEXT,                        -- the client address of that POST
+    UNIQUE (run_id, id)
 ) WITHOUT ROWID;
 "#;

@@ -114,7 +114,12 @@ fn truncate(text: &str, max: usize) -> String {
 /// outcome is known now. The first result recorded for a key is the truth:
 /// a later one for the same key is dropped, audit too. Returns whether this
 /// call was recorded now.
-fn record(conn: &Connection, call: &LedgerWrite, result: &ToolResult, at: Millis) -> Result<bool> {
+pub(super) fn record(
+    conn: &Connection,
+    call: &LedgerWrite,
+    result: &ToolResult,
+    at: Millis,
+) -> Result<bool> {
     let result_json = to_json(result, "a tool result")?;
     let inserted = conn
         .prepare_cached(
@@ -187,7 +192,7 @@ pub(super) fn ledger_put(
 /// Checks the claim of a built-in tool call and that its key is new. A key
 /// already recorded means the caller skipped the ledger lookup; running the
 /// effect again would break "at most once", so it is refused.
-fn begin_call(conn: &Connection, call: &LedgerWrite) -> Result<()> {
+pub(super) fn begin_call(conn: &Connection, call: &LedgerWrite) -> Result<()> {
     check_claim(conn, &call.run_id, call.epoch)?;
     if ledger_has(conn, &call.run_id, &call.key)? {
         return Err(StoreError::Db(format!(

@@ -12,7 +12,7 @@ use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{AnswerRefused, Approval, Budgets, Delivery, Result, StoreError};
 
 /// Offers `event` to one run inside the caller's transaction.
-fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
+pub(super) fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
     let status: Option<String> = conn
         .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
         .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
@@ -105,7 +105,7 @@ pub(super) fn broadcast_event(
     )
 }
 
-fn rfc3339(ms: Millis) -> String {
+pub(super) fn rfc3339(ms: Millis) -> String {
     i64::try_from(ms)
         .ok()
         .and_then(DateTime::from_timestamp_millis)

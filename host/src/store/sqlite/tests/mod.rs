@@ -191,6 +191,7 @@ fn lost_claim(result: crate::store::Result<impl std::fmt::Debug>) -> bool {
 }
 
 mod approvals;
+mod callbacks;
 mod claims;
 mod schedules;
 mod tools;
