@@ -6,6 +6,7 @@ mod approval_page;
 mod approvals;
 mod bad_input;
 mod broadcasts;
+mod browser;
 mod crash;
 mod data_file;
 mod fake_servers;
