@@ -94,9 +94,20 @@ fn an_expired_link_shows_expired_and_offers_no_buttons() {
         json!([]),
     );
     approve_as(&browser, "Late Larry");
-    browser.wait_for(".refused");
-    let text = browser.wait_heading("Expired");
-    assert!(text.contains("Not answered"), "{text}");
+    let refusal = browser.wait_for(".refused").text();
+    assert!(
+        refusal.contains("Not answered") && refusal.contains("expired at"),
+        "{refusal}"
+    );
+    browser.wait_heading("Expired");
+    let refused = env.audit_rows(RUN, "approval refused");
+    assert_eq!(
+        refused.len(),
+        1,
+        "the click reached the server: {refused:?}"
+    );
+    assert_eq!(refused[0]["data"]["by"], "Late Larry");
+    assert_eq!(refused[0]["data"]["reason"], "expired");
 
     browser.goto(&link);
     let text = browser.wait_heading("Expired");

@@ -126,7 +126,10 @@ impl Browser {
         let start = Instant::now();
         loop {
             if let Some(status) = self.driver.try_wait().unwrap() {
-                panic!("chromedriver exited at start ({status})");
+                panic!(
+                    "chromedriver exited at start ({status}); its log: {}",
+                    self.profile.with_extension("chromedriver.log").display()
+                );
             }
             let ready = self
                 .http
@@ -350,6 +353,10 @@ impl Drop for Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
+        // chromedriver's log stays for a failed test to be read.
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(self.profile.with_extension("chromedriver.log"));
+        }
     }
 }
 
