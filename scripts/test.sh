@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: installs what is missing (the
-# wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz), checks formatting and
+# wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, Chromium and
+# chromedriver for the browser tests), checks formatting and
 # lints, builds the agents from source, runs the whole test suite, then each
 # fuzz target for a few seconds.
 set -euo pipefail
@@ -9,6 +10,7 @@ cd "$(dirname "$0")/.."
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+scripts/browser-deps.sh
 
 echo "== format"
 cargo fmt --all --check

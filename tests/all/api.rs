@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 
 use crate::harness::{API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent};
 
-fn api_config(extra: &str) -> String {
+pub fn api_config(extra: &str) -> String {
     format!("[api]\ntoken = \"{API_TOKEN}\"\n{extra}")
 }
 
 /// Deploys an agent over HTTP with the given grants.
-fn deploy(server: &Server, crate_name: &str, grants: &[&str]) -> Value {
+pub fn deploy(server: &Server, crate_name: &str, grants: &[&str]) -> Value {
     let bytes = std::fs::read(agent(crate_name)).unwrap();
     let query: Vec<String> = grants.iter().map(|g| format!("grant={g}")).collect();
     let path = format!("/v1/agents?{}", query.join("&"));

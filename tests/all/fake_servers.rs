@@ -46,6 +46,8 @@ impl Request {
 pub enum Reply {
     Json(u16, Value),
     Text(u16, String),
+    /// A page, for the browser tests.
+    Html(u16, String),
     Never,
 }
 
@@ -157,6 +159,7 @@ fn serve(stream: impl Read + Write, seen: &Mutex<Vec<Request>>, answer: &Answer)
     let (status, content_type, body) = match reply {
         Reply::Json(status, body) => (status, "application/json", body.to_string()),
         Reply::Text(status, body) => (status, "text/plain", body),
+        Reply::Html(status, body) => (status, "text/html; charset=utf-8", body),
         Reply::Never => {
             // Long enough for any client timeout in these tests.
             std::thread::sleep(Duration::from_secs(30));

@@ -8,6 +8,7 @@ mod approval_page;
 mod approvals;
 mod bad_input;
 mod broadcasts;
+mod browser;
 mod callbacks;
 mod console;
 mod crash;

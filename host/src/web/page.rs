@@ -22,7 +22,7 @@ fn framed(width: &str, title: &str, body: Markup) -> Markup {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="referrer" content="no-referrer";
+                meta name="referrer" content="same-origin";
                 title { (title) " · wakeful" }
                 link rel="stylesheet" href="/ui/static/style.css";
                 script src="/ui/static/app.js" defer {}
