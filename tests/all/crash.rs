@@ -321,14 +321,18 @@ fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
     );
     let env = Env::new("soak", &config);
     env.deploy("caller", &["pager", "llm"]);
-    let runs: Vec<String> = (0..n_runs).map(|i| format!("soak-{i:04}")).collect();
-    for run in &runs {
-        let call =
-            |tool: &str, n: u64| json!({"tool": tool, "args": {"body": {"run": run, "call": n}}});
-        let calls = json!([call("pager", 1), call("llm", 2), call("pager", 3)]);
-        let input = json!({ "calls": calls }).to_string();
-        env.ok(&["start", "caller", "--id", run, "--input", &input]);
-    }
+    let start = |runs: &mut Vec<String>, n: usize| {
+        for i in runs.len()..runs.len() + n {
+            let run = format!("soak-{i:04}");
+            let call = |tool: &str, n: u64| json!({"tool": tool, "args": {"body": {"run": &run, "call": n}}});
+            let calls = json!([call("pager", 1), call("llm", 2), call("pager", 3)]);
+            let input = json!({ "calls": calls }).to_string();
+            env.ok(&["start", "caller", "--id", &run, "--input", &input]);
+            runs.push(run);
+        }
+    };
+    let mut runs: Vec<String> = vec![];
+    start(&mut runs, n_runs as usize);
 
     let (mut kills, mut mid_step, mut settled) = (0, 0, 0);
     let mut rounds = 0;
@@ -364,7 +368,9 @@ fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
         }
         settled += settle_unknown(&env, &sink);
         if all_done(&env, &runs) {
-            break;
+            // Every run ended before enough kills: a fast machine. More
+            // runs give the remaining kills something to interrupt.
+            start(&mut runs, n_runs.div_ceil(2) as usize);
         }
     }
     // Then workers that live, and an operator, until every run has ended.
@@ -408,8 +414,9 @@ fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
         }
     }
     eprintln!(
-        "soak: {n_runs} runs ended; {kills} kills, {mid_step} mid-step; {repeats} repeated \
-         sends dropped by the sink; {settled} unknown outcomes settled"
+        "soak: {} runs ended; {kills} kills, {mid_step} mid-step; {repeats} repeated \
+         sends dropped by the sink; {settled} unknown outcomes settled",
+        runs.len()
     );
     assert!(
         kills >= n_kills,
