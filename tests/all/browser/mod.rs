@@ -1,19 +1,38 @@
-//! The approval page in a real headless Chromium, driven over WebDriver
-//! (`chromedriver`, Debian's `chromium-driver`), against a real
-//! `wakeful serve`: what an approver on a phone sees and what their clicks
-//! do, down to what the server stored.
+//! The approval page and the operator's console in a real headless
+//! Chromium, driven over WebDriver (`chromedriver`, Debian's
+//! `chromium-driver`), against a real `wakeful serve`: what an approver on a
+//! phone and an operator at a laptop see, and what their clicks do, down to
+//! what the server stored.
 //!
 //! `scripts/browser-deps.sh` installs Chromium and chromedriver; each test
 //! starts its own chromedriver and browser, so tests stay independent.
 
 mod approval;
+mod console;
+mod console_run;
 mod refusals;
 mod webdriver;
 
 use serde_json::Value;
 
-use crate::harness::{Env, Server};
-use webdriver::Browser;
+use crate::harness::{API_TOKEN, Env, Server};
+use webdriver::{Browser, Element};
+
+/// Signs in to the console at `server` with this host's API token; waits
+/// for the runs list it lands on.
+fn sign_in(browser: &Browser, server: &Server) {
+    browser.goto(&format!("{}/ui/login", server.base));
+    browser.wait_for("#token").send_keys(API_TOKEN);
+    browser.wait_for("button[type=submit]").click();
+    browser.wait_heading("Runs");
+}
+
+/// The button whose text is `text`, waited for.
+fn button<'a>(browser: &'a Browser, text: &str) -> Element<'a> {
+    browser.wait_until(&format!("a button {text:?}"), |b| {
+        b.find_all("button").into_iter().find(|e| e.text() == text)
+    })
+}
 
 /// Types `name` as the approver and clicks the page's Approve button.
 fn approve_as(browser: &Browser, name: &str) {

@@ -32,6 +32,9 @@ const FLAGS: &[&str] = &[
 /// A phone's viewport, the approval page's main reader.
 pub const PHONE: (u32, u32) = (390, 844);
 
+/// A laptop's viewport, the console's main reader.
+pub const DESKTOP: (u32, u32) = (1280, 900);
+
 /// The first executable named `name` on `PATH`.
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -101,17 +104,17 @@ impl Browser {
         let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
         args.push(format!("--user-data-dir={}", browser.profile.display()));
         args.push(format!("--window-size={},{}", size.0, size.1));
+        let mut chrome = json!({"binary": chromium, "args": args});
+        if size.0 < 500 {
+            // Chromium keeps a window at least 500 px wide: a phone's
+            // narrower viewport needs its metrics emulated.
+            chrome["mobileEmulation"] = json!({"deviceMetrics": {
+                "width": size.0, "height": size.1, "pixelRatio": 2.0,
+            }});
+        }
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chromium,
-                "args": args,
-                // Chromium keeps a window at least 500 px wide: a phone's
-                // narrower viewport needs its metrics emulated.
-                "mobileEmulation": {"deviceMetrics": {
-                    "width": size.0, "height": size.1, "pixelRatio": 2.0,
-                }},
-            },
+            "goog:chromeOptions": chrome,
         }}});
         let created = browser.call("POST", &format!("{base}/session"), Some(capabilities));
         let id = created["sessionId"]
@@ -205,9 +208,15 @@ impl Browser {
             .to_string()
     }
 
-    /// The text of the page's body as a reader sees it.
+    /// The text of the page's body as a reader sees it. Read by one script
+    /// call, not through an element: a page that reloads itself (the
+    /// console's live pages) would leave an element stale between calls.
     pub fn text(&self) -> String {
-        self.find("body").map(|b| b.text()).unwrap_or_default()
+        let text = self.execute(
+            "return document.body ? document.body.innerText : '';",
+            json!([]),
+        );
+        text.as_str().unwrap_or_default().to_string()
     }
 
     /// The first element matching the CSS `selector`, if any.
@@ -258,9 +267,12 @@ impl Browser {
     /// Waits until the page's `<h1>` reads `heading`; returns the body text.
     pub fn wait_heading(&self, heading: &str) -> String {
         self.wait_until(&format!("the heading {heading:?}"), |b| {
-            b.find("h1")
-                .filter(|h| h.text() == heading)
-                .map(|_| b.text())
+            let page = b.execute(
+                "const h = document.querySelector('h1');
+                 return [h ? h.innerText : null, document.body.innerText];",
+                json!([]),
+            );
+            (page[0] == heading).then(|| page[1].as_str().unwrap().to_string())
         })
     }
 
@@ -285,16 +297,31 @@ impl Browser {
     pub fn screenshot_page(&self, path: &Path) {
         let height = self.execute("return document.documentElement.scrollHeight;", json!([]));
         let width = self.execute("return window.innerWidth;", json!([]));
-        let shot = self.command(
-            "POST",
-            "/goog/cdp/execute",
-            Some(json!({"cmd": "Page.captureScreenshot", "params": {
+        let shot = self.cdp(
+            "Page.captureScreenshot",
+            json!({
                 "format": "png",
                 "captureBeyondViewport": true,
                 "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
-            }})),
+            }),
         );
         save_png(path, shot["data"].as_str().unwrap());
+    }
+
+    /// Every cookie the browser keeps for the current page, `HttpOnly`
+    /// ones too (WebDriver sees what scripts cannot).
+    pub fn cookies(&self) -> Vec<Value> {
+        let all = self.command("GET", "/cookie", None);
+        all.as_array().cloned().unwrap_or_default()
+    }
+
+    /// Runs one Chrome DevTools Protocol command on the current tab.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": cmd, "params": params})),
+        )
     }
 
     /// Opens a new tab and switches to it; returns the old tab's handle.

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{csrf_field, frame};
 use crate::api::{ApiError, ApiState, blocking};
-use crate::store::{RunFilter, RunStatus, WaitingOn};
+use crate::store::{Run, RunFilter, RunStatus, WaitingOn};
 use crate::view;
 use crate::web::page::time_from_now;
 use crate::web::session::Operator;
@@ -86,15 +86,25 @@ pub async fn runs(
     let after = Some(q.after.clone()).filter(|a| !a.is_empty());
     let read = blocking(&state, move |app| {
         let page = app.store.runs_page(&filter, after.as_deref(), PAGE)?;
+        let switches = app.store.switches()?;
+        // The stamp follows the first page, which an older page is not.
+        let stamp = match after {
+            None => runs_stamp(&page.items, switches.len()),
+            Some(_) => runs_stamp(
+                &app.store.runs_page(&filter, None, PAGE)?.items,
+                switches.len(),
+            ),
+        };
         Ok((
             page,
-            app.store.switches()?,
+            switches,
+            stamp,
             app.config.limits.max_attempts,
             app.now(),
         ))
     })
     .await;
-    let (page, switches, max_attempts, now) = match read {
+    let (page, switches, stamp, max_attempts, now) = match read {
         Ok(r) => r,
         Err(e) => return super::acts::refusal(&op, &e.to_string()),
     };
@@ -137,7 +147,7 @@ pub async fn runs(
             p { a href=(q.link(Some(next))) rel="next" { "Older runs →" } }
         }
     };
-    html_response(frame("Runs", &op, Some(&stamp_url(&q)), body))
+    html_response(frame("Runs", &op, Some((&stamp_url(&q), &stamp)), body))
 }
 
 fn stamp_url(q: &RunsQuery) -> String {
@@ -151,25 +161,29 @@ pub async fn stamp(State(state): State<Arc<ApiState>>, Query(q): Query<RunsQuery
     };
     let read = blocking(&state, move |app| {
         let page = app.store.runs_page(&filter, None, PAGE)?;
-        let switches = app.store.switches()?;
-        Ok(format!(
-            "{}|{}",
-            page.items
-                .iter()
-                .map(|r| format!(
-                    "{}:{}:{}:{}",
-                    r.run_id,
-                    r.status.as_str(),
-                    r.steps,
-                    r.updated_at
-                ))
-                .collect::<Vec<_>>()
-                .join(","),
-            switches.len()
-        ))
+        Ok(runs_stamp(&page.items, app.store.switches()?.len()))
     })
     .await;
     Json(json!({"stamp": read.unwrap_or_default()})).into_response()
+}
+
+/// What a list of runs depends on: the first page's runs as they stand,
+/// and how many kill switches are on.
+fn runs_stamp(first_page: &[Run], switches: usize) -> String {
+    format!(
+        "{}|{switches}",
+        first_page
+            .iter()
+            .map(|r| format!(
+                "{}:{}:{}:{}",
+                r.run_id,
+                r.status.as_str(),
+                r.steps,
+                r.updated_at
+            ))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
 }
 
 /// `GET /ui/agents`: versions, grants, owners, live runs per version.
@@ -263,8 +277,14 @@ pub async fn switches(
     State(state): State<Arc<ApiState>>,
     Extension(op): Extension<Operator>,
 ) -> Response {
-    let read = blocking(&state, move |app| Ok((app.store.switches()?, app.now()))).await;
-    let (switches, now) = match read {
+    let read = blocking(&state, move |app| {
+        let switches = app.store.switches()?;
+        let first = app.store.runs_page(&RunFilter::default(), None, PAGE)?;
+        let stamp = runs_stamp(&first.items, switches.len());
+        Ok((switches, stamp, app.now()))
+    })
+    .await;
+    let (switches, stamp, now) = match read {
         Ok(r) => r,
         Err(e) => return super::acts::refusal(&op, &e.to_string()),
     };
@@ -315,7 +335,12 @@ pub async fn switches(
             button type="submit" { "Pause" }
         }
     };
-    html_response(frame("Kill switches", &op, Some("/ui/stamp"), body))
+    html_response(frame(
+        "Kill switches",
+        &op,
+        Some(("/ui/stamp", &stamp)),
+        body,
+    ))
 }
 
 #[derive(Deserialize, Default)]

@@ -50,9 +50,11 @@ pub fn routes(state: Arc<ApiState>) -> Router<Arc<ApiState>> {
         .merge(signed_in)
 }
 
-/// The console's frame: navigation, who is signed in, and the live-update
-/// stamp of what the page shows.
-pub fn frame(title: &str, operator: &Operator, stamp_url: Option<&str>, body: Markup) -> Markup {
+/// The console's frame: navigation, who is signed in, and for a live page
+/// its stamp URL and the stamp of what it shows, read with it (a change
+/// made between this read and the script's first look at the URL still
+/// reloads the page).
+pub fn frame(title: &str, operator: &Operator, live: Option<(&str, &str)>, body: Markup) -> Markup {
     let nav = html! {
         nav aria-label="Console" {
             ul.nav {
@@ -70,8 +72,8 @@ pub fn frame(title: &str, operator: &Operator, stamp_url: Option<&str>, body: Ma
                 }
             }
         }
-        @if let Some(url) = stamp_url {
-            div #live data-stamp-url=(url) hidden {}
+        @if let Some((url, stamp)) = live {
+            div #live data-stamp-url=(url) data-stamp=(stamp) hidden {}
         }
         (body)
     };

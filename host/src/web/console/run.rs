@@ -16,7 +16,7 @@ use super::{csrf_field, frame};
 use crate::api::{ApiState, blocking};
 use crate::app::RunRecord;
 use crate::model::Millis;
-use crate::store::{AuditRow, Checkpoint, LedgerEntry};
+use crate::store::{AuditRow, Checkpoint, LedgerEntry, Run};
 use crate::view::{self, json_or_text};
 use crate::web::diff;
 use crate::web::json_html;
@@ -64,8 +64,9 @@ pub async fn page(
     match read {
         Ok(r) => {
             let url = format!("/ui/runs/{}/stamp", r.record.run.run_id);
+            let stamp = run_stamp(&r.record.run, r.record.switches.len());
             let title = format!("Run {}", r.record.run.run_id);
-            html_response(frame(&title, &op, Some(&url), body(&r, &op)))
+            html_response(frame(&title, &op, Some((&url, &stamp)), body(&r, &op)))
         }
         Err(e) => super::acts::refusal(&op, &e.to_string()),
     }
@@ -74,18 +75,22 @@ pub async fn page(
 /// `GET /ui/runs/{id}/stamp`: changes whenever the page would.
 pub async fn stamp(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Response {
     let read = blocking(&state, move |app| {
-        let r = app.run(&id)?;
-        let switches = app.store.switches()?.len();
-        Ok(format!(
-            "{}:{}:{}:{}:{switches}",
-            r.status.as_str(),
-            r.steps,
-            r.updated_at,
-            r.attempts
-        ))
+        Ok(run_stamp(&app.run(&id)?, app.store.switches()?.len()))
     })
     .await;
     Json(json!({"stamp": read.unwrap_or_default()})).into_response()
+}
+
+/// What a run's page depends on: the run's status, steps, last change and
+/// attempts, and how many kill switches are on.
+fn run_stamp(r: &Run, switches: usize) -> String {
+    format!(
+        "{}:{}:{}:{}:{switches}",
+        r.status.as_str(),
+        r.steps,
+        r.updated_at,
+        r.attempts
+    )
 }
 
 fn body(r: &Read, op: &Operator) -> Markup {
@@ -281,7 +286,9 @@ fn timeline(r: &Read) -> Markup {
         @if entries.is_empty() { p.empty { "No step yet." } }
         ol.timeline reversed {
             @for (c, changes, mine) in entries.iter().rev() {
-                li {
+                // Numbered by the step itself: a reversed list counts the
+                // `summary` inside each item too (it is a list item in CSS).
+                li value=(c.seq) {
                     h3 {
                         "Step " (c.seq) " · "
                         @match (&c.wake, &c.upgraded_from) {

@@ -31,7 +31,9 @@ function live() {
   const el = document.getElementById("live");
   if (!el) return;
   const url = el.dataset.stampUrl;
-  let last = null;
+  // The stamp of what the page shows, from the page itself: a first look
+  // that fails or comes late must not take a newer stamp as the page's.
+  let last = el.dataset.stamp ?? null;
   const look = async () => {
     try {
       const answer = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
