@@ -3,6 +3,7 @@
 
 mod api;
 mod api_errors;
+mod api_guard;
 mod api_who;
 mod approval_page;
 mod approvals;

@@ -1,0 +1,160 @@
+//! What wakes a run from outside: events sent to it, and answers to its
+//! approval requests.
+
+use serde::Serialize;
+
+use super::{App, AppError, Result, check_id};
+use crate::model::{ApprovalAnswer, Event};
+use crate::store::{AnswerRefused, Delivery, Run};
+
+/// How one `send` went for one run.
+#[derive(Debug, Serialize)]
+pub struct Sent {
+    pub run_id: String,
+    pub delivery: Delivery,
+    /// Set when the run does not wait on the event's topic now: the event
+    /// is kept for it, and this says what the run waits on instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<String>,
+}
+
+/// Why an event on `topic` stored for `run` wakes nothing now, if it does
+/// not: said to the sender, so that a typo in the topic is seen at once.
+fn held_because(run: &Run, topic: &str) -> Option<String> {
+    let waits_on_topic = run
+        .waits
+        .iter()
+        .any(|w| matches!(w, crate::model::WaitFor::Event { topic: t } if t == topic));
+    if waits_on_topic && run.status == crate::store::RunStatus::Waiting {
+        return None;
+    }
+    let now = match (run.status, run.wake_when.as_deref()) {
+        (crate::store::RunStatus::Active, _) if run.steps == 0 => {
+            "has not taken its first step yet".to_string()
+        }
+        (crate::store::RunStatus::Parked, _) => format!(
+            "is parked ({})",
+            run.last_error.as_deref().unwrap_or("see `wakeful show`")
+        ),
+        (_, Some(waits)) if !waits.is_empty() => format!("waits on {waits}"),
+        _ => "waits on nothing".to_string(),
+    };
+    Some(format!(
+        "run {} {now}, not on topic `{topic}`; the event is held for it and delivered when it \
+         waits on `{topic}` (`wakeful show {}` lists held events)",
+        run.run_id, run.run_id
+    ))
+}
+
+impl App {
+    /// Delivers an event to one run, or (without a run) to every run waiting
+    /// on its topic.
+    pub fn send(
+        &mut self,
+        run_id: Option<&str>,
+        topic: &str,
+        event_id: &str,
+        payload: Option<&str>,
+        by: &str,
+    ) -> Result<Vec<Sent>> {
+        if topic.trim().is_empty() {
+            return Err(AppError::Invalid("--topic is empty".into()));
+        }
+        check_id("event id", event_id)?;
+        let payload = payload.unwrap_or("null");
+        self.check_json("--payload", payload)?;
+        let event = Event {
+            id: event_id.to_string(),
+            topic: topic.to_string(),
+            payload: payload.to_string(),
+            received_at: self.now(),
+        };
+        let keep_ms = self
+            .config
+            .retention
+            .broadcast_hours
+            .saturating_mul(3_600_000);
+        let sent: Vec<Sent> = match run_id {
+            Some(id) => {
+                let run = self.run(id)?;
+                let delivery = self.store.deliver_event(id, &event)?;
+                let held = (delivery == Delivery::Accepted)
+                    .then(|| held_because(&run, topic))
+                    .flatten();
+                vec![Sent {
+                    run_id: id.to_string(),
+                    delivery,
+                    held,
+                }]
+            }
+            None => self
+                .store
+                .broadcast_event(&event, event.received_at.saturating_add(keep_ms))?
+                .into_iter()
+                .map(|(run_id, delivery)| Sent {
+                    run_id,
+                    delivery,
+                    held: None,
+                })
+                .collect(),
+        };
+        for s in sent.iter().filter(|s| s.delivery == Delivery::Accepted) {
+            self.audit(
+                Some(&s.run_id),
+                "event",
+                serde_json::json!({"id": event.id, "topic": event.topic, "by": by}),
+            )?;
+        }
+        Ok(sent)
+    }
+
+    /// Records a human's answer to an approval request, stamped now.
+    pub fn approve(
+        &mut self,
+        run_id: &str,
+        request_id: &str,
+        by: &str,
+        approved: bool,
+        comment: Option<&str>,
+        details_digest: Option<&str>,
+    ) -> Result<crate::store::Approval> {
+        if by.trim().is_empty() {
+            return Err(AppError::BadInput {
+                word: "by",
+                problem: "is empty: say who answers".into(),
+            });
+        }
+        let answer = ApprovalAnswer {
+            request_id: request_id.to_string(),
+            approved,
+            by: by.to_string(),
+            at: self.now(),
+            comment: comment.map(str::to_string),
+            digest: String::new(),
+        };
+        let run = self.run(run_id)?;
+        crate::failpoint::hit("approval-answer", run_id);
+        match self
+            .store
+            .answer_approval(run_id, &answer, details_digest)?
+        {
+            Ok(approval) => Ok(approval),
+            Err(refused @ AnswerRefused::UnknownRequest { .. }) => {
+                let pending: Vec<String> =
+                    crate::view::pending_approvals(&run, &self.store.approvals(run_id)?)
+                        .iter()
+                        .map(|a| a.id.clone())
+                        .collect();
+                Err(AppError::NotFound(format!(
+                    "{refused}; it waits for {}",
+                    if pending.is_empty() {
+                        "no approval".to_string()
+                    } else {
+                        format!("approval of: {}", pending.join(", "))
+                    }
+                )))
+            }
+            Err(refused) => Err(refused.into()),
+        }
+    }
+}

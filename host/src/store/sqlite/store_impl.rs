@@ -1,0 +1,372 @@
+//! The [`Store`] trait on SQLite: each method opens (or reads within) a
+//! transaction through the module that does that part of the work.
+
+use std::path::Path;
+
+use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
+use crate::store::{
+    AgentVersion, AnswerRefused, Approval, AuditEntry, AuditRow, Checkpoint, Claim, Delivery,
+    InboxItem, KvEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite, NewRun,
+    PutAgent, RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, Switch,
+    UpgradeCommit,
+};
+use crate::store::{Budgets, Callback, CallbackRefused, ClaimedRun, NewCallback, Usage};
+use crate::store::{
+    Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
+    StepHeld,
+};
+
+use super::{
+    SqliteStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs,
+    schedules, switches, tools, triggers, upgrades, write,
+};
+
+impl Store for SqliteStore {
+    fn put_agent(&mut self, version: &AgentVersion, bytes: &[u8]) -> Result<PutAgent> {
+        agents::put_agent(&mut self.conn, version, bytes)
+    }
+
+    fn agents(&self) -> Result<Vec<AgentVersion>> {
+        agents::agents(&self.conn)
+    }
+
+    fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>> {
+        agents::agent(&self.conn, name, version)
+    }
+
+    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>> {
+        agents::agent_bytes(&self.conn, digest)
+    }
+
+    fn create_run(&mut self, run: &NewRun) -> Result<()> {
+        runs::create_run(&mut self.conn, run)
+    }
+
+    fn runs(&self) -> Result<Vec<Run>> {
+        runs::runs(&self.conn)
+    }
+
+    fn run(&self, run_id: &str) -> Result<Option<Run>> {
+        runs::run(&self.conn, run_id)
+    }
+
+    fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>> {
+        runs::checkpoints(&self.conn, run_id)
+    }
+
+    fn approvals(&self, run_id: &str) -> Result<Vec<Approval>> {
+        runs::approvals(&self.conn, run_id)
+    }
+
+    fn approval_by_token(&self, token: &str) -> Result<Option<Approval>> {
+        runs::approval_by_token(&self.conn, token)
+    }
+
+    fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>> {
+        runs::inbox(&self.conn, run_id)
+    }
+
+    fn claim(&mut self, now: Millis, owner: &str, lease_ms: u64) -> Result<Option<(Claim, Wake)>> {
+        claims::claim(&mut self.conn, now, owner, lease_ms)
+    }
+
+    fn due_but_claimed(&self, now: Millis) -> Result<u64> {
+        claims::due_but_claimed(&self.conn, now)
+    }
+
+    fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
+        claims::first_claimed_due(&self.conn, now)
+    }
+
+    fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
+        commits::commit_step(&mut self.conn, commit)
+    }
+
+    fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
+        commits::fail_step(&mut self.conn, failed)
+    }
+
+    fn park(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        reason: &str,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()> {
+        commits::park(&mut self.conn, run_id, epoch, reason, audit, at)
+    }
+
+    fn hold_step(&mut self, held: &StepHeld) -> Result<()> {
+        commits::hold_step(&mut self.conn, held)
+    }
+
+    fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
+        commits::release(&mut self.conn, run_id, epoch)
+    }
+
+    fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
+        triggers::deliver_event(&mut self.conn, run_id, event)
+    }
+
+    fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+    ) -> Result<Vec<(String, Delivery)>> {
+        triggers::broadcast_event(&mut self.conn, event, keep_until)
+    }
+
+    fn answer_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+    }
+
+    fn check_integrity(&self) -> Result<()> {
+        health::quick_check(&self.conn, &self.path)
+    }
+
+    fn backup(&self, to: &Path) -> Result<()> {
+        health::backup(&self.conn, to)
+    }
+
+    fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64> {
+        runs::prune(&mut self.conn, ended_before, now)
+    }
+
+    fn retired_run(&self, run_id: &str) -> Result<Option<RetiredRun>> {
+        runs::retired_run(&self.conn, run_id)
+    }
+
+    fn put_schedule(&mut self, schedule: &Schedule, replace: bool) -> Result<PutSchedule> {
+        schedules::put(&mut self.conn, schedule, replace)
+    }
+
+    fn schedules(&self) -> Result<Vec<Schedule>> {
+        schedules::list(&self.conn, None)
+    }
+
+    fn remove_schedule(&mut self, id: &str) -> Result<bool> {
+        schedules::remove(&mut self.conn, id)
+    }
+
+    fn due_schedules(&self, now: Millis) -> Result<Vec<Schedule>> {
+        schedules::list(&self.conn, Some(now))
+    }
+
+    fn advance_schedule(
+        &mut self,
+        id: &str,
+        due_at: Millis,
+        next_at: Millis,
+        last_run_id: Option<&str>,
+    ) -> Result<bool> {
+        schedules::advance(&mut self.conn, id, due_at, next_at, last_run_id)
+    }
+
+    fn claim_run(
+        &mut self,
+        run_id: &str,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<Claim>> {
+        upgrades::claim_run(&mut self.conn, run_id, now, owner, lease_ms)
+    }
+
+    fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()> {
+        upgrades::commit_upgrade(&mut self.conn, upgrade)
+    }
+
+    fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
+        commits::cancel(&mut self.conn, run_id, reason, by, at)
+    }
+
+    fn resume_parked(
+        &mut self,
+        run_id: &str,
+        budgets: &Budgets,
+        by: &str,
+        at: Millis,
+    ) -> Result<bool> {
+        triggers::resume_parked(&mut self.conn, run_id, budgets, by, at)
+    }
+
+    fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>> {
+        tools::ledger(&self.conn, run_id)
+    }
+
+    fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
+        tools::ledger_get(&self.conn, run_id, key)
+    }
+
+    fn extend_claim(&mut self, run_id: &str, epoch: u64, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::extend_claim(&mut self.conn, run_id, epoch, now, lease_ms)
+    }
+
+    fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
+        intents::begin_external(&mut self.conn, intent, now, lease_ms)
+    }
+
+    fn forget_intent(&mut self, run_id: &str, key: &str, epoch: u64) -> Result<()> {
+        intents::forget(&mut self.conn, run_id, key, epoch)
+    }
+
+    fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
+        intents::intent(&self.conn, run_id, key)
+    }
+
+    fn intents(&self, run_id: &str) -> Result<Vec<Intent>> {
+        intents::intents(&self.conn, run_id)
+    }
+
+    fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>> {
+        intents::resolve(&mut self.conn, run_id, key, resolution, by, at)
+    }
+
+    fn ledger_put(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        at: Millis,
+    ) -> Result<()> {
+        tools::ledger_put(&mut self.conn, call, result, None, at)
+    }
+
+    fn ledger_put_metered(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        usage: &Usage,
+        at: Millis,
+    ) -> Result<()> {
+        tools::ledger_put(&mut self.conn, call, result, Some(usage), at)
+    }
+
+    fn kv(
+        &mut self,
+        op: &KvOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
+        at: Millis,
+    ) -> Result<KvOutcome> {
+        tools::kv(&mut self.conn, op, ledger, at)
+    }
+
+    fn lease(
+        &mut self,
+        op: &LeaseOp,
+        ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
+        now: Millis,
+    ) -> Result<LeaseOutcome> {
+        tools::lease(&mut self.conn, op, ledger, now)
+    }
+
+    fn create_callback(
+        &mut self,
+        call: &LedgerWrite,
+        link: &NewCallback,
+        render: RenderResult<'_, Callback>,
+    ) -> Result<std::result::Result<Callback, String>> {
+        callbacks::create(&mut self.conn, call, link, render)
+    }
+
+    fn callbacks(&self, run_id: &str) -> Result<Vec<Callback>> {
+        callbacks::list(&self.conn, run_id)
+    }
+
+    fn use_callback(
+        &mut self,
+        token: &str,
+        payload: &str,
+        from: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<Callback, CallbackRefused>> {
+        callbacks::use_link(&mut self.conn, token, payload, from, at)
+    }
+
+    fn set_switch(&mut self, switch: &Switch) -> Result<()> {
+        switches::set_switch(&mut self.conn, switch)
+    }
+
+    fn clear_switch(&mut self, scope: &str) -> Result<bool> {
+        switches::clear_switch(&mut self.conn, scope)
+    }
+
+    fn switches(&self) -> Result<Vec<Switch>> {
+        switches::switches(&self.conn)
+    }
+
+    fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()> {
+        write(&mut self.conn, "appending an audit row", |tx| {
+            audit::insert(tx, entry, at)
+        })
+    }
+
+    fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
+        audit::audit(&self.conn, run_id)
+    }
+
+    fn runs_page(
+        &self,
+        filter: &RunFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<Run, String>> {
+        pages::runs_page(&self.conn, filter, after, limit)
+    }
+
+    fn audit_page(
+        &self,
+        run_id: Option<&str>,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Page<AuditRow, u64>> {
+        pages::audit_page(&self.conn, run_id, after, limit)
+    }
+
+    fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>> {
+        pages::run_counts(&self.conn)
+    }
+
+    fn kv_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<KvEntry, String>> {
+        pages::kv_page(&self.conn, prefix, after, limit)
+    }
+
+    fn kv_audited(
+        &mut self,
+        op: &KvOp,
+        audit: &dyn Fn(&KvOutcome) -> AuditEntry,
+        at: Millis,
+    ) -> Result<KvOutcome> {
+        tools::kv_audited(&mut self.conn, op, audit, at)
+    }
+
+    fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()> {
+        switches::set_switch_audited(&mut self.conn, switch, audit)
+    }
+
+    fn clear_switch_audited(
+        &mut self,
+        scope: &str,
+        audit: &AuditEntry,
+        at: Millis,
+    ) -> Result<bool> {
+        switches::clear_switch_audited(&mut self.conn, scope, audit, at)
+    }
+}
