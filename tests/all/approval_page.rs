@@ -56,6 +56,8 @@ fn the_page_shows_what_is_asked_and_its_form_answers_once() {
         RUN,
         "scale_out",
         "Based on",
+        "Observed",
+        "memory_pct",
         "Expires",
         "name=\"decision\" value=\"approve\"",
         "name=\"decision\" value=\"reject\"",

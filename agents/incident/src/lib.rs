@@ -67,6 +67,9 @@ struct Facts {
     service: Service,
     /// The kv version of the service when triaged.
     version: u64,
+    /// When the facts were read (the triage step's time).
+    #[serde(default)]
+    observed_at: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -74,6 +77,9 @@ struct Plan {
     action: String,
     reason: String,
     based_on_version: u64,
+    /// The facts the plan was made from, shown to the approver.
+    #[serde(default)]
+    based_on: Value,
 }
 
 /// The model's answer.
@@ -146,6 +152,7 @@ fn triage(state: &mut State, wake: &Wake) -> Result<Step, String> {
     state.facts = Some(Facts {
         service,
         version: found.version,
+        observed_at: now(),
     });
     state.input = Some(input);
     state.phase = Phase::Diagnose;
@@ -181,6 +188,13 @@ fn diagnose(state: &mut State) -> Result<Step, String> {
         action,
         reason,
         based_on_version: facts.version,
+        based_on: json!({
+            "service": input.service,
+            "status": facts.service.status,
+            "memory_pct": facts.service.memory_pct,
+            "version": facts.version,
+            "observed_at": facts.observed_at,
+        }),
     });
     state.phase = Phase::Approve;
     Ok(Step::continue_().status(status))
@@ -203,6 +217,7 @@ fn approval_request(input: &Input, plan: &Plan) -> ApprovalRequest {
         "reason": plan.reason,
         "service": input.service,
         "based_on_version": plan.based_on_version,
+        "based_on": plan.based_on,
     });
     ApprovalRequest::new(
         approval_id(plan),

@@ -149,6 +149,13 @@ fn expected_ask() -> Step {
             "reason": "memory leak",
             "service": "payments-api",
             "based_on_version": 7,
+            "based_on": {
+                "service": "payments-api",
+                "status": "degraded",
+                "memory_pct": 93.0,
+                "version": 7,
+                "observed_at": NOW,
+            },
         }),
         1_800_000,
     )

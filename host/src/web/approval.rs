@@ -209,7 +209,7 @@ fn html_page(status: StatusCode, shown: &Shown, refusal: Option<&str>) -> Respon
                 dt { "Agent" } dd { (shown.run.agent) "@" (shown.run.version) }
                 dt { "Run" } dd { code { (shown.run.run_id) } " (" (shown.run.status.as_str()) ")" }
                 dt { "Asked" } dd { (time_from_now(a.requested_at, shown.now)) }
-                @if let Some(facts) = based_on(&details) {
+                @if let Some(facts) = based_on(&details, shown.now) {
                     dt { "Based on" } dd { (facts) }
                 }
                 dt { "Expires" } dd {
@@ -309,11 +309,19 @@ fn other_standing(a: &Approval, now: Millis) -> String {
 }
 
 /// The facts a plan was based on, when its details name them: a
-/// `based_on` object (its `observed_at`, in ms, said as "N min ago"), or a
-/// `based_on_version`.
-fn based_on(details: &Value) -> Option<Markup> {
-    if let Some(facts) = details.get("based_on").filter(|v| v.is_object()) {
-        return Some(json_html::render(facts));
+/// `based_on` object (its `observed_at`, in ms, said as when and how long
+/// ago), or a `based_on_version`.
+fn based_on(details: &Value, now: Millis) -> Option<Markup> {
+    if let Some(facts) = details.get("based_on").and_then(Value::as_object) {
+        let observed = facts.get("observed_at").and_then(Value::as_u64);
+        let mut rest = facts.clone();
+        rest.remove("observed_at");
+        return Some(html! {
+            @if let Some(at) = observed {
+                p.observed { "Observed " (time_from_now(at, now)) }
+            }
+            (json_html::render(&Value::Object(rest)))
+        });
     }
     let version = details.get("based_on_version")?;
     Some(html! { "version " (version.to_string()) " of what the agent observed" })
