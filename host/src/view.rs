@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
-use crate::store::{Approval, Checkpoint, InboxItem, Intent, Run, RunStatus, Switch};
+use crate::store::{Approval, Callback, Checkpoint, InboxItem, Intent, Run, RunStatus, Switch};
 
 /// JSON text as a value; text that is not JSON as a string.
 pub fn json_or_text(text: &str) -> Value {
@@ -87,6 +87,19 @@ pub fn status_word(run: &Run, switches: &[Switch]) -> &'static str {
     }
 }
 
+/// The run's callback links and how each stands (their tokens are
+/// capabilities: never shown).
+pub fn callback_links(callbacks: &[Callback]) -> Value {
+    callbacks
+        .iter()
+        .map(|c| {
+            json!({"id": c.id, "topic": c.topic, "created_at": rfc3339(c.created_at),
+                "expires_at": rfc3339(c.expires_at), "used_at": c.used_at.map(rfc3339),
+                "used_from": c.used_from})
+        })
+        .collect()
+}
+
 /// Events stored for the run that no step has consumed: sent on a topic it
 /// does not wait on (yet), or not reached yet.
 pub fn held_events(inbox: &[InboxItem]) -> Value {
@@ -133,6 +146,7 @@ pub struct RunDoc<'a> {
     pub switches: &'a [Switch],
     pub intents: &'a [Intent],
     pub inbox: &'a [InboxItem],
+    pub callbacks: &'a [Callback],
     /// `[limits] max_attempts`, to say how many attempts a retry has left.
     pub max_attempts: u32,
 }
@@ -145,6 +159,7 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         switches,
         intents,
         inbox,
+        callbacks,
         max_attempts,
     } = *doc;
     let paused = paused_by(run, switches);
@@ -185,6 +200,7 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         "pending_approvals": pending,
         "unknown_outcomes": unknown_outcomes(intents),
         "held_events": held_events(inbox),
+        "callbacks": callback_links(callbacks),
         "condition": condition(run, switches, max_attempts),
     });
     if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {

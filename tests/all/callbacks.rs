@@ -197,6 +197,18 @@ fn an_approval_posted_minutes_later_refunds_once_and_a_second_post_is_refused() 
     assert_eq!(s.env.checkpoint_seqs(RUN).len(), steps);
     assert_eq!(s.refunds.requests().len(), 1);
     assert_eq!(s.env.audit_rows(RUN, "callback").len(), 1);
+    let links = &s.env.show(RUN)["callbacks"];
+    assert_eq!(links[0]["id"], "approval", "{links}");
+    assert!(
+        links[0]["used_at"].is_string(),
+        "show lists the used link: {links}"
+    );
+    assert!(
+        s.env
+            .ok(&["show", RUN])
+            .contains("callback   approval on `callback:approval`: used at"),
+        "the text form lists it too"
+    );
 }
 
 #[test]

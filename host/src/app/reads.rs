@@ -1,7 +1,7 @@
 //! Reads that gather a run's whole record for the CLI and the API alike.
 
 use super::{App, Result};
-use crate::store::{Approval, InboxItem, Intent, Run, Switch};
+use crate::store::{Approval, Callback, InboxItem, Intent, Run, Switch};
 use crate::view::RunDoc;
 
 /// One run with everything its page shows.
@@ -11,6 +11,8 @@ pub struct RunRecord {
     pub switches: Vec<Switch>,
     pub intents: Vec<Intent>,
     pub inbox: Vec<InboxItem>,
+    /// Callback links the run made, oldest first.
+    pub callbacks: Vec<Callback>,
     pub max_attempts: u32,
 }
 
@@ -22,6 +24,7 @@ impl RunRecord {
             switches: &self.switches,
             intents: &self.intents,
             inbox: &self.inbox,
+            callbacks: &self.callbacks,
             max_attempts: self.max_attempts,
         }
     }
@@ -37,6 +40,7 @@ impl App {
             switches: self.store.switches()?,
             intents: self.store.intents(run_id)?,
             inbox: self.store.inbox(run_id)?,
+            callbacks: self.store.callbacks(run_id)?,
             max_attempts: self.config.limits.max_attempts,
             run,
         })

@@ -143,6 +143,20 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
             e.event.topic
         );
     }
+    for c in &record.callbacks {
+        let standing = match c.used_at {
+            Some(at) => format!(
+                "used at {}{}",
+                rfc3339(at),
+                c.used_from
+                    .as_deref()
+                    .map(|f| format!(" from {f}"))
+                    .unwrap_or_default()
+            ),
+            None => format!("expires {}", rfc3339(c.expires_at)),
+        };
+        println!("callback   {} on `{}`: {standing}", c.id, c.topic);
+    }
     if let Some(o) = &run.outcome {
         println!("outcome    {o}");
     }

@@ -176,6 +176,22 @@ fn body(r: &Read, op: &Operator) -> Markup {
             h2 #timeline { "Timeline" }
             (timeline(r))
         }
+        @if !r.record.callbacks.is_empty() {
+            section aria-labelledby="callbacks" {
+                h2 #callbacks { "Callback links" }
+                ul {
+                    @for c in &r.record.callbacks {
+                        li {
+                            code { (c.id) } " on " code { (c.topic) } ": "
+                            @match c.used_at {
+                                Some(at) => { "used " (time_from_now(at, r.now)) @if let Some(f) = &c.used_from { " from " (f) } }
+                                None => { "expires " (time_from_now(c.expires_at, r.now)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
         @let held = view::held_events(&r.record.inbox);
         @if held.as_array().is_some_and(|h| !h.is_empty()) {
             section aria-labelledby="held" {
