@@ -48,6 +48,7 @@ fn api() -> &'static Api {
             hosts: AllowedHosts::new("127.0.0.1:7070".parse().unwrap(), &[]),
             counters: Arc::new(Counters::default()),
             limits,
+            wakeup: Arc::new(wakeful::wakeup::Wakeup::default()),
         });
         Api {
             runtime: tokio::runtime::Builder::new_multi_thread()

@@ -108,6 +108,10 @@ pub struct LimitsConfig {
     /// The longest an approval request may stay open; a guest asking for
     /// longer gets its step refused.
     pub max_approval_valid_ms: u64,
+    /// How often an idle `serve` worker looks for due runs when nothing
+    /// woke it: timers, and wakes written by other processes, are seen
+    /// within this (the API's own wake its workers at once).
+    pub idle_recheck_ms: u64,
 }
 
 impl Default for LimitsConfig {
@@ -129,6 +133,7 @@ impl Default for LimitsConfig {
             tokens_per_run: 200_000,
             usd_per_run: 5.0,
             max_approval_valid_ms: 30 * 24 * 3600 * 1000,
+            idle_recheck_ms: 200,
         }
     }
 }
@@ -276,6 +281,12 @@ impl Config {
         }
         if l.max_attempts == 0 {
             return Err("limits.max_attempts must be at least 1".into());
+        }
+        if !(10..=3_600_000).contains(&l.idle_recheck_ms) {
+            return Err(format!(
+                "limits.idle_recheck_ms must be between 10 and 3600000, got {}",
+                l.idle_recheck_ms
+            ));
         }
         if !(l.usd_per_run.is_finite() && l.usd_per_run >= 0.0) {
             return Err(format!(

@@ -41,5 +41,6 @@ pub mod tools;
 pub mod upgrade;
 pub mod view;
 pub mod waits;
+pub mod wakeup;
 pub mod web;
 pub mod worker;

@@ -16,6 +16,7 @@ use crate::api::pool::{Opener, Pool};
 use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
 use crate::logs::{self, LogFormat};
+use crate::wakeup::Wakeup;
 use crate::worker::Worker;
 
 /// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
@@ -30,7 +31,7 @@ const API_CONNECTIONS: usize = 8;
 /// always there for answers, events and reads.
 const SLOW_OPERATIONS: usize = 2;
 
-/// How long an idle worker sleeps before it looks for due runs again.
+/// How long a worker whose store failed waits before it tries again.
 const POLL: Duration = Duration::from_millis(200);
 
 /// The token file in the data directory, used when no token is configured.
@@ -89,6 +90,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     tracing::info!(addr = %addr, workers, "listening on http://{addr}");
 
     let counters = Arc::new(Counters::default());
+    let wakeup = Arc::new(Wakeup::default());
     let stop = Arc::new(AtomicBool::new(false));
     let mut threads = Vec::new();
     let engine = app.runtime()?;
@@ -99,10 +101,10 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         let mut worker_app = App::open(data_dir, app.config.clone())?;
         worker_app.share_runtime(engine.clone());
         worker_app.tools.set_public_url(public_url.clone());
-        let (stop, counters) = (stop.clone(), counters.clone());
+        let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
         let thread = std::thread::Builder::new()
             .name(format!("worker-{n}"))
-            .spawn(move || work(worker_app, &stop, &counters))
+            .spawn(move || work(worker_app, &stop, &counters, &wakeup))
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
@@ -119,6 +121,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         hosts,
         counters,
         limits,
+        wakeup,
     });
     let served = runtime.block_on(api::serve(listener, shutdown_signal(), state));
     stop.store(true, Ordering::SeqCst);
@@ -167,8 +170,9 @@ fn api_token(app: &App, data_dir: &Path) -> Result<String> {
 
 /// One worker thread: step due runs until `stop`, checking it between steps
 /// so that a shutdown waits for at most the step in flight.
-fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
+fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
     let retention = app.config.retention.ended_runs_days;
+    let recheck = Duration::from_millis(app.config.limits.idle_recheck_ms);
     let mut pruned_at: Option<std::time::Instant> = None;
     let mut worker = Worker::new(&mut app);
     while !stop.load(Ordering::SeqCst) {
@@ -189,12 +193,13 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters) {
             Ok(fired) => fired.iter().for_each(log_fired),
             Err(e) => tracing::error!(error = %e, "firing due schedules failed"),
         }
+        let seen = wakeup.generation();
         match worker.step_next() {
             Ok(Some(stepped)) => {
                 counters.record(&stepped.what);
                 logs::step(&stepped);
             }
-            Ok(None) => std::thread::sleep(POLL),
+            Ok(None) => wakeup.wait(seen, recheck),
             Err(e) => {
                 tracing::error!(error = %e, "the worker could not take a step");
                 std::thread::sleep(POLL);

@@ -28,3 +28,4 @@ mod sandbox;
 mod tools;
 mod triggers;
 mod upgrade;
+mod wakeups;

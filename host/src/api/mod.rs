@@ -62,6 +62,9 @@ pub struct ApiState {
     pub counters: Arc<Counters>,
     /// Body limits: JSON bodies, and a deploy's component.
     pub limits: BodyLimits,
+    /// Rung after every change the API makes, so that idle workers of this
+    /// process look for due runs at once.
+    pub wakeup: Arc<crate::wakeup::Wakeup>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +153,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(limits.json_bytes))
+        .layer(middleware::from_fn_with_state(state.clone(), wake_workers))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             guard::check_host_and_origin,
@@ -239,6 +243,27 @@ async fn within_deadline(request: Request, next: middleware::Next) -> axum::resp
         )
         .into_response(),
     }
+}
+
+/// Wakes the idle workers after a request that may have changed something
+/// (any method but GET and HEAD) went through: a start, an event, an
+/// answer or a resume gives a run a wake, and a signal too many costs one
+/// look.
+async fn wake_workers(
+    axum::extract::State(state): axum::extract::State<Arc<ApiState>>,
+    request: Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let changes = !matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    let response = next.run(request).await;
+    let status = response.status();
+    if changes && (status.is_success() || status.is_redirection()) {
+        state.wakeup.notify();
+    }
+    response
 }
 
 /// Runs one quick operation (reads, short writes) on an app of its own, on

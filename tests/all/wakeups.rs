@@ -1,0 +1,49 @@
+//! Idle workers wake when the API takes a start, an event or an answer,
+//! not at their next look: with the look put ten minutes apart, a run
+//! started and woken over the API still finishes at once.
+
+use serde_json::json;
+
+use crate::api::{api_config, deploy};
+use crate::harness::Env;
+
+#[test]
+fn the_api_wakes_idle_workers_without_waiting_for_their_next_look() {
+    let env = Env::new(
+        "wakeups",
+        &api_config("[limits]\nidle_recheck_ms = 600000\n"),
+    );
+    let server = env.serve();
+    deploy(&server, "waiter", &[]);
+    // The workers looked at start, found nothing, and sleep ten minutes.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, body) = server.post(
+        "/v1/runs",
+        &json!({"agent": "waiter", "input": {"topic": "go"}, "id": "w"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    server.wait_run("w", "its first step", |r| r["status"] == "waiting");
+    let (status, body) = server.post(
+        "/v1/runs/w/events",
+        &json!({"topic": "go", "id": "e1", "payload": 1}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let done = server.wait_run("w", "done", |r| r["status"] == "done");
+    assert_eq!(done["outcome"], "event e1 on go");
+
+    // A wake written by another process is seen only at the next look.
+    env.ok(&[
+        "start",
+        "waiter",
+        "--id",
+        "cli",
+        "--input",
+        r#"{"topic":"go"}"#,
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (_, run) = server.get("/v1/runs/cli");
+    assert_eq!(
+        run["status"], "active",
+        "no signal crosses processes: the workers still sleep"
+    );
+}
