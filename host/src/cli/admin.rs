@@ -10,7 +10,7 @@ use super::{KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::bench::{self, BenchWake};
 use crate::config::Config;
-use crate::store::{KvOp, KvOutcome, LeaseOp, LeaseOutcome};
+use crate::store::{AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
 
 pub(super) fn kv(app: &mut App, op: KvCommand, json: bool, by: &str) -> Result<()> {
@@ -80,7 +80,6 @@ pub(super) fn lease(app: &mut App, op: LeaseCommand, by: &str) -> Result<()> {
         }
         LeaseCommand::Release { resource, holder } => LeaseOp::Release { resource, holder },
     };
-    let outcome = app.store.lease(&op, None, now)?;
     let mut data = match &op {
         LeaseOp::Acquire {
             resource,
@@ -92,8 +91,17 @@ pub(super) fn lease(app: &mut App, op: LeaseCommand, by: &str) -> Result<()> {
         }
     };
     data["by"] = json!(by);
-    data["result"] = json!(outcome);
-    app.audit(None, "lease", data)?;
+    // The lease and its audit row are one transaction: no act unrecorded.
+    let audit = |outcome: &LeaseOutcome| {
+        let mut data = data.clone();
+        data["result"] = json!(outcome);
+        AuditEntry {
+            run_id: None,
+            kind: "lease".into(),
+            data,
+        }
+    };
+    let outcome = app.store.lease_audited(&op, &audit, now)?;
     println!("{}", tools::lease::render(&outcome));
     if let LeaseOutcome::Acquire {
         granted: false,

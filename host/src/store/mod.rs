@@ -384,6 +384,15 @@ pub trait Store: Send {
         audit: &dyn Fn(&KvOutcome) -> AuditEntry,
         at: Millis,
     ) -> Result<KvOutcome>;
+    /// Runs an operator's lease operation (expiry judged at `now`) and
+    /// appends the audit row `audit` makes of its outcome, in one
+    /// transaction.
+    fn lease_audited(
+        &mut self,
+        op: &LeaseOp,
+        audit: &dyn Fn(&LeaseOutcome) -> AuditEntry,
+        now: Millis,
+    ) -> Result<LeaseOutcome>;
     /// Sets a kill switch and appends `audit`, in one transaction.
     fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()>;
     /// Clears a kill switch and, when one was set, appends `audit`, in one

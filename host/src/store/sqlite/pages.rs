@@ -254,8 +254,8 @@ mod tests {
 
     use super::super::SqliteStore;
     use crate::store::{
-        AgentVersion, AuditEntry, KvOp, KvOutcome, NewRun, RunFilter, RunStatus, Store, StoreError,
-        Switch, WaitingOn,
+        AgentVersion, AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome, NewRun, RunFilter,
+        RunStatus, Store, StoreError, Switch, WaitingOn,
     };
 
     fn store(name: &str) -> (SqliteStore, std::path::PathBuf) {
@@ -480,6 +480,28 @@ mod tests {
         assert!(
             matches!(read, KvOutcome::Read(e) if e.version == 0),
             "no write"
+        );
+
+        let take = LeaseOp::Acquire {
+            resource: "r".into(),
+            holder: "bob".into(),
+            ttl_ms: 60_000,
+        };
+        assert!(store.lease_audited(&take, &|_| entry("lease"), 1).is_err());
+        let free = store
+            .lease(
+                &LeaseOp::Acquire {
+                    resource: "r".into(),
+                    holder: "eve".into(),
+                    ttl_ms: 1,
+                },
+                None,
+                1,
+            )
+            .unwrap();
+        assert!(
+            matches!(free, LeaseOutcome::Acquire { granted: true, .. }),
+            "no lease was taken: {free:?}"
         );
 
         let switch = Switch {

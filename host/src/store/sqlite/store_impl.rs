@@ -357,6 +357,15 @@ impl Store for SqliteStore {
         tools::kv_audited(&mut self.conn, op, audit, at)
     }
 
+    fn lease_audited(
+        &mut self,
+        op: &LeaseOp,
+        audit: &dyn Fn(&LeaseOutcome) -> AuditEntry,
+        now: Millis,
+    ) -> Result<LeaseOutcome> {
+        tools::lease_audited(&mut self.conn, op, audit, now)
+    }
+
     fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()> {
         switches::set_switch_audited(&mut self.conn, switch, audit)
     }

@@ -311,6 +311,20 @@ pub(super) fn kv_audited(
     })
 }
 
+/// An operator's lease operation and its audit row, in one transaction.
+pub(super) fn lease_audited(
+    conn: &mut Connection,
+    op: &LeaseOp,
+    entry: &dyn Fn(&LeaseOutcome) -> AuditEntry,
+    now: Millis,
+) -> Result<LeaseOutcome> {
+    write(conn, "a lease operation", |tx| {
+        let outcome = lease_op(tx, op, now)?;
+        audit::insert(tx, &entry(&outcome), now)?;
+        Ok(outcome)
+    })
+}
+
 fn lease_op(conn: &Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
     match op {
         LeaseOp::Acquire {
