@@ -160,22 +160,25 @@ impl App {
         };
         let now = self.now();
         let limits = &self.config.limits;
-        self.store.create_run(&NewRun {
-            run_id: run_id.clone(),
-            agent: version.name.clone(),
-            version: version.version.clone(),
-            digest: version.digest.clone(),
-            input: input.to_string(),
-            step_budget: limits.steps_per_run,
-            fuel_budget: limits.fuel_per_run,
-            token_budget: limits.tokens_per_run,
-            usd_budget: limits.usd_per_run,
-            created_at: now,
-        })?;
-        self.audit(
-            Some(&run_id),
-            "start",
-            serde_json::json!({"agent": version.name, "version": version.version, "by": by}),
+        let audit = AuditEntry {
+            run_id: Some(run_id.clone()),
+            kind: "start".into(),
+            data: serde_json::json!({"agent": version.name, "version": version.version, "by": by}),
+        };
+        self.store.create_run_audited(
+            &NewRun {
+                run_id: run_id.clone(),
+                agent: version.name.clone(),
+                version: version.version.clone(),
+                digest: version.digest.clone(),
+                input: input.to_string(),
+                step_budget: limits.steps_per_run,
+                fuel_budget: limits.fuel_per_run,
+                token_budget: limits.tokens_per_run,
+                usd_budget: limits.usd_per_run,
+                created_at: now,
+            },
+            &audit,
         )?;
         self.run(&run_id)
     }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::{App, AppError, Result, check_id};
 use crate::model::{ApprovalAnswer, Event};
-use crate::store::{AnswerRefused, Delivery, Run};
+use crate::store::{AnswerRefused, AuditEntry, Delivery, Run};
 
 /// How one `send` went for one run.
 #[derive(Debug, Serialize)]
@@ -77,7 +77,12 @@ impl App {
         let sent: Vec<Sent> = match run_id {
             Some(id) => {
                 let run = self.run(id)?;
-                let delivery = self.store.deliver_event(id, &event)?;
+                let audit = AuditEntry {
+                    run_id: Some(id.to_string()),
+                    kind: "event".into(),
+                    data: serde_json::json!({"id": event.id, "topic": event.topic, "by": by}),
+                };
+                let delivery = self.store.deliver_event_audited(id, &event, &audit)?;
                 let held = (delivery == Delivery::Accepted)
                     .then(|| held_because(&run, topic))
                     .flatten();
@@ -98,7 +103,11 @@ impl App {
                 })
                 .collect(),
         };
-        for s in sent.iter().filter(|s| s.delivery == Delivery::Accepted) {
+        // A broadcast's rows follow it (one per run that took the event).
+        for s in sent
+            .iter()
+            .filter(|s| run_id.is_none() && s.delivery == Delivery::Accepted)
+        {
             self.audit(
                 Some(&s.run_id),
                 "event",

@@ -77,6 +77,10 @@ pub trait Store: Send {
 
     // ---- runs (reads)
     fn create_run(&mut self, run: &NewRun) -> Result<()>;
+    /// Creates a run and appends `audit` (an operator's start), in one
+    /// transaction: a run never exists without the row that says who
+    /// started it.
+    fn create_run_audited(&mut self, run: &NewRun, audit: &AuditEntry) -> Result<()>;
     /// Every run, newest first.
     fn runs(&self) -> Result<Vec<Run>>;
     fn run(&self, run_id: &str) -> Result<Option<Run>>;
@@ -153,6 +157,14 @@ pub trait Store: Send {
     /// Puts an event in one run's inbox. Stored even if the run does not wait
     /// on that topic yet: it is delivered when the run does.
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery>;
+    /// Delivers as `deliver_event`, appending `audit` (who sent it) in the
+    /// same transaction when the event is accepted.
+    fn deliver_event_audited(
+        &mut self,
+        run_id: &str,
+        event: &Event,
+        audit: &AuditEntry,
+    ) -> Result<Delivery>;
     /// Puts an event in the inbox of every live run that waits on its topic,
     /// and keeps it until `keep_until` for the runs that were live when it
     /// was sent: a commit that makes such a run wait on the topic puts the

@@ -482,6 +482,37 @@ mod tests {
             "no write"
         );
 
+        let run = NewRun {
+            run_id: "r1".into(),
+            agent: "mail".into(),
+            version: "1.0.0".into(),
+            digest: "d-mail".into(),
+            input: "null".into(),
+            step_budget: 10,
+            fuel_budget: 10,
+            token_budget: 10,
+            usd_budget: 0.0,
+            created_at: 1,
+        };
+        assert!(store.create_run_audited(&run, &entry("start")).is_err());
+        assert!(store.run("r1").unwrap().is_none(), "no run without its row");
+        start(&mut store, "r2", "mail", 1);
+        let event = crate::model::Event {
+            id: "e1".into(),
+            topic: "go".into(),
+            payload: "null".into(),
+            received_at: 2,
+        };
+        assert!(
+            store
+                .deliver_event_audited("r2", &event, &entry("event"))
+                .is_err()
+        );
+        assert!(
+            store.inbox("r2").unwrap().is_empty(),
+            "no event without its row"
+        );
+
         let take = LeaseOp::Acquire {
             resource: "r".into(),
             holder: "bob".into(),

@@ -7,7 +7,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{
-    Approval, Checkpoint, InboxItem, NewRun, Result, RetiredRun, Run, RunStatus, StoreError,
+    Approval, AuditEntry, Checkpoint, InboxItem, NewRun, Result, RetiredRun, Run, RunStatus,
+    StoreError,
 };
 
 /// The columns [`RunRow::from_row`] reads by name; select them from `runs`
@@ -122,8 +123,22 @@ impl RunRow {
     }
 }
 
-pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
+pub(super) fn create_run(
+    conn: &mut Connection,
+    run: &NewRun,
+    audit: Option<&AuditEntry>,
+) -> Result<()> {
     write(conn, &format!("creating run {}", run.run_id), |tx| {
+        insert_run(tx, run)?;
+        if let Some(entry) = audit {
+            super::audit::insert(tx, entry, run.created_at)?;
+        }
+        Ok(())
+    })
+}
+
+fn insert_run(tx: &Connection, run: &NewRun) -> Result<()> {
+    {
         let exists = tx
             .prepare_cached("SELECT 1 FROM runs WHERE run_id = ?1")
             .and_then(|mut stmt| stmt.exists([&run.run_id]))
@@ -171,7 +186,7 @@ pub(super) fn create_run(conn: &mut Connection, run: &NewRun) -> Result<()> {
         })
         .ctx_with(|| format!("inserting run {}", run.run_id))?;
         Ok(())
-    })
+    }
 }
 
 pub(super) fn runs(conn: &Connection) -> Result<Vec<Run>> {

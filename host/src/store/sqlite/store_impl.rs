@@ -39,7 +39,7 @@ impl Store for SqliteStore {
     }
 
     fn create_run(&mut self, run: &NewRun) -> Result<()> {
-        runs::create_run(&mut self.conn, run)
+        runs::create_run(&mut self.conn, run, None)
     }
 
     fn runs(&self) -> Result<Vec<Run>> {
@@ -106,7 +106,7 @@ impl Store for SqliteStore {
     }
 
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
-        triggers::deliver_event(&mut self.conn, run_id, event)
+        triggers::deliver_event(&mut self.conn, run_id, event, None)
     }
 
     fn broadcast_event(
@@ -194,6 +194,19 @@ impl Store for SqliteStore {
         at: Millis,
     ) -> Result<bool> {
         triggers::resume_parked(&mut self.conn, run_id, budgets, by, at)
+    }
+
+    fn create_run_audited(&mut self, run: &NewRun, audit: &AuditEntry) -> Result<()> {
+        runs::create_run(&mut self.conn, run, Some(audit))
+    }
+
+    fn deliver_event_audited(
+        &mut self,
+        run_id: &str,
+        event: &Event,
+        audit: &AuditEntry,
+    ) -> Result<Delivery> {
+        triggers::deliver_event(&mut self.conn, run_id, event, Some(audit))
     }
 
     fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>> {

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
-use crate::store::{AnswerRefused, Approval, Budgets, Delivery, Result, StoreError};
+use crate::store::{AnswerRefused, Approval, AuditEntry, Budgets, Delivery, Result, StoreError};
 
 /// Offers `event` to one run inside the caller's transaction.
 pub(super) fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
@@ -48,11 +48,18 @@ pub(super) fn deliver_event(
     conn: &mut Connection,
     run_id: &str,
     event: &Event,
+    audit: Option<&AuditEntry>,
 ) -> Result<Delivery> {
     write(
         conn,
         &format!("delivering event {} to run {run_id}", event.id),
-        |tx| offer(tx, run_id, event),
+        |tx| {
+            let delivery = offer(tx, run_id, event)?;
+            if let (Delivery::Accepted, Some(entry)) = (delivery, audit) {
+                audit::insert(tx, entry, event.received_at)?;
+            }
+            Ok(delivery)
+        },
     )
 }
 
