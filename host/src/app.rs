@@ -55,6 +55,9 @@ pub enum AppError {
     },
     #[error("{}", self.worded(Terms::Cli))]
     UnknownRun(String),
+    /// A run that `prune` deleted: its id is known, its audit rows remain.
+    #[error("{}", self.worded(Terms::Cli))]
+    PrunedRun(crate::store::RetiredRun),
     /// `name` or `name@version`.
     #[error("{}", self.worded(Terms::Cli))]
     UnknownAgent(String),
@@ -201,20 +204,10 @@ impl App {
 
     /// Why `run_id` names no live record: pruned, or never a run.
     fn no_run(&self, run_id: &str) -> Result<AppError> {
-        Ok(AppError::NotFound(
-            match self.store.retired_run(run_id)? {
-                Some(r) => format!(
-                    "run {run_id} ({}@{}) ended {} at {} and was pruned at {}; its audit rows \
-                 remain: `wakeful audit {run_id}`, `GET /v1/runs/{run_id}/audit`",
-                    r.agent,
-                    r.version,
-                    r.status,
-                    crate::clock::rfc3339(r.ended_at),
-                    crate::clock::rfc3339(r.pruned_at)
-                ),
-                None => return Ok(AppError::UnknownRun(run_id.to_string())),
-            },
-        ))
+        Ok(match self.store.retired_run(run_id)? {
+            Some(retired) => AppError::PrunedRun(retired),
+            None => AppError::UnknownRun(run_id.to_string()),
+        })
     }
 
     pub fn audit(

@@ -187,14 +187,13 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
             }
             pruned_at = Some(std::time::Instant::now());
         }
-        // Fired here rather than only inside `step_next`, which fires them
-        // too but keeps quiet about it, so that each tick is logged.
+        // Fired here, not by the worker, so that each tick is logged.
         match crate::schedule::fire_due(worker.app()) {
             Ok(fired) => fired.iter().for_each(log_fired),
             Err(e) => tracing::error!(error = %e, "firing due schedules failed"),
         }
         let seen = wakeup.generation();
-        match worker.step_next() {
+        match worker.claim_and_step() {
             Ok(Some(stepped)) => {
                 counters.record(&stepped.what);
                 logs::step(&stepped);

@@ -43,6 +43,14 @@ impl Terms {
         }
     }
 
+    /// Where one run's audit rows are read.
+    pub fn run_audit(self, run: &str) -> String {
+        match self {
+            Terms::Cli => format!("`wakeful audit {run}`"),
+            Terms::Api => format!("GET /v1/runs/{run}/audit"),
+        }
+    }
+
     /// How to grant tools at a deploy.
     pub fn grant(self, tools: &[String]) -> String {
         match self {
@@ -80,6 +88,16 @@ impl AppError {
             AppError::UnknownRun(run) => {
                 format!("run {run} does not exist; {}", terms.runs_list())
             }
+            AppError::PrunedRun(r) => format!(
+                "run {} ({}@{}) ended {} at {} and was pruned at {}; its audit rows remain: {}",
+                r.run_id,
+                r.agent,
+                r.version,
+                r.status,
+                crate::clock::rfc3339(r.ended_at),
+                crate::clock::rfc3339(r.pruned_at),
+                terms.run_audit(&r.run_id)
+            ),
             AppError::UnknownAgent(spec) => {
                 format!("no agent {spec} is deployed; {}", terms.agents_list())
             }

@@ -161,6 +161,13 @@ impl<'a> Worker<'a> {
     /// `None` when no run has a wake now.
     pub fn step_next(&mut self) -> Result<Option<Stepped>, AppError> {
         crate::schedule::fire_due(self.app)?;
+        self.claim_and_step()
+    }
+
+    /// Claims and steps one run, leaving schedules to the caller (`serve`
+    /// fires them itself, to log each tick); `None` when no run has a wake
+    /// now.
+    pub fn claim_and_step(&mut self) -> Result<Option<Stepped>, AppError> {
         let now = self.app.now();
         let claim_ms = self.app.config.limits.claim_ms;
         let Some((claim, wake)) = self.app.store.claim(now, &self.owner, claim_ms)? else {

@@ -5,11 +5,8 @@
 
 use serde_json::{Value, json};
 
+use crate::api::api_config;
 use crate::harness::{API_TOKEN, Env, Server, agent};
-
-fn api_config(extra: &str) -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{extra}")
-}
 
 /// The error message of a refusal, which must be a JSON `{"error": "..."}`.
 fn error_of(what: &str, body: &Value) -> String {

@@ -207,6 +207,18 @@ impl Env {
         std::fs::read_to_string(self.dir.join("serve.log")).unwrap_or_default()
     }
 
+    /// The kinds of the audit rows, oldest first: of one run, or all.
+    pub fn audit_kinds(&self, run: Option<&str>) -> Vec<String> {
+        let mut args = vec!["audit"];
+        args.extend(run);
+        self.json(&args)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["kind"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     /// Audit rows of one run with the given kind.
     pub fn audit_rows(&self, run: &str, kind: &str) -> Vec<Value> {
         let rows = self.json(&["audit", run]);

@@ -132,6 +132,7 @@ impl ApiError {
                 | AppError::MissingGrants { .. } => StatusCode::BAD_REQUEST,
                 AppError::NotFound(_)
                 | AppError::UnknownRun(_)
+                | AppError::PrunedRun(_)
                 | AppError::UnknownAgent(_)
                 | AppError::UnknownVersion { .. } => StatusCode::NOT_FOUND,
                 AppError::Conflict(_) => StatusCode::CONFLICT,

@@ -34,15 +34,15 @@ fn held_because(run: &Run, topic: &str) -> Option<String> {
         }
         (crate::store::RunStatus::Parked, _) => format!(
             "is parked ({})",
-            run.last_error.as_deref().unwrap_or("see `wakeful show`")
+            run.last_error.as_deref().unwrap_or("no reason recorded")
         ),
         (_, Some(waits)) if !waits.is_empty() => format!("waits on {waits}"),
         _ => "waits on nothing".to_string(),
     };
     Some(format!(
         "run {} {now}, not on topic `{topic}`; the event is held for it and delivered when it \
-         waits on `{topic}` (`wakeful show {}` lists held events)",
-        run.run_id, run.run_id
+         waits on `{topic}` (the run's `held_events` list it)",
+        run.run_id
     ))
 }
 
