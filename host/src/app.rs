@@ -13,7 +13,6 @@ use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
 use crate::model::Millis;
 use crate::runtime::{LoadError, Runtime, RuntimeError};
-use crate::store::sqlite::SqliteStore;
 use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, Store, StoreError};
 use crate::terms::Terms;
 use crate::tools::Tools;
@@ -100,7 +99,7 @@ impl App {
                 data_dir.display()
             ))
         })?;
-        let store = SqliteStore::open(data_dir.join("wakeful.db"))?;
+        let store = crate::store::open(config.store_url(), data_dir)?;
         Ok(App {
             store: Box::new(store),
             tools: Tools::from_config(&config),

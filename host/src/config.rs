@@ -20,6 +20,19 @@ pub struct Config {
     pub api: ApiConfig,
     #[serde(default)]
     pub retention: RetentionConfig,
+    #[serde(default)]
+    pub store: StoreConfig,
+}
+
+/// Where runs are stored.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreConfig {
+    /// `postgres://USER@HOST:PORT/DATABASE` for a PostgreSQL store shared
+    /// by several hosts, or `sqlite:PATH` for a SQLite file elsewhere than
+    /// the data directory. Unset: the SQLite file `wakeful.db` in the data
+    /// directory. `--store` and `WAKEFUL_STORE` take precedence.
+    pub url: Option<String>,
 }
 
 /// How long ended runs and sent events are kept.
@@ -35,6 +48,13 @@ pub struct RetentionConfig {
     /// kept for the runs that were live when it was sent but did not wait
     /// on the topic yet: each gets it once, when it next waits on it.
     pub broadcast_hours: u64,
+}
+
+impl Config {
+    /// The store URL, if one is configured.
+    pub fn store_url(&self) -> Option<&str> {
+        self.store.url.as_deref().filter(|u| !u.is_empty())
+    }
 }
 
 impl Default for RetentionConfig {

@@ -365,17 +365,21 @@ pub(super) fn arg_text(what: &str, arg: String) -> Result<String> {
 }
 
 fn load_config(cli: &Cli) -> Result<Config> {
-    let path = match &cli.config {
-        Some(p) => p.clone(),
+    let mut config = match &cli.config {
+        Some(path) => Config::load(path)?,
         None => {
             let default = std::path::PathBuf::from("wakeful.toml");
-            if !default.exists() {
-                return Ok(Config::default());
+            if default.exists() {
+                Config::load(&default)?
+            } else {
+                Config::default()
             }
-            default
         }
     };
-    Ok(Config::load(&path)?)
+    if let Some(url) = cli.store.as_deref().filter(|u| !u.is_empty()) {
+        config.store.url = Some(url.to_string());
+    }
+    Ok(config)
 }
 
 fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {

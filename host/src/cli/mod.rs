@@ -24,6 +24,11 @@ pub struct Cli {
         default_value = "./.wakeful"
     )]
     pub data: PathBuf,
+    /// The store: `postgres://USER@HOST:PORT/DATABASE` (several hosts
+    /// share one PostgreSQL database) or `sqlite:PATH`; default: the
+    /// config's `[store] url`, else `wakeful.db` in the data directory.
+    #[arg(long, global = true, env = "WAKEFUL_STORE", value_name = "URL")]
+    pub store: Option<String>,
     /// Config file (tools, limits); default: `wakeful.toml` in the current
     /// directory when it exists, else safe defaults.
     #[arg(long, global = true, env = "WAKEFUL_CONFIG")]

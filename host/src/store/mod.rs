@@ -1,7 +1,8 @@
 //! Durable state behind one trait: agent versions, runs, checkpoints, the
 //! inbox, approvals, the tool-call ledger, kv, leases, kill switches and the
 //! audit log. The runtime and the worker see only [`Store`]; SQL stays in
-//! [`sqlite`], so a shared PostgreSQL store can slot in later.
+//! [`sql`], which keeps it on SQLite (the embedded default) or PostgreSQL
+//! (several hosts sharing one database).
 //!
 //! Every method that writes does so in one transaction: it happens entirely
 //! or not at all. Writes made on behalf of a claimed run carry the claim's
@@ -11,7 +12,7 @@
 mod callbacks;
 mod types;
 
-pub mod sqlite;
+pub mod sql;
 
 pub use callbacks::*;
 pub use types::*;
@@ -58,6 +59,24 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Opens the store `url` names: `postgres://…` (or `postgresql://…`), or
+/// `sqlite:PATH`; without one, the SQLite file `wakeful.db` in `data_dir`.
+pub fn open(url: Option<&str>, data_dir: &std::path::Path) -> Result<sql::SqlStore> {
+    match url {
+        None => sql::SqlStore::open(data_dir.join("wakeful.db")),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            sql::SqlStore::connect(url)
+        }
+        Some(url) => match url.strip_prefix("sqlite:") {
+            Some(path) if !path.is_empty() => sql::SqlStore::open(path),
+            _ => Err(StoreError::Db(format!(
+                "unknown store `{}`: give postgres://USER@HOST:PORT/DATABASE or sqlite:PATH",
+                sql::postgres_shown_url(url)
+            ))),
+        },
+    }
+}
 
 /// Renders the JSON result a built-in tool records in the ledger, inside the
 /// same transaction as the tool's effect.

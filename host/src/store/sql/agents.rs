@@ -3,7 +3,7 @@
 //! version always runs the bytes it started with. Only who answers for it
 //! (its owner) can change, and each change is audited.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 
 use serde_json::json;
 
@@ -26,7 +26,7 @@ struct AgentRow {
 }
 
 impl AgentRow {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<AgentRow> {
+    fn from_row(row: &Row<'_>) -> super::db::Result<AgentRow> {
         Ok(AgentRow {
             name: row.get("name")?,
             version: row.get("version")?,
@@ -131,7 +131,7 @@ pub(super) fn put_agent(
 
 /// Gives a deployed version the owner `agent.owner`, with its audit row.
 fn change_owner(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &super::db::Transaction<'_>,
     agent: &AgentVersion,
     was: Option<&str>,
 ) -> Result<()> {
@@ -159,8 +159,8 @@ pub(super) fn agents(conn: &Connection) -> Result<Vec<AgentVersion>> {
     let rows = conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM agents"))
         .and_then(|mut stmt| {
-            stmt.query_map([], AgentRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            stmt.query_map(params![], AgentRow::from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("listing agent versions")?;
     let mut agents = rows
@@ -187,14 +187,14 @@ pub(super) fn agent(
             ))
             .and_then(|mut stmt| {
                 stmt.query_map([name, version], AgentRow::from_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx_with(|| format!("looking up {name}@{version}"))?,
         None => conn
             .prepare_cached(&format!("SELECT {COLUMNS} FROM agents WHERE name = ?1"))
             .and_then(|mut stmt| {
                 stmt.query_map([name], AgentRow::from_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx_with(|| format!("looking up the versions of {name}"))?,
     };

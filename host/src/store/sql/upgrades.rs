@@ -2,7 +2,7 @@
 //! wake, then one transaction that writes the upgrade checkpoint, the run's
 //! new version and state, and the audit rows.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use super::db::{Connection, OptionalExtension, params};
 
 use super::claims::check_claim;
 use super::runs::{self, run_exists};

@@ -1,7 +1,7 @@
 //! Callback links: made by the `callback` tool with its ledger row in one
 //! transaction, used once by a POST that delivers its body as an event.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 use serde_json::json;
 
 use super::commits::new_token;
@@ -16,7 +16,7 @@ use crate::store::{
 
 const COLUMNS: &str = "token, run_id, id, topic, created_at, expires_at, used_at, used_from";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Callback> {
+fn from_row(row: &Row<'_>) -> super::db::Result<Callback> {
     Ok(Callback {
         token: row.get("token")?,
         run_id: row.get("run_id")?,
@@ -84,7 +84,7 @@ pub(super) fn list(conn: &Connection, run_id: &str) -> Result<Vec<Callback>> {
     ))
     .and_then(|mut stmt| {
         stmt.query_map([run_id], from_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()
+            .collect::<super::db::Result<Vec<_>>>()
     })
     .ctx_with(|| format!("reading the callback links of run {run_id}"))
 }

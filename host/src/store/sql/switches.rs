@@ -2,13 +2,13 @@
 //! enforced by the claim query itself, so a paused run is never leased;
 //! `tool:<name>` scopes are read by the tool gate.
 
-use rusqlite::{Connection, Row, params};
+use super::db::{Connection, Row, params};
 
 use super::{Context, audit, write};
 use crate::model::Millis;
 use crate::store::{AuditEntry, Result, Switch};
 
-fn switch_from_row(row: &Row<'_>) -> rusqlite::Result<Switch> {
+fn switch_from_row(row: &Row<'_>) -> super::db::Result<Switch> {
     Ok(Switch {
         scope: row.get("scope")?,
         reason: row.get("reason")?,
@@ -88,8 +88,8 @@ pub(super) fn clear_switch_audited(
 pub(super) fn switches(conn: &Connection) -> Result<Vec<Switch>> {
     conn.prepare_cached("SELECT scope, reason, at FROM switches ORDER BY at, scope")
         .and_then(|mut stmt| {
-            stmt.query_map([], switch_from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            stmt.query_map(params![], switch_from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("listing kill switches")
 }

@@ -6,14 +6,14 @@ use crate::store::Usage;
 #[test]
 fn kv_compare_and_set() {
     let (_db, mut store) = setup("kv");
-    let get = |store: &mut SqliteStore| match store
+    let get = |store: &mut SqlStore| match store
         .kv(&KvOp::Get { key: "k".into() }, None, 1)
         .unwrap()
     {
         KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
         other => panic!("expected a read, got {other:?}"),
     };
-    let put = |store: &mut SqliteStore, value: &str, expected: Option<u64>| match store
+    let put = |store: &mut SqlStore, value: &str, expected: Option<u64>| match store
         .kv(
             &KvOp::Put {
                 key: "k".into(),
@@ -28,7 +28,7 @@ fn kv_compare_and_set() {
         KvOutcome::Wrote(w) => w,
         other => panic!("expected a write, got {other:?}"),
     };
-    let delete = |store: &mut SqliteStore, expected: Option<u64>| match store
+    let delete = |store: &mut SqlStore, expected: Option<u64>| match store
         .kv(
             &KvOp::Delete {
                 key: "k".into(),
@@ -98,7 +98,7 @@ fn kv_compare_and_set() {
 #[test]
 fn leases_are_held_until_they_expire_or_are_released() {
     let (_db, mut store) = setup("leases");
-    let acquire = |store: &mut SqliteStore, holder: &str, now: Millis| {
+    let acquire = |store: &mut SqlStore, holder: &str, now: Millis| {
         let op = LeaseOp::Acquire {
             resource: "printer".into(),
             holder: holder.into(),
@@ -106,7 +106,7 @@ fn leases_are_held_until_they_expire_or_are_released() {
         };
         store.lease(&op, None, now).unwrap()
     };
-    let release = |store: &mut SqliteStore, holder: &str| {
+    let release = |store: &mut SqlStore, holder: &str| {
         let op = LeaseOp::Release {
             resource: "printer".into(),
             holder: holder.into(),

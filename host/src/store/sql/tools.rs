@@ -3,7 +3,7 @@
 //! audit row are written in one transaction under the claim's epoch, so the
 //! effect happens at most once even if the worker dies right after it.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 use serde_json::json;
 
 use super::claims::check_claim;
@@ -31,7 +31,7 @@ struct LedgerRow {
 }
 
 impl LedgerRow {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<LedgerRow> {
+    fn from_row(row: &Row<'_>) -> super::db::Result<LedgerRow> {
         Ok(LedgerRow {
             run_id: row.get("run_id")?,
             key: row.get("key")?,
@@ -86,7 +86,7 @@ pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>
         )
         .and_then(|mut stmt| {
             stmt.query_map([run_id], LedgerRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the ledger of run {run_id}"))?;
     rows.into_iter().map(LedgerRow::into_entry).collect()

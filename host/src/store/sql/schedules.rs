@@ -1,6 +1,6 @@
 //! Schedules: agents started at each tick of a cron expression.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 
 use super::{Context, clamp_time, write};
 use crate::model::Millis;
@@ -8,7 +8,7 @@ use crate::store::{Overlap, PutSchedule, Result, Schedule, StoreError};
 
 const COLUMNS: &str = "id, agent, cron, input, overlap, next_at, last_run_id, created_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<(Schedule, String)> {
+fn from_row(row: &Row<'_>) -> super::db::Result<(Schedule, String)> {
     let overlap: String = row.get("overlap")?;
     Ok((
         Schedule {
@@ -78,7 +78,7 @@ pub(super) fn list(conn: &Connection, due_at: Option<Millis>) -> Result<Vec<Sche
         .prepare_cached(&sql)
         .and_then(|mut stmt| {
             stmt.query_map([due_at.map(clamp_time)], from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("reading schedules")?;
     rows.into_iter().map(with_overlap).collect()

@@ -8,6 +8,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::Context;
+use super::Location;
 use crate::store::{Result, StoreError};
 
 /// The first 16 bytes of every SQLite 3 database file.
@@ -91,9 +92,23 @@ fn check_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Checks the whole store: SQLite's verdict on the file; on PostgreSQL,
+/// which checks its own pages, that the store's tables answer.
+pub(super) fn check(conn: &super::db::Connection, location: &Location) -> Result<()> {
+    match (conn.as_sqlite(), location) {
+        (Some(conn), Location::Sqlite(path)) => quick_check(conn, path),
+        _ => conn
+            .query_row("SELECT COUNT(*) FROM wakeful_schema", [0i64; 0], |row| {
+                row.get::<_, i64>(0)
+            })
+            .map(drop)
+            .ctx_with(|| format!("checking the store at {location}")),
+    }
+}
+
 /// SQLite's verdict on the whole file (`PRAGMA quick_check`): `Ok` when it
 /// is sound, else the problems it found.
-pub(super) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
     let mut stmt = conn
         .prepare("PRAGMA quick_check")
         .ctx("starting the integrity check")?;
@@ -114,7 +129,14 @@ pub(super) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
 /// A consistent copy of the whole store at `to`, taken while other
 /// processes keep writing (`VACUUM INTO` reads one snapshot). Refuses a
 /// target that exists; checks that the copy opens and is sound.
-pub(super) fn backup(conn: &Connection, to: &Path) -> Result<()> {
+pub(super) fn backup(conn: &super::db::Connection, to: &Path) -> Result<()> {
+    let Some(conn) = conn.as_sqlite() else {
+        return Err(StoreError::Db(
+            "`backup` copies a SQLite store; back a PostgreSQL store up with its own tools \
+             (pg_dump, or the server's continuous archiving)"
+                .into(),
+        ));
+    };
     if to.exists() {
         return Err(StoreError::Db(format!(
             "{} exists; a backup never overwrites a file",

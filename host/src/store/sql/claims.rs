@@ -13,7 +13,7 @@
 //! nothing is parked with the reason, in the claim's transaction, so that it
 //! can never again be picked ahead of runs that can be stepped.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use super::db::{Connection, OptionalExtension, params};
 
 use super::runs::{self, event_from_row};
 use super::{Context, clamp_time, write};
@@ -98,7 +98,7 @@ fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>
                 stmt.query_map(params![now, limit as i64], |row| {
                     Ok((row.get(1)?, row.get(0)?))
                 })?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx("finding runs to claim")?;
         found.extend(rows);

@@ -2,7 +2,7 @@
 //! approval requests. Everything that changes a run after its creation lives
 //! in `claims` (the step protocol) or `triggers` (the outside world).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
@@ -52,7 +52,7 @@ pub(super) struct RunRow {
 }
 
 impl RunRow {
-    pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<RunRow> {
+    pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<RunRow> {
         Ok(RunRow {
             run_id: row.get("run_id")?,
             agent: row.get("agent")?,
@@ -197,8 +197,8 @@ pub(super) fn runs(conn: &Connection) -> Result<Vec<Run>> {
             " FROM runs ORDER BY created_at DESC, rowid DESC"
         ))
         .and_then(|mut stmt| {
-            stmt.query_map([], RunRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            stmt.query_map(params![], RunRow::from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("listing runs")?;
     rows.into_iter().map(RunRow::into_run).collect()
@@ -236,7 +236,7 @@ struct CheckpointRow {
 }
 
 impl CheckpointRow {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
+    fn from_row(row: &Row<'_>) -> super::db::Result<CheckpointRow> {
         Ok(CheckpointRow {
             run_id: row.get("run_id")?,
             seq: row.get("seq")?,
@@ -283,7 +283,7 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
         )
         .and_then(|mut stmt| {
             stmt.query_map([run_id], CheckpointRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
     rows.into_iter()
@@ -318,7 +318,7 @@ pub(super) struct ApprovalRow {
 }
 
 impl ApprovalRow {
-    pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<ApprovalRow> {
+    pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<ApprovalRow> {
         Ok(ApprovalRow {
             run_id: row.get("run_id")?,
             id: row.get("id")?,
@@ -383,7 +383,7 @@ pub(super) fn approvals(conn: &Connection, run_id: &str) -> Result<Vec<Approval>
         ))
         .and_then(|mut stmt| {
             stmt.query_map([run_id], ApprovalRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the approval requests of run {run_id}"))?;
     rows.into_iter().map(ApprovalRow::into_approval).collect()
@@ -427,7 +427,7 @@ pub(super) fn approval(
 }
 
 /// Reads an inbox row (`event_id, topic, payload, received_at`) as an event.
-pub(super) fn event_from_row(row: &Row<'_>) -> rusqlite::Result<Event> {
+pub(super) fn event_from_row(row: &Row<'_>) -> super::db::Result<Event> {
     Ok(Event {
         id: row.get("event_id")?,
         topic: row.get("topic")?,
@@ -448,7 +448,7 @@ pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
                 consumed_at_step: row.get("consumed_at_step")?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()
+        .collect::<super::db::Result<Vec<_>>>()
     })
     .ctx_with(|| format!("reading the inbox of run {run_id}"))
 }

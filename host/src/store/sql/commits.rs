@@ -2,7 +2,7 @@
 //! approval requests, audit) or its failure, parking, cancelling and giving
 //! a claim back. Each checks the claim's epoch first.
 
-use rusqlite::{Connection, params};
+use super::db::{Connection, params};
 use serde_json::json;
 
 use super::claims::check_claim;

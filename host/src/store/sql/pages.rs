@@ -4,7 +4,7 @@
 //! offset) along an index: runs by `(created_at, run_id)` newest first,
 //! audit rows by id oldest first, kv keys in key order.
 
-use rusqlite::{Connection, OptionalExtension, Row, ToSql};
+use super::db::{Connection, OptionalExtension, Row, ToSql, params};
 
 use super::runs::RunRow;
 use super::{Context, from_json};
@@ -102,7 +102,7 @@ pub(super) fn runs_page(
         .prepare_cached(&sql)
         .and_then(|mut stmt| {
             stmt.query_map(&args[..], RunRow::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("listing runs")?;
     let runs = rows
@@ -112,7 +112,7 @@ pub(super) fn runs_page(
     Ok(page(runs, limit, |r| r.run_id.clone()))
 }
 
-fn audit_row(row: &Row<'_>) -> rusqlite::Result<(u64, Millis, Option<String>, String, String)> {
+fn audit_row(row: &Row<'_>) -> super::db::Result<(u64, Millis, Option<String>, String, String)> {
     Ok((
         row.get("id")?,
         row.get("at")?,
@@ -137,8 +137,8 @@ pub(super) fn audit_page(
                  WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
             )
             .and_then(|mut stmt| {
-                stmt.query_map(rusqlite::params![run_id, after, fetch], audit_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                stmt.query_map(params![run_id, after, fetch], audit_row)?
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
         None => conn
@@ -146,8 +146,8 @@ pub(super) fn audit_page(
                 "SELECT id, at, run_id, kind, data FROM audit WHERE id > ?1 ORDER BY id LIMIT ?2",
             )
             .and_then(|mut stmt| {
-                stmt.query_map(rusqlite::params![after, fetch], audit_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                stmt.query_map(params![after, fetch], audit_row)?
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx("reading the audit log")?,
     };
@@ -200,7 +200,7 @@ pub(super) fn kv_page(
                     version: row.get(2)?,
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()
+            .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("listing kv keys starting with `{prefix}`"))?;
     Ok(page(rows, limit, |e| e.key.clone()))
@@ -225,8 +225,8 @@ pub(super) fn run_counts(conn: &Connection) -> Result<Vec<(RunStatus, u64)>> {
     let counted: Vec<(String, u64)> = conn
         .prepare_cached("SELECT status, COUNT(*) FROM runs GROUP BY status")
         .and_then(|mut stmt| {
-            stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            stmt.query_map(params![], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx("counting runs by status")?;
     let all = [
@@ -252,16 +252,16 @@ pub(super) fn run_counts(conn: &Connection) -> Result<Vec<(RunStatus, u64)>> {
 mod tests {
     use serde_json::json;
 
-    use super::super::SqliteStore;
+    use super::super::SqlStore;
     use crate::store::{
         AgentVersion, AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome, NewRun, RunFilter,
         RunStatus, Store, StoreError, Switch, WaitingOn,
     };
 
-    fn store(name: &str) -> (SqliteStore, std::path::PathBuf) {
+    fn store(name: &str) -> (SqlStore, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("wakeful-pages-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut store = SqliteStore::open(dir.join("wakeful.db")).unwrap();
+        let mut store = SqlStore::open(dir.join("wakeful.db")).unwrap();
         for name in ["mail", "pager"] {
             let version = AgentVersion {
                 name: name.into(),
@@ -279,7 +279,7 @@ mod tests {
         (store, dir)
     }
 
-    fn start(store: &mut SqliteStore, run_id: &str, agent: &str, created_at: u64) {
+    fn start(store: &mut SqlStore, run_id: &str, agent: &str, created_at: u64) {
         store
             .create_run(&NewRun {
                 run_id: run_id.into(),

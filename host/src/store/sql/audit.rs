@@ -2,7 +2,7 @@
 //! [`insert`] inside their own transaction, so that an action and its audit
 //! row are written together or not at all.
 
-use rusqlite::{Connection, Row, params};
+use super::db::{Connection, Row, params};
 
 use super::{Context, from_json, to_json};
 use crate::model::Millis;
@@ -42,7 +42,7 @@ struct AuditRecord {
 }
 
 impl AuditRecord {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<AuditRecord> {
+    fn from_row(row: &Row<'_>) -> super::db::Result<AuditRecord> {
         Ok(AuditRecord {
             id: row.get("id")?,
             at: row.get("at")?,
@@ -72,14 +72,14 @@ pub(super) fn audit(conn: &Connection, run_id: Option<&str>) -> Result<Vec<Audit
             )
             .and_then(|mut stmt| {
                 stmt.query_map([run_id], AuditRecord::from_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
         None => conn
             .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
             .and_then(|mut stmt| {
-                stmt.query_map([], AuditRecord::from_row)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                stmt.query_map(params![], AuditRecord::from_row)?
+                    .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx("reading the audit log")?,
     };

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::json;
 
-use super::{SCHEMA_VERSION, SqliteStore};
+use super::{SCHEMA_VERSION, SqlStore};
 use crate::model::{
     ApprovalAnswer, ApprovalRequest, Event, Millis, Next, ToolError, WaitFor, Wake,
 };
@@ -78,9 +78,9 @@ fn new_run(run_id: &str, created_at: Millis) -> NewRun {
 }
 
 /// A store with agent `mail@1.0.0` and the run `r1`.
-fn setup(name: &str) -> (TempDb, SqliteStore) {
+fn setup(name: &str) -> (TempDb, SqlStore) {
     let db = TempDb::new(name);
-    let mut store = SqliteStore::open(db.path()).unwrap();
+    let mut store = SqlStore::open(db.path()).unwrap();
     store
         .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
         .unwrap();
@@ -88,7 +88,7 @@ fn setup(name: &str) -> (TempDb, SqliteStore) {
     (db, store)
 }
 
-fn claim(store: &mut SqliteStore, now: Millis) -> Option<(Claim, Wake)> {
+fn claim(store: &mut SqlStore, now: Millis) -> Option<(Claim, Wake)> {
     store.claim(now, "worker-1", 1_000).unwrap()
 }
 
@@ -148,7 +148,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
 }
 
 /// Claims `r1` at `now` and commits a step that waits for `waits`.
-fn step_to_wait(store: &mut SqliteStore, now: Millis, waits: Vec<StoredWait>) -> Wake {
+fn step_to_wait(store: &mut SqlStore, now: Millis, waits: Vec<StoredWait>) -> Wake {
     let (c, wake) = claim(store, now).expect("a due run");
     let next = waiting(&waits);
     store
@@ -177,7 +177,7 @@ fn answer(request_id: &str, approved: bool, at: Millis) -> ApprovalAnswer {
     }
 }
 
-fn audit_kinds(store: &SqliteStore) -> Vec<String> {
+fn audit_kinds(store: &SqlStore) -> Vec<String> {
     store
         .audit(Some("r1"))
         .unwrap()
@@ -200,7 +200,7 @@ mod tools;
 fn migrates_a_new_file_and_reopens_it() {
     let db = TempDb::new("migrate");
     {
-        let mut store = SqliteStore::open(db.path()).unwrap();
+        let mut store = SqlStore::open(db.path()).unwrap();
         store
             .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
             .unwrap();
@@ -217,23 +217,23 @@ fn migrates_a_new_file_and_reopens_it() {
     assert_eq!(mode, "wal");
     drop(conn);
 
-    let store = SqliteStore::open(db.path()).unwrap();
+    let store = SqlStore::open(db.path()).unwrap();
     let run = store.run("r1").unwrap().expect("the run survives a reopen");
     assert_eq!(run.status, RunStatus::Active);
     assert_eq!(run.state, "null");
     assert_eq!(run.fuel_budget, u64::MAX);
     assert_eq!(store.agents().unwrap().len(), 1);
-    assert_eq!(store.path(), db.path());
+    assert_eq!(store.path(), Some(db.path().as_path()));
 }
 
 #[test]
 fn refuses_a_file_from_a_newer_schema() {
     let db = TempDb::new("too-new");
-    drop(SqliteStore::open(db.path()).unwrap());
+    drop(SqlStore::open(db.path()).unwrap());
     raw(&db.path())
         .pragma_update(None, "user_version", 999)
         .unwrap();
-    match SqliteStore::open(db.path()) {
+    match SqlStore::open(db.path()) {
         Err(StoreError::TooNew {
             path,
             found,
@@ -255,7 +255,7 @@ fn refuses_a_file_from_a_newer_schema() {
 #[test]
 fn agent_versions_are_immutable_and_latest_is_highest_semver() {
     let db = TempDb::new("agents");
-    let mut store = SqliteStore::open(db.path()).unwrap();
+    let mut store = SqlStore::open(db.path()).unwrap();
     for (version, digest) in [("1.9.0", "d9"), ("1.10.0", "d10"), ("1.2.0", "d2")] {
         let put = store.put_agent(&agent_version("mail", version, digest), digest.as_bytes());
         assert_eq!(put.unwrap(), PutAgent::Inserted);
@@ -351,7 +351,7 @@ fn processes_opening_a_new_file_at_once_migrate_it_once() {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
                 barrier.wait();
-                SqliteStore::open(&path).map(drop)
+                SqlStore::open(&path).map(drop)
             })
         })
         .collect();
@@ -376,7 +376,7 @@ fn concurrent_workers_never_step_a_run_twice() {
             let path = db.path();
             std::thread::spawn(move || {
                 // One connection per worker, as separate processes would have.
-                let mut store = SqliteStore::open(&path).unwrap();
+                let mut store = SqlStore::open(&path).unwrap();
                 let mut stepped = Vec::new();
                 while let Some((c, wake)) = store.claim(10, &format!("w{w}"), 60_000).unwrap() {
                     let done = Next::Done {
@@ -399,7 +399,7 @@ fn concurrent_workers_never_step_a_run_twice() {
     let claimed = stepped.len();
     stepped.dedup();
     assert_eq!((claimed, stepped.len()), (30, 30));
-    let store = SqliteStore::open(db.path()).unwrap();
+    let store = SqlStore::open(db.path()).unwrap();
     for run in store.runs().unwrap() {
         assert_eq!(
             (run.status, run.steps),

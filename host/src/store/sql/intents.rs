@@ -7,7 +7,7 @@
 //! found by a later attempt of the step means the earlier attempt died or
 //! lost its answer mid-call: its outcome is unknown.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, OptionalExtension, Row, params};
 use serde_json::json;
 
 use super::claims::check_claim;
@@ -15,7 +15,7 @@ use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{Millis, ToolError, call_digest};
 use crate::store::{Intent, Resolution, ResolveRefused, Result};
 
-fn intent_from_row(row: &Row<'_>) -> rusqlite::Result<Intent> {
+fn intent_from_row(row: &Row<'_>) -> super::db::Result<Intent> {
     Ok(Intent {
         run_id: row.get("run_id")?,
         key: row.get("key")?,
@@ -128,7 +128,7 @@ pub(super) fn intents(conn: &Connection, run_id: &str) -> Result<Vec<Intent>> {
     )
     .and_then(|mut stmt| {
         stmt.query_map([run_id], intent_from_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()
+            .collect::<super::db::Result<Vec<_>>>()
     })
     .ctx_with(|| format!("reading the intents of run {run_id}"))
 }

@@ -3,7 +3,7 @@
 //! steps a run; they make a wake that the next claim delivers.
 
 use chrono::{DateTime, SecondsFormat};
-use rusqlite::{Connection, OptionalExtension, params};
+use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::runs::{self, run_exists};
@@ -98,7 +98,7 @@ pub(super) fn broadcast_event(
                 )
                 .and_then(|mut stmt| {
                     stmt.query_map([&event.topic], |row| row.get(0))?
-                        .collect::<rusqlite::Result<Vec<_>>>()
+                        .collect::<super::db::Result<Vec<_>>>()
                 })
                 .ctx_with(|| format!("finding runs waiting on topic {}", event.topic))?;
             run_ids

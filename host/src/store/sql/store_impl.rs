@@ -17,11 +17,11 @@ use crate::store::{
 };
 
 use super::{
-    SqliteStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs,
+    SqlStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs,
     schedules, switches, tools, triggers, upgrades, write,
 };
 
-impl Store for SqliteStore {
+impl Store for SqlStore {
     fn put_agent(&mut self, version: &AgentVersion, bytes: &[u8]) -> Result<PutAgent> {
         agents::put_agent(&mut self.conn, version, bytes)
     }
@@ -127,7 +127,7 @@ impl Store for SqliteStore {
     }
 
     fn check_integrity(&self) -> Result<()> {
-        health::quick_check(&self.conn, &self.path)
+        health::check(&self.conn, &self.location)
     }
 
     fn backup(&self, to: &Path) -> Result<()> {

@@ -1,0 +1,154 @@
+//! The store on SQL: one implementation of [`Store`] over two databases.
+//!
+//! - SQLite, the embedded default: one file in WAL mode, shared by the
+//!   processes of one machine (workers, the CLI); `busy_timeout` makes them
+//!   wait for each other's write transactions instead of failing.
+//! - PostgreSQL, for several hosts sharing one database: every host's
+//!   workers claim runs from the same tables.
+//!
+//! Leases and fencing epochs keep writers apart on both. [`db`] hides the
+//! differences between the two client libraries, so that each SQL
+//! statement is written once; the few statements that differ ask the
+//! connection's [`db::Dialect`].
+//!
+//! Layout, one file per table group:
+//! - [`agents`]: deployed agent versions and their bytes;
+//! - [`runs`]: creating and reading runs, checkpoints, inbox and approvals;
+//! - [`claims`]: the step protocol (claim, commit, fail, park, release) and
+//!   the choice of the wake to deliver;
+//! - [`triggers`]: events, approval answers, resuming parked runs;
+//! - [`tools`]: the tool-call ledger, kv and leases;
+//! - [`callbacks`]: callback links, made by a tool call and used once;
+//! - [`switches`]: kill switches;
+//! - [`audit`]: the append-only audit log;
+//! - [`pages`]: lists a page at a time, and counts, for the API;
+//! - [`sqlite`] and [`postgres`]: opening each database and its schema.
+//!
+//! Every write runs in one transaction ([`db::write`]).
+
+mod agents;
+mod audit;
+mod callbacks;
+mod claims;
+mod commits;
+pub(crate) mod db;
+mod health;
+mod intents;
+mod pages;
+mod pg_schema;
+mod postgres;
+mod runs;
+mod schedules;
+mod schema;
+mod sqlite;
+mod store_impl;
+mod switches;
+mod tools;
+mod triggers;
+mod upgrades;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Result, StoreError};
+use db::{Connection, Context, write};
+pub use postgres::shown_url as postgres_shown_url;
+pub use schema::SCHEMA_VERSION;
+
+/// The store on one SQLite file or one PostgreSQL database. One
+/// connection; `Send` so that a worker thread or a `spawn_blocking` task
+/// can own it.
+pub struct SqlStore {
+    conn: Connection,
+    /// The SQLite file, or the PostgreSQL URL with any password hidden.
+    location: Location,
+}
+
+/// Where a store's data lives.
+#[derive(Clone, Debug)]
+pub enum Location {
+    Sqlite(std::path::PathBuf),
+    /// The URL as it can be shown (no password).
+    Postgres(String),
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(path) => write!(f, "{}", path.display()),
+            Location::Postgres(url) => write!(f, "{url}"),
+        }
+    }
+}
+
+// The store moves into worker threads; a field that is not `Send` must fail
+// the build here, not in some caller.
+const _: fn() = || {
+    fn assert_send<T: Send>() {}
+    assert_send::<SqlStore>();
+};
+
+impl SqlStore {
+    /// Opens (creating if needed) the SQLite store at `path` and brings its
+    /// schema up to date. A file written by a newer schema is refused
+    /// untouched.
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<SqlStore> {
+        let path = path.as_ref().to_path_buf();
+        let conn = sqlite::open(&path)?;
+        Ok(SqlStore {
+            conn: Connection::sqlite(conn),
+            location: Location::Sqlite(path),
+        })
+    }
+
+    /// Connects to the PostgreSQL database at `url` and brings its schema
+    /// up to date, as [`SqlStore::open`] does for a file.
+    pub fn connect(url: &str) -> Result<SqlStore> {
+        let (client, shown) = postgres::connect(url)?;
+        Ok(SqlStore {
+            conn: Connection::postgres(client),
+            location: Location::Postgres(shown),
+        })
+    }
+
+    /// The SQLite data file this store was opened on, if it is one.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match &self.location {
+            Location::Sqlite(path) => Some(path),
+            Location::Postgres(_) => None,
+        }
+    }
+
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+}
+
+fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Db(format!("encoding {what}: {e}")))
+}
+
+/// Stored JSON that does not parse means the file was damaged or written by
+/// something else: that is corruption, not a bad request.
+fn from_json<T: DeserializeOwned>(text: &str, what: impl FnOnce() -> String) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{}: {e}", what())))
+}
+
+/// SQLite integers are signed. Budgets may be `u64::MAX` ("no limit") and
+/// are never compared in SQL, so they are stored bit for bit.
+fn budget_to_sql(v: u64) -> i64 {
+    v as i64
+}
+
+fn budget_from_sql(v: i64) -> u64 {
+    v as u64
+}
+
+/// Times past `i64::MAX` ms (a "never expires" of `u64::MAX`) are clamped so
+/// that they still compare as the far future in SQL.
+fn clamp_time(ms: u64) -> u64 {
+    ms.min(i64::MAX as u64)
+}

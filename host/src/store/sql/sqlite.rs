@@ -1,0 +1,131 @@
+//! Opening the SQLite file: its header checked before SQLite touches it,
+//! WAL mode, `synchronous=FULL`, and the schema migrations.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::db::Context;
+use super::health;
+use super::schema::{MIGRATIONS, SCHEMA_VERSION};
+use crate::store::{Result, StoreError};
+
+/// How long a process waits for another one's write transaction before it
+/// gives up with "database is locked".
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Opens (creating if needed) the data file and brings its schema up to
+/// date. A file written by a newer schema is refused untouched.
+pub(super) fn open(path: &Path) -> Result<Connection> {
+    let shown = path.display().to_string();
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            StoreError::Db(format!(
+                "creating the directory {} for {shown}: {e}",
+                parent.display()
+            ))
+        })?;
+    }
+    // Before SQLite touches it: a damaged file is refused as it is.
+    health::check_file_once(path)?;
+    let mut conn = Connection::open(path).ctx_with(|| format!("opening the data file {shown}"))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .ctx("setting the busy timeout")?;
+    // The store's statements outnumber rusqlite's default cache of 16;
+    // a statement pushed out is compiled again on its next use.
+    conn.set_prepared_statement_cache_capacity(256);
+
+    // Checked before any pragma that writes to the file, so that a newer
+    // file is left exactly as it was.
+    let found = user_version(&conn)?;
+    if found > SCHEMA_VERSION {
+        return Err(too_new(&shown, found));
+    }
+
+    // Pragmas cannot change inside a transaction; set them first.
+    enable_wal(&conn, &shown)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .ctx("setting synchronous=FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .ctx("enabling foreign keys")?;
+
+    migrate(&mut conn, &shown)?;
+    Ok(conn)
+}
+
+/// Switches the file to WAL mode (a setting kept in the file). The switch
+/// needs the file to itself, and SQLite reports "locked" at once instead of
+/// calling the busy handler when another process is opening the same new
+/// file; so it is retried here for as long as `busy_timeout` would wait.
+fn enable_wal(conn: &Connection, path: &str) -> Result<()> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode = conn
+            .pragma_query_value(None, "journal_mode", |row| row.get::<_, String>(0))
+            .and_then(|mode| {
+                if mode.eq_ignore_ascii_case("wal") {
+                    Ok(mode)
+                } else {
+                    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                }
+            });
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(mode) => {
+                return Err(StoreError::Db(format!(
+                    "{path} could not be switched to WAL mode (it reports `{mode}`)"
+                )));
+            }
+            Err(e) if is_busy(&e) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(e).ctx_with(|| format!("switching {path} to WAL mode")),
+        }
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+fn user_version(conn: &Connection) -> Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+        .ctx("reading the schema version")
+}
+
+fn too_new(path: &str, found: i64) -> StoreError {
+    StoreError::TooNew {
+        path: path.to_string(),
+        found,
+        supported: SCHEMA_VERSION,
+    }
+}
+
+/// Applies the missing migrations in one transaction. The version is read
+/// again under the write lock: another process may have migrated meanwhile.
+fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
+    if user_version(conn)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .ctx("starting the schema migration")?;
+    let found = user_version(&tx)?;
+    if found > SCHEMA_VERSION {
+        return Err(too_new(path, found));
+    }
+    for (from, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
+        tx.execute_batch(sql)
+            .ctx_with(|| format!("migrating {path} from schema {from} to {}", from + 1))?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .ctx("recording the schema version")?;
+    tx.commit()
+        .ctx_with(|| format!("committing the schema migration of {path}"))
+}
