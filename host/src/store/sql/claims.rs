@@ -88,7 +88,7 @@ fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>
         concat!(
             "SELECT run_id, updated_at FROM (",
             woken_due!(),
-            ") WHERE lease_owner IS NULL OR lease_expires <= ?1 \
+            ") AS due WHERE lease_owner IS NULL OR lease_expires <= ?1 \
              ORDER BY updated_at, run_id LIMIT ?2"
         ),
     ] {
@@ -189,12 +189,12 @@ pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
         concat!(
             "SELECT COUNT(*) FROM (",
             active_due!(),
-            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
+            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
         ),
         concat!(
             "SELECT COUNT(*) FROM (",
             woken_due!(),
-            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
+            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
         ),
     ] {
         let n: u64 = conn
@@ -214,13 +214,13 @@ pub(super) fn first_claimed_due(conn: &Connection, now: Millis) -> Result<Option
         concat!(
             "SELECT run_id, lease_owner, lease_expires FROM (",
             active_due!(),
-            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
+            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
              ORDER BY lease_expires LIMIT 1"
         ),
         concat!(
             "SELECT run_id, lease_owner, lease_expires FROM (",
             woken_due!(),
-            ") WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
+            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1 \
              ORDER BY lease_expires LIMIT 1"
         ),
     ] {

@@ -167,7 +167,7 @@ impl Connection {
                 if let Some(stmt) = pg.statements.borrow().get(sql) {
                     return Ok(Statement::Postgres(pg, stmt.clone()));
                 }
-                let stmt = pg.run(|client| client.prepare(&dollar_placeholders(sql)))?;
+                let stmt = pg.run(|client| client.prepare(&postgres_sql(sql)))?;
                 pg.statements
                     .borrow_mut()
                     .insert(sql.to_string(), stmt.clone());
@@ -217,6 +217,14 @@ impl Pg {
             Error::Postgres(e)
         })
     }
+}
+
+/// A statement as PostgreSQL reads it: `?N` placeholders as `$N`, and
+/// SQLite's `CROSS JOIN … ON` (a join whose order SQLite's planner keeps,
+/// used to read the small index first) as a plain `JOIN … ON`, which
+/// PostgreSQL's planner orders itself.
+fn postgres_sql(sql: &str) -> String {
+    dollar_placeholders(sql).replace("CROSS JOIN", "JOIN")
 }
 
 /// `?1`, `?2` … as PostgreSQL's `$1`, `$2` …, outside string literals.
@@ -307,7 +315,9 @@ impl Statement<'_> {
 
     /// Whether the statement returns at least one row.
     pub fn exists(&mut self, params: impl Params) -> Result<bool> {
-        self.query_row(params, |_| Ok(())).optional().map(|r| r.is_some())
+        self.query_row(params, |_| Ok(()))
+            .optional()
+            .map(|r| r.is_some())
     }
 }
 
@@ -338,9 +348,8 @@ impl Row<'_> {
                 Field::from_postgres(row, i)?
             }
         };
-        T::from_cell(cell).map_err(|why| {
-            Error::Conversion(format!("column {}: {why}", idx.describe()))
-        })
+        T::from_cell(cell)
+            .map_err(|why| Error::Conversion(format!("column {}: {why}", idx.describe())))
     }
 }
 

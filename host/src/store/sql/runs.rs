@@ -162,12 +162,13 @@ fn insert_run(tx: &Connection, run: &NewRun) -> Result<()> {
         }
         // A new run is active with its start input as the pending wake; its
         // state is JSON `null` until the first step writes one.
+        let incarnation = &super::commits::new_token()?[..32];
         tx.prepare_cached(
             "INSERT INTO runs (run_id, agent, version, digest, status, state, waits, steps, \
              fuel_used, step_budget, fuel_budget, token_budget, usd_budget, attempts, input, \
              created_at, updated_at, pending_wake, epoch, incarnation, broadcast_floor) \
              VALUES (?1, ?2, ?3, ?4, 'active', 'null', '[]', 0, 0, ?5, ?6, ?9, ?10, 0, ?7, ?8, \
-             ?8, 'start', 0, lower(hex(randomblob(16))), \
+             ?8, 'start', 0, ?11, \
              (SELECT COALESCE(MAX(id), 0) FROM broadcasts))",
         )
         .and_then(|mut stmt| {
@@ -182,6 +183,7 @@ fn insert_run(tx: &Connection, run: &NewRun) -> Result<()> {
                 run.created_at,
                 budget_to_sql(run.token_budget),
                 run.usd_budget,
+                incarnation,
             ])
         })
         .ctx_with(|| format!("inserting run {}", run.run_id))?;

@@ -72,7 +72,7 @@ pub(super) fn put(conn: &mut Connection, s: &Schedule, replace: bool) -> Result<
 /// Every schedule, or only those due at `due_at`, soonest first.
 pub(super) fn list(conn: &Connection, due_at: Option<Millis>) -> Result<Vec<Schedule>> {
     let sql = format!(
-        "SELECT {COLUMNS} FROM schedules WHERE ?1 IS NULL OR next_at <= ?1 ORDER BY next_at, id"
+        "SELECT {COLUMNS} FROM schedules WHERE CAST(?1 AS BIGINT) IS NULL OR next_at <= ?1 ORDER BY next_at, id"
     );
     let rows = conn
         .prepare_cached(&sql)

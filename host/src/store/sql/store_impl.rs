@@ -17,8 +17,8 @@ use crate::store::{
 };
 
 use super::{
-    SqlStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs,
-    schedules, switches, tools, triggers, upgrades, write,
+    SqlStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs, schedules,
+    switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {

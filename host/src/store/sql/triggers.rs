@@ -2,8 +2,8 @@
 //! to approval requests, an operator resuming a parked run. None of these
 //! steps a run; they make a wake that the next claim delivers.
 
-use chrono::{DateTime, SecondsFormat};
 use super::db::{Connection, OptionalExtension, params};
+use chrono::{DateTime, SecondsFormat};
 use serde_json::json;
 
 use super::runs::{self, run_exists};

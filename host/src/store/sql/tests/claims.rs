@@ -424,8 +424,7 @@ fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
             .create_run(&new_run(&format!("stuck{i:02}"), 0))
             .unwrap();
     }
-    let conn = raw(&db.path());
-    conn.execute_batch(
+    db.execute_batch(
         "UPDATE runs SET status = 'waiting', pending_wake = NULL WHERE run_id LIKE 'stuck%';
          INSERT INTO waits (run_id, pos, kind, key, due_at, wait)
              SELECT run_id, 0, 'approval', 'a', 5, '{}' FROM runs WHERE run_id LIKE 'stuck%';
@@ -433,8 +432,7 @@ fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
              requested_at, expires_at, answered, consumed)
              SELECT run_id, 'a', 'q', '{}', 'd', 'tok-' || run_id, 0, 5, 0, 1
              FROM runs WHERE run_id LIKE 'stuck%';",
-    )
-    .unwrap();
+    );
     let (c, wake) = claim(&mut store, 10).expect("the ordinary run is claimed");
     assert_eq!(c.run.run_id, "r1");
     assert!(matches!(wake, Wake::Start { .. }));

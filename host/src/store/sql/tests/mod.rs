@@ -16,31 +16,115 @@ use crate::store::{
     StoreError, StoredWait, Switch, UpgradeCommit,
 };
 
-/// A directory of its own per test, removed when the test ends.
+/// Where one test's store lives: a directory of its own, or, when
+/// `WAKEFUL_TEST_STORE=postgres`, a schema of its own in the database
+/// `WAKEFUL_TEST_POSTGRES` names; removed when the test ends. The same
+/// tests run against both stores.
 struct TempDb {
     dir: PathBuf,
+    /// The PostgreSQL store URL and its schema, when testing PostgreSQL.
+    postgres: Option<(String, String)>,
+}
+
+/// The PostgreSQL server the tests use, when they test PostgreSQL.
+fn test_postgres() -> Option<String> {
+    match std::env::var("WAKEFUL_TEST_STORE").as_deref() {
+        Ok("postgres") => Some(std::env::var("WAKEFUL_TEST_POSTGRES").unwrap_or_else(|_| {
+            panic!(
+                "WAKEFUL_TEST_STORE=postgres needs WAKEFUL_TEST_POSTGRES, the URL of a \
+                 PostgreSQL database the tests may create schemas in \
+                 (scripts/postgres.sh finds or starts one)"
+            )
+        })),
+        _ => None,
+    }
+}
+
+fn admin(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("cannot reach the test PostgreSQL at {url}: {e}"))
 }
 
 impl TempDb {
     fn new(name: &str) -> TempDb {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "wakeful-store-{}-{}-{name}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("wakeful-store-{}-{n}-{name}", std::process::id(),));
         let _ = std::fs::remove_dir_all(&dir);
-        TempDb { dir }
+        let postgres = test_postgres().map(|url| {
+            let schema = format!(
+                "unit_{}_{n}_{}",
+                std::process::id(),
+                name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+            )
+            .to_lowercase();
+            admin(&url)
+                .batch_execute(&format!(
+                    "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+                ))
+                .unwrap();
+            let sep = if url.contains('?') { '&' } else { '?' };
+            (
+                format!("{url}{sep}options=-c%20search_path%3D{schema}"),
+                schema,
+            )
+        });
+        TempDb { dir, postgres }
     }
 
     fn path(&self) -> PathBuf {
         self.dir.join("data").join("wakeful.db")
+    }
+
+    fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+
+    /// A new connection to this test's store.
+    fn open(&self) -> SqlStore {
+        self.target().open()
+    }
+
+    fn target(&self) -> Target {
+        match &self.postgres {
+            Some((url, _)) => Target::Postgres(url.clone()),
+            None => Target::Sqlite(self.path()),
+        }
+    }
+
+    /// Runs SQL on the store behind its back, as damage or an old writer
+    /// would.
+    fn execute_batch(&self, sql: &str) {
+        match &self.postgres {
+            Some((url, _)) => admin(url).batch_execute(sql).unwrap(),
+            None => raw(&self.path()).execute_batch(sql).unwrap(),
+        }
+    }
+}
+
+/// A test store that another thread can open.
+#[derive(Clone)]
+enum Target {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Target {
+    fn open(&self) -> SqlStore {
+        match self {
+            Target::Sqlite(path) => SqlStore::open(path).unwrap(),
+            Target::Postgres(url) => SqlStore::connect(url).unwrap(),
+        }
     }
 }
 
 impl Drop for TempDb {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        if let (Some(url), Some((_, schema))) = (test_postgres(), &self.postgres) {
+            let _ = admin(&url).batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
+        }
     }
 }
 
@@ -80,7 +164,7 @@ fn new_run(run_id: &str, created_at: Millis) -> NewRun {
 /// A store with agent `mail@1.0.0` and the run `r1`.
 fn setup(name: &str) -> (TempDb, SqlStore) {
     let db = TempDb::new(name);
-    let mut store = SqlStore::open(db.path()).unwrap();
+    let mut store = db.open();
     store
         .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
         .unwrap();
@@ -196,66 +280,86 @@ mod claims;
 mod schedules;
 mod tools;
 
+/// The schema version the store records.
+fn stored_version(db: &TempDb) -> i64 {
+    match &db.postgres {
+        Some((url, _)) => admin(url)
+            .query_one("SELECT version FROM wakeful_schema", &[])
+            .unwrap()
+            .get(0),
+        None => raw(&db.path())
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap(),
+    }
+}
+
 #[test]
-fn migrates_a_new_file_and_reopens_it() {
+fn migrates_a_new_store_and_reopens_it() {
     let db = TempDb::new("migrate");
     {
-        let mut store = SqlStore::open(db.path()).unwrap();
+        let mut store = db.open();
         store
             .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
             .unwrap();
         store.create_run(&new_run("r1", 1)).unwrap();
     }
-    let conn = raw(&db.path());
-    let version: i64 = conn
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
-    let mode: String = conn
-        .pragma_query_value(None, "journal_mode", |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
-    drop(conn);
+    assert_eq!(stored_version(&db), SCHEMA_VERSION);
+    if !db.is_postgres() {
+        let mode: String = raw(&db.path())
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
 
-    let store = SqlStore::open(db.path()).unwrap();
+    let store = db.open();
     let run = store.run("r1").unwrap().expect("the run survives a reopen");
     assert_eq!(run.status, RunStatus::Active);
     assert_eq!(run.state, "null");
     assert_eq!(run.fuel_budget, u64::MAX);
     assert_eq!(store.agents().unwrap().len(), 1);
-    assert_eq!(store.path(), Some(db.path().as_path()));
+    if !db.is_postgres() {
+        assert_eq!(store.path(), Some(db.path().as_path()));
+    }
 }
 
 #[test]
-fn refuses_a_file_from_a_newer_schema() {
+fn refuses_a_store_from_a_newer_schema() {
     let db = TempDb::new("too-new");
-    drop(SqlStore::open(db.path()).unwrap());
-    raw(&db.path())
-        .pragma_update(None, "user_version", 999)
-        .unwrap();
-    match SqlStore::open(db.path()) {
+    let shown = db.open().location().to_string();
+    match &db.postgres {
+        Some(_) => db.execute_batch("UPDATE wakeful_schema SET version = 999"),
+        None => raw(&db.path())
+            .pragma_update(None, "user_version", 999)
+            .unwrap(),
+    }
+    let opened = match db.target() {
+        Target::Sqlite(path) => SqlStore::open(path),
+        Target::Postgres(url) => SqlStore::connect(&url),
+    };
+    match opened {
         Err(StoreError::TooNew {
             path,
             found,
             supported,
         }) => {
-            assert_eq!(path, db.path().display().to_string());
+            assert_eq!(path, shown);
             assert_eq!(found, 999);
             assert_eq!(supported, SCHEMA_VERSION);
         }
         Err(other) => panic!("expected TooNew, got {other}"),
-        Ok(_) => panic!("a newer file was opened"),
+        Ok(_) => panic!("a newer store was opened"),
     }
-    let version: i64 = raw(&db.path())
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, 999, "the refused file is left as it was");
+    assert_eq!(
+        stored_version(&db),
+        999,
+        "the refused store is left as it was"
+    );
 }
 
 #[test]
 fn agent_versions_are_immutable_and_latest_is_highest_semver() {
     let db = TempDb::new("agents");
-    let mut store = SqlStore::open(db.path()).unwrap();
+    let mut store = db.open();
     for (version, digest) in [("1.9.0", "d9"), ("1.10.0", "d10"), ("1.2.0", "d2")] {
         let put = store.put_agent(&agent_version("mail", version, digest), digest.as_bytes());
         assert_eq!(put.unwrap(), PutAgent::Inserted);
@@ -342,26 +446,25 @@ fn agent_versions_are_immutable_and_latest_is_highest_semver() {
 }
 
 #[test]
-fn processes_opening_a_new_file_at_once_migrate_it_once() {
+fn processes_opening_a_new_store_at_once_migrate_it_once() {
     let db = TempDb::new("open-race");
-    let path = db.path();
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
     let openers: Vec<_> = (0..4)
         .map(|_| {
-            let (path, barrier) = (path.clone(), barrier.clone());
+            let (target, barrier) = (db.target(), barrier.clone());
             std::thread::spawn(move || {
                 barrier.wait();
-                SqlStore::open(&path).map(drop)
+                match target {
+                    Target::Sqlite(path) => SqlStore::open(path).map(drop),
+                    Target::Postgres(url) => SqlStore::connect(&url).map(drop),
+                }
             })
         })
         .collect();
     for opener in openers {
         opener.join().unwrap().expect("every opener succeeds");
     }
-    let version: i64 = raw(&path)
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    assert_eq!(stored_version(&db), SCHEMA_VERSION);
 }
 
 #[test]
@@ -373,10 +476,10 @@ fn concurrent_workers_never_step_a_run_twice() {
     drop(store);
     let workers: Vec<_> = (0..4)
         .map(|w| {
-            let path = db.path();
+            let target = db.target();
             std::thread::spawn(move || {
                 // One connection per worker, as separate processes would have.
-                let mut store = SqlStore::open(&path).unwrap();
+                let mut store = target.open();
                 let mut stepped = Vec::new();
                 while let Some((c, wake)) = store.claim(10, &format!("w{w}"), 60_000).unwrap() {
                     let done = Next::Done {
@@ -399,7 +502,7 @@ fn concurrent_workers_never_step_a_run_twice() {
     let claimed = stepped.len();
     stepped.dedup();
     assert_eq!((claimed, stepped.len()), (30, 30));
-    let store = SqlStore::open(db.path()).unwrap();
+    let store = db.open();
     for run in store.runs().unwrap() {
         assert_eq!(
             (run.status, run.steps),

@@ -6,13 +6,11 @@ use crate::store::Usage;
 #[test]
 fn kv_compare_and_set() {
     let (_db, mut store) = setup("kv");
-    let get = |store: &mut SqlStore| match store
-        .kv(&KvOp::Get { key: "k".into() }, None, 1)
-        .unwrap()
-    {
-        KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
-        other => panic!("expected a read, got {other:?}"),
-    };
+    let get =
+        |store: &mut SqlStore| match store.kv(&KvOp::Get { key: "k".into() }, None, 1).unwrap() {
+            KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
+            other => panic!("expected a read, got {other:?}"),
+        };
     let put = |store: &mut SqlStore, value: &str, expected: Option<u64>| match store
         .kv(
             &KvOp::Put {
