@@ -52,7 +52,7 @@ pub(super) fn runs_page(
     };
     // One statement per combination of filters, each a plain conjunction
     // that an index of (filter, created_at, run_id) serves in order.
-    let mut sql = format!("SELECT {RUN_SUMMARY_COLUMNS} FROM runs WHERE 1");
+    let mut sql = format!("SELECT {RUN_SUMMARY_COLUMNS} FROM runs WHERE 1 = 1");
     let mut args: Vec<&dyn ToSql> = Vec::new();
     if let Some(status) = &status {
         args.push(status);
