@@ -24,7 +24,7 @@ mod reads;
 mod triggers;
 
 pub use deploy::{Deployed, OwnerChange};
-pub use reads::RunRecord;
+pub use reads::{HostView, RunRecord};
 pub use triggers::Sent;
 
 /// Everything an operation can refuse or fail with. Messages name what was
@@ -108,6 +108,11 @@ impl App {
             data_dir: data_dir.to_path_buf(),
             runtime: OnceLock::new(),
         })
+    }
+
+    /// The store URL this app was opened with, if one was given.
+    pub fn store_url(&self) -> Option<&str> {
+        self.config.store_url()
     }
 
     pub fn runtime(&self) -> Result<Arc<Runtime>> {

@@ -34,6 +34,13 @@ const SLOW_OPERATIONS: usize = 2;
 /// How long a worker whose store failed waits before it tries again.
 const POLL: Duration = Duration::from_millis(200);
 
+/// How often a `serve` host writes its heartbeat; `wakeful hosts` calls a
+/// host silent after three missed beats.
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// How long a silent host's row is kept for `wakeful hosts` to show.
+const FORGET_SILENT_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
+
 /// The token file in the data directory, used when no token is configured.
 pub const TOKEN_FILE: &str = "api-token";
 
@@ -97,6 +104,38 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     // Callback links point at this server unless `[api] public_url` says
     // where others reach it.
     let public_url = crate::tools::public_url(&app.config, Some(addr));
+    let host = crate::worker::host_id();
+    let mut beat_app = App::open(data_dir, app.config.clone())?;
+    let listen_at = addr.to_string();
+    let now = beat_app.now();
+    beat_app
+        .store
+        .heartbeat(&host, "serve", Some(&listen_at), now)
+        .context("cannot record this host in the store")?;
+    tracing::info!(host = %host, "host registered");
+    {
+        let (stop, host) = (stop.clone(), host.clone());
+        let thread = std::thread::Builder::new()
+            .name("heartbeat".into())
+            .spawn(move || heartbeat(beat_app, &host, &listen_at, &stop))
+            .context("cannot start the heartbeat thread")?;
+        threads.push(thread);
+    }
+    if let Some(url) = app.store_url().filter(|u| crate::store::is_postgres(u)) {
+        let (stop, wakeup, url) = (stop.clone(), wakeup.clone(), url.to_string());
+        let thread = std::thread::Builder::new()
+            .name("listen".into())
+            .spawn(move || {
+                crate::store::sql::listen::listen(
+                    &url,
+                    &stop,
+                    || wakeup.notify(),
+                    |why| tracing::warn!(error = why, "listening for other hosts' wakes failed; reconnecting (workers still re-check on their interval)"),
+                )
+            })
+            .context("cannot start the thread that listens for wakes")?;
+        threads.push(thread);
+    }
     for n in 0..workers {
         let mut worker_app = App::open(data_dir, app.config.clone())?;
         worker_app.share_runtime(engine.clone());
@@ -166,6 +205,33 @@ fn api_token(app: &App, data_dir: &Path) -> Result<String> {
         "the API token is in its file (Authorization: Bearer <its contents>)"
     );
     Ok(token)
+}
+
+/// Writes this host's heartbeat every [`HEARTBEAT`] until `stop`, then
+/// records that it stopped cleanly. Forgets hosts long silent.
+fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
+    let mut last = std::time::Instant::now();
+    while !stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last.elapsed() < HEARTBEAT {
+            continue;
+        }
+        last = std::time::Instant::now();
+        let now = app.now();
+        if let Err(e) = app.store.heartbeat(host, "serve", Some(listen), now) {
+            tracing::error!(error = %e, "writing this host's heartbeat failed");
+        }
+        if let Err(e) = app
+            .store
+            .forget_silent_hosts(now.saturating_sub(FORGET_SILENT_AFTER_MS))
+        {
+            tracing::error!(error = %e, "forgetting long-silent hosts failed");
+        }
+    }
+    let now = app.now();
+    if let Err(e) = app.store.host_stopped(host, now) {
+        tracing::error!(error = %e, "recording that this host stopped failed");
+    }
 }
 
 /// One worker thread: step due runs until `stop`, checking it between steps

@@ -94,6 +94,15 @@ pub enum StepEnd {
     },
 }
 
+/// This process among the hosts sharing a store: `<hostname>:<pid>`, the
+/// start of the owner of every claim its workers take.
+pub fn host_id() -> String {
+    let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+    let host = host.trim();
+    let host = if host.is_empty() { "localhost" } else { host };
+    format!("{host}:{}", std::process::id())
+}
+
 /// A worker bound to one process's app.
 pub struct Worker<'a> {
     app: &'a mut App,
@@ -103,11 +112,10 @@ pub struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     pub fn new(app: &'a mut App) -> Worker<'a> {
-        let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
-        let thread = std::thread::current();
-        let owner = match thread.name() {
-            Some(name) => format!("{}:{}:{name}", host.trim(), std::process::id()),
-            None => format!("{}:{}", host.trim(), std::process::id()),
+        let host = host_id();
+        let owner = match std::thread::current().name() {
+            Some(name) => format!("{host}:{name}"),
+            None => host,
         };
         Worker { app, owner }
     }

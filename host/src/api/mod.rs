@@ -116,6 +116,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/v1/pause", post(ops::pause))
         .route("/v1/resume", post(ops::resume))
         .route("/v1/switches", get(ops::switches))
+        .route("/v1/hosts", get(ops::hosts))
         .route("/v1/upgrade", post(ops::upgrade))
         .route("/v1/kv", get(ops::kv_list))
         .route("/v1/kv/{*key}", get(ops::kv_get).put(ops::kv_put))

@@ -69,6 +69,11 @@ pub async fn resume(
     .await
 }
 
+/// `GET /v1/hosts`: the hosts sharing the store, as `wakeful hosts --json`.
+pub async fn hosts(State(state): State<Arc<ApiState>>) -> Answer<Vec<crate::app::HostView>> {
+    blocking(&state, |app| Ok(Json(app.hosts()?))).await
+}
+
 pub async fn switches(State(state): State<Arc<ApiState>>) -> Answer<Vec<Switch>> {
     blocking(&state, |app| Ok(Json(app.store.switches()?))).await
 }

@@ -1,7 +1,8 @@
 //! Reads that gather a run's whole record for the CLI and the API alike.
 
 use super::{App, Result};
-use crate::store::{Approval, Callback, InboxItem, Intent, Run, Switch};
+use crate::model::Millis;
+use crate::store::{Approval, Callback, HostRecord, InboxItem, Intent, Run, Switch};
 use crate::view::RunDoc;
 
 /// One run with everything its page shows.
@@ -44,5 +45,47 @@ impl App {
             max_attempts: self.config.limits.max_attempts,
             run,
         })
+    }
+}
+
+/// A host sharing the store, and whether it is alive.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct HostView {
+    #[serde(flatten)]
+    pub host: HostRecord,
+    /// `live`; `stopped` (it said so at a clean exit); `silent` (no
+    /// heartbeat for three beats: it died or lost the store).
+    pub state: &'static str,
+    /// Milliseconds since its last heartbeat.
+    pub silent_for_ms: Millis,
+}
+
+impl App {
+    /// The hosts that use this store, live ones first.
+    pub fn hosts(&self) -> Result<Vec<HostView>> {
+        let now = self.now();
+        let silent_after = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+        let mut hosts: Vec<HostView> = self
+            .store
+            .hosts(now)?
+            .into_iter()
+            .map(|host| {
+                let silent_for_ms = now.saturating_sub(host.heartbeat_at);
+                let state = if host.stopped_at.is_some() {
+                    "stopped"
+                } else if silent_for_ms > silent_after {
+                    "silent"
+                } else {
+                    "live"
+                };
+                HostView {
+                    host,
+                    state,
+                    silent_for_ms,
+                }
+            })
+            .collect();
+        hosts.sort_by_key(|h| h.state != "live");
+        Ok(hosts)
     }
 }

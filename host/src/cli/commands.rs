@@ -319,6 +319,7 @@ fn operate(
             app.store.backup(&file)?;
             println!("backed up to {} (checked: ok)", file.display());
         }
+        Command::Hosts => output::hosts(&app.hosts()?, json)?,
         Command::Check => {
             app.store.check_integrity()?;
             println!("the store is sound");

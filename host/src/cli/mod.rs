@@ -259,6 +259,9 @@ pub enum Command {
     },
     /// Check the whole store for damage (every page).
     Check,
+    /// List the hosts (`serve` processes) sharing the store: live, stopped
+    /// or silent, their last heartbeat and the runs they are stepping.
+    Hosts,
     /// List the crash points of this build (empty without the `failpoints`
     /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
     #[command(hide = true)]

@@ -74,6 +74,42 @@ pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
     Ok(())
 }
 
+pub fn hosts(hosts: &[crate::app::HostView], json: bool) -> Result<()> {
+    if json {
+        return print_json(hosts);
+    }
+    table(
+        &[
+            "HOST",
+            "KIND",
+            "STATE",
+            "LISTEN",
+            "STARTED",
+            "HEARTBEAT",
+            "STEPPING",
+        ],
+        hosts
+            .iter()
+            .map(|h| {
+                vec![
+                    h.host.id.clone(),
+                    h.host.kind.clone(),
+                    h.state.to_string(),
+                    h.host.listen.clone().unwrap_or_else(|| "-".into()),
+                    rfc3339(h.host.started_at),
+                    format!(
+                        "{} ({} s ago)",
+                        rfc3339(h.host.heartbeat_at),
+                        h.silent_for_ms / 1000
+                    ),
+                    list(&h.host.stepping),
+                ]
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
 pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
     if json {
         return print_json(&view::runs(runs, switches, max_attempts));

@@ -60,14 +60,17 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// Whether a store URL names a PostgreSQL database.
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
 /// Opens the store `url` names: `postgres://…` (or `postgresql://…`), or
 /// `sqlite:PATH`; without one, the SQLite file `wakeful.db` in `data_dir`.
 pub fn open(url: Option<&str>, data_dir: &std::path::Path) -> Result<sql::SqlStore> {
     match url {
         None => sql::SqlStore::open(data_dir.join("wakeful.db")),
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            sql::SqlStore::connect(url)
-        }
+        Some(url) if is_postgres(url) => sql::SqlStore::connect(url),
         Some(url) => match url.strip_prefix("sqlite:") {
             Some(path) if !path.is_empty() => sql::SqlStore::open(path),
             _ => Err(StoreError::Db(format!(
@@ -430,6 +433,19 @@ pub trait Store: Send {
     /// transaction. Returns false (and appends nothing) when none was set.
     fn clear_switch_audited(&mut self, scope: &str, audit: &AuditEntry, at: Millis)
     -> Result<bool>;
+
+    // ---- hosts sharing the store
+    /// Records that the host `id` (`<hostname>:<pid>`, the start of its
+    /// claims' owner) of `kind` (`serve`, `work`) is alive at `at`.
+    fn heartbeat(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis) -> Result<()>;
+    /// Records that host `id` stopped cleanly at `at`.
+    fn host_stopped(&mut self, id: &str, at: Millis) -> Result<()>;
+    /// Deletes the rows of hosts silent since before `before`; returns how
+    /// many.
+    fn forget_silent_hosts(&mut self, before: Millis) -> Result<u64>;
+    /// Every recorded host, latest heartbeat first, each with the runs it
+    /// holds a live claim on at `now`.
+    fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>>;
 }
 
 /// One page of a list, and the cursor that asks for the next (`None` on

@@ -569,3 +569,20 @@ pub enum ResolveRefused {
         status: String,
     },
 }
+
+/// A process that uses the store, as it last reported itself.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HostRecord {
+    /// `<hostname>:<pid>`: the start of the owner of every claim it takes.
+    pub id: String,
+    /// `serve` or `work`.
+    pub kind: String,
+    /// The API's address, for `serve`.
+    pub listen: Option<String>,
+    pub started_at: Millis,
+    pub heartbeat_at: Millis,
+    /// Set when it stopped cleanly.
+    pub stopped_at: Option<Millis>,
+    /// The runs it holds a live claim on.
+    pub stepping: Vec<String>,
+}

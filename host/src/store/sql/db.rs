@@ -111,7 +111,8 @@ enum Backend {
 }
 
 pub struct Pg {
-    client: RefCell<postgres::Client>,
+    /// `None` only while being dropped.
+    client: RefCell<Option<postgres::Client>>,
     /// Prepared statements by their SQLite-style text.
     statements: RefCell<HashMap<String, postgres::Statement>>,
     /// Set when PostgreSQL aborted the transaction for a conflict with a
@@ -129,7 +130,7 @@ impl Connection {
     pub fn postgres(client: postgres::Client) -> Connection {
         Connection {
             backend: Backend::Postgres(Pg {
-                client: RefCell::new(client),
+                client: RefCell::new(Some(client)),
                 statements: RefCell::new(HashMap::new()),
                 conflicted: Cell::new(false),
             }),
@@ -189,6 +190,19 @@ impl Connection {
         self.prepare_cached(sql)?.query_row(params, f)
     }
 
+    /// Tells the hosts listening on this database that a run may have a
+    /// wake now, when the transaction commits (PostgreSQL `NOTIFY` is
+    /// transactional: an aborted one sends nothing). A no-op on SQLite,
+    /// whose processes share one machine and re-check on an interval.
+    pub fn notify_wake(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(_) => self
+                .prepare_cached("SELECT pg_notify('wakeful_wake', '')")?
+                .query_row(params![], |_| Ok(())),
+        }
+    }
+
     /// Whether the last failure was PostgreSQL aborting the transaction
     /// for a conflict; reading it clears it.
     fn take_conflict(&self) -> bool {
@@ -206,7 +220,11 @@ impl Pg {
         &self,
         f: impl FnOnce(&mut postgres::Client) -> Result<T, postgres::Error>,
     ) -> Result<T> {
-        let result = f(&mut self.client.borrow_mut());
+        let mut client = self.client.borrow_mut();
+        let client = client
+            .as_mut()
+            .expect("the client lives as long as the connection");
+        let result = f(client);
         result.map_err(|e| {
             if let Some(code) = e.code()
                 && (*code == postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
@@ -225,6 +243,22 @@ impl Pg {
 /// PostgreSQL's planner orders itself.
 fn postgres_sql(sql: &str) -> String {
     dollar_placeholders(sql).replace("CROSS JOIN", "JOIN")
+}
+
+/// The synchronous client closes its connection by blocking on its own
+/// runtime, which tokio forbids on a thread that drives async tasks (the
+/// API's last reference to a store may go there); such a drop is moved to
+/// a thread of its own.
+impl Drop for Pg {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.get_mut().take()
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            let _ = std::thread::Builder::new()
+                .name("pg-close".into())
+                .spawn(move || drop(client));
+        }
+    }
 }
 
 /// `?1`, `?2` … as PostgreSQL's `$1`, `$2` …, outside string literals.

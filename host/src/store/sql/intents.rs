@@ -145,6 +145,7 @@ pub(super) fn resolve(
         conn,
         &format!("resolving call {key} of run {run_id}"),
         |tx| {
+            super::wake_workers(tx)?;
             let status: Option<String> = tx
                 .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
                 .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())

@@ -33,7 +33,9 @@ mod claims;
 mod commits;
 pub(crate) mod db;
 mod health;
+mod hosts;
 mod intents;
+pub mod listen;
 mod pages;
 mod pg_schema;
 mod postgres;
@@ -125,6 +127,12 @@ impl SqlStore {
     pub fn location(&self) -> &Location {
         &self.location
     }
+}
+
+/// Wakes idle workers on other hosts once the caller's transaction
+/// commits: something it wrote may give a run a wake.
+fn wake_workers(tx: &Connection) -> Result<()> {
+    tx.notify_wake().ctx("notifying idle workers")
 }
 
 fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String> {

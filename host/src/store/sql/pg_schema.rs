@@ -7,8 +7,10 @@
 
 /// Migrations as `(version reached, SQL)`, applied in order. The first
 /// builds the whole schema at the SQLite schema's version of the day; later
-/// entries move both stores to the same new version. Append only.
-pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[(5, PG_SCHEMA_V5)];
+/// entries move both stores to the same new version, with the SQLite
+/// migration's own text where it reads the same on both. Append only.
+pub(super) const PG_MIGRATIONS: &[(i64, &str)] =
+    &[(5, PG_SCHEMA_V5), (6, super::schema::SCHEMA_V6)];
 
 const PG_SCHEMA_V5: &str = r#"
 CREATE TABLE agents (

@@ -129,6 +129,7 @@ pub(super) fn create_run(
     audit: Option<&AuditEntry>,
 ) -> Result<()> {
     write(conn, &format!("creating run {}", run.run_id), |tx| {
+        super::wake_workers(tx)?;
         insert_run(tx, run)?;
         if let Some(entry) = audit {
             super::audit::insert(tx, entry, run.created_at)?;
@@ -455,8 +456,25 @@ pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
     .ctx_with(|| format!("reading the inbox of run {run_id}"))
 }
 
+/// The advisory lock a PostgreSQL host holds while it prunes.
+const PRUNE_LOCK: i64 = 0x7761_6b65_6675_6c02;
+
 pub(super) fn prune(conn: &mut Connection, ended_before: Millis, now: Millis) -> Result<u64> {
     write(conn, "pruning ended runs", |tx| {
+        // Hosts sharing a PostgreSQL store all prune on their schedule;
+        // one at a time does the work and the others find it taken.
+        if tx.dialect() == super::db::Dialect::Postgres {
+            let ours: bool = tx
+                .query_row(
+                    "SELECT pg_try_advisory_xact_lock(?1)",
+                    [PRUNE_LOCK],
+                    |row| row.get(0),
+                )
+                .ctx("taking the pruning lock")?;
+            if !ours {
+                return Ok(0);
+            }
+        }
         let ended =
             "SELECT run_id FROM runs WHERE status IN ('done', 'cancelled') AND updated_at < ?1";
         tx.prepare(

@@ -3,7 +3,9 @@
 
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
+pub(super) const MIGRATIONS: &[&str] = &[
+    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6,
+];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -257,4 +259,21 @@ CREATE TABLE callbacks (
     used_from  TEXT,                        -- the client address of that POST
     UNIQUE (run_id, id)
 ) WITHOUT ROWID;
+"#;
+
+/// The hosts sharing a store, and an index to find what each is stepping.
+pub(super) const SCHEMA_V6: &str = r#"
+-- BIGINT, which SQLite reads as INTEGER: this text builds both stores.
+-- Every `serve` (and `work`) process that uses the store: written at start
+-- and at each heartbeat, marked stopped at a clean exit. A host whose
+-- heartbeat is old died without saying so.
+CREATE TABLE hosts (
+    id           TEXT PRIMARY KEY NOT NULL,  -- <hostname>:<pid>, the prefix of its claims' owner
+    kind         TEXT NOT NULL,              -- serve or work
+    listen       TEXT,                       -- the API's address, for serve
+    started_at   BIGINT NOT NULL,
+    heartbeat_at BIGINT NOT NULL,
+    stopped_at   BIGINT
+);
+CREATE INDEX runs_by_lease_owner ON runs (lease_owner) WHERE lease_owner IS NOT NULL;
 "#;

@@ -10,15 +10,17 @@ use crate::store::{
     PutAgent, RenderResult, Result, Run, Schedule, StepCommit, StepFailed, Store, Switch,
     UpgradeCommit,
 };
-use crate::store::{Budgets, Callback, CallbackRefused, ClaimedRun, NewCallback, Usage};
+use crate::store::{
+    Budgets, Callback, CallbackRefused, ClaimedRun, HostRecord, NewCallback, Usage,
+};
 use crate::store::{
     Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
     StepHeld,
 };
 
 use super::{
-    SqlStore, agents, audit, callbacks, claims, commits, health, intents, pages, runs, schedules,
-    switches, tools, triggers, upgrades, write,
+    SqlStore, agents, audit, callbacks, claims, commits, health, hosts, intents, pages, runs,
+    schedules, switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {
@@ -390,5 +392,21 @@ impl Store for SqlStore {
         at: Millis,
     ) -> Result<bool> {
         switches::clear_switch_audited(&mut self.conn, scope, audit, at)
+    }
+
+    fn heartbeat(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis) -> Result<()> {
+        hosts::heartbeat(&mut self.conn, id, kind, listen, at)
+    }
+
+    fn host_stopped(&mut self, id: &str, at: Millis) -> Result<()> {
+        hosts::stopped(&mut self.conn, id, at)
+    }
+
+    fn forget_silent_hosts(&mut self, before: Millis) -> Result<u64> {
+        hosts::forget_silent(&mut self.conn, before)
+    }
+
+    fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>> {
+        hosts::hosts(&self.conn, now)
     }
 }

@@ -47,6 +47,7 @@ pub(super) fn set_switch(conn: &mut Connection, switch: &Switch) -> Result<()> {
 
 pub(super) fn clear_switch(conn: &mut Connection, scope: &str) -> Result<bool> {
     write(conn, &format!("clearing kill switch {scope}"), |tx| {
+        super::wake_workers(tx)?;
         delete(tx, scope)
     })
 }
@@ -76,6 +77,7 @@ pub(super) fn clear_switch_audited(
     at: Millis,
 ) -> Result<bool> {
     write(conn, &format!("clearing kill switch {scope}"), |tx| {
+        super::wake_workers(tx)?;
         let cleared = delete(tx, scope)?;
         if cleared {
             audit::insert(tx, entry, at)?;

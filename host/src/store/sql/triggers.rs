@@ -37,11 +37,11 @@ pub(super) fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<De
             ])
         })
         .ctx_with(|| format!("storing event {} for run {run_id}", event.id))?;
-    Ok(if inserted == 0 {
-        Delivery::Duplicate
-    } else {
-        Delivery::Accepted
-    })
+    if inserted == 0 {
+        return Ok(Delivery::Duplicate);
+    }
+    super::wake_workers(conn)?;
+    Ok(Delivery::Accepted)
 }
 
 pub(super) fn deliver_event(
@@ -131,6 +131,7 @@ pub(super) fn answer_approval(
         conn,
         &format!("answering approval request {request} of run {run_id}"),
         |tx| {
+            super::wake_workers(tx)?;
             if !run_exists(tx, run_id)? {
                 return Ok(Err(AnswerRefused::UnknownRun(run_id.to_string())));
             }
@@ -238,6 +239,7 @@ pub(super) fn resume_parked(
     at: Millis,
 ) -> Result<bool> {
     write(conn, &format!("resuming run {run_id}"), |tx| {
+        super::wake_workers(tx)?;
         // Parking consumed nothing: the wake the run was parked on (its
         // start, a continue, an event, an answer) is still there and is
         // delivered again. A run with no pending start or continue goes
