@@ -107,7 +107,7 @@ pub struct Connection {
 
 enum Backend {
     Sqlite(rusqlite::Connection),
-    Postgres(Pg),
+    Postgres(Box<Pg>),
 }
 
 pub struct Pg {
@@ -129,11 +129,11 @@ impl Connection {
 
     pub fn postgres(client: postgres::Client) -> Connection {
         Connection {
-            backend: Backend::Postgres(Pg {
+            backend: Backend::Postgres(Box::new(Pg {
                 client: RefCell::new(Some(client)),
                 statements: RefCell::new(HashMap::new()),
                 conflicted: Cell::new(false),
-            }),
+            })),
         }
     }
 
