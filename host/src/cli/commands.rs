@@ -27,11 +27,43 @@ pub fn run(cli: Cli) -> Result<()> {
     match command {
         Command::Bench {
             agent,
+            scale: true,
+            runs,
+            hosts,
+            latency_samples,
+            sleeping,
+            ..
+        } => {
+            let options = crate::bench::ScaleOptions {
+                stores: std::iter::once(None)
+                    .chain(config.store_url().map(|u| Some(u.to_string())))
+                    .collect(),
+                runs,
+                hosts,
+                latency_samples,
+                sleeping,
+            };
+            if let Some(agent) = agent {
+                bail!("--scale measures the repository's agents, not `{agent}`: drop one");
+            }
+            admin::bench_scale(&options, config, json)
+        }
+        Command::Bench {
+            agent,
             runs,
             input,
             topic,
             payload,
-        } => admin::bench(&agent, runs, input, topic, payload, config, json),
+            ..
+        } => admin::bench(
+            agent.as_deref().unwrap_or_default(),
+            runs,
+            input,
+            topic,
+            payload,
+            config,
+            json,
+        ),
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;

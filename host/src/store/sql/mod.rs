@@ -42,6 +42,7 @@ mod postgres;
 mod runs;
 mod schedules;
 mod schema;
+mod seed;
 mod sqlite;
 mod store_impl;
 mod switches;
