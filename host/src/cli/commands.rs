@@ -442,7 +442,16 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
         }
         return Ok(());
     }
+    // A long-lived worker is a host among those sharing the store
+    // (`wakeful hosts`); a `--until-idle` pass is too short to list.
+    let host = crate::worker::host_id();
+    let mut beat_at: Option<std::time::Instant> = None;
     loop {
+        if beat_at.is_none_or(|t| t.elapsed() >= crate::serve::HEARTBEAT) {
+            let now = worker.app().now();
+            worker.app().store.heartbeat(&host, "work", None, now)?;
+            beat_at = Some(std::time::Instant::now());
+        }
         worker.until_idle(print, waiting)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));
     }
