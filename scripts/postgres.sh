@@ -45,7 +45,7 @@ EOF
             dirname "$(readlink -f "$(command -v initdb)")"
             return
         fi
-        d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+        d=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
         [[ -n $d && -x $d/initdb ]] && echo "$d"
     }
 
