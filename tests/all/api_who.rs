@@ -109,6 +109,9 @@ fn every_operator_act_through_the_api_names_the_token_that_made_it() {
     );
     post(alice, "/v1/pause", json!({"scope": "run:c"}));
     post(bob, "/v1/resume", json!({"scope": "run:c"}));
+    // An upgrade skips a run a worker is stepping: let the broadcast's
+    // step end first.
+    server.wait_run("d", "the broadcast's step", |r| r["steps"] == 2);
     post(
         alice,
         "/v1/upgrade",

@@ -9,7 +9,7 @@ use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-use crate::harness::{self, Env};
+use crate::harness::{self, Env, StoreKind};
 
 /// Runs `wakeful ARGS`, reads the first line of its output, and closes the
 /// pipe as `| head -1` does. Returns that line, the exit status and stderr.
@@ -64,9 +64,17 @@ fn listing_into_a_closed_pipe_ends_quietly() {
          UPDATE seed SET state = '{}', input = 'null';
          BEGIN;",
     );
+    // PostgreSQL's runs have an explicit `rowid` (SQLite's is hidden
+    // from `*`): each copy takes its own.
+    let postgres = env.store_kind() == StoreKind::Postgres;
     for i in 0..2000 {
+        let rowid = if postgres {
+            format!(", rowid = {}", 1_000_000 + i)
+        } else {
+            String::new()
+        };
         sql.push_str(&format!(
-            "UPDATE seed SET run_id = 'copy-{i:05}', incarnation = '{:032x}';
+            "UPDATE seed SET run_id = 'copy-{i:05}', incarnation = '{:032x}'{rowid};
              INSERT INTO runs SELECT * FROM seed;",
             (u128::from(std::process::id()) << 64) | i
         ));

@@ -129,6 +129,7 @@ pub(super) fn create_run(
     audit: Option<&AuditEntry>,
 ) -> Result<()> {
     write(conn, &format!("creating run {}", run.run_id), |tx| {
+        fence_broadcasts(tx)?;
         super::wake_workers(tx)?;
         insert_run(tx, run)?;
         if let Some(entry) = audit {
@@ -136,6 +137,23 @@ pub(super) fn create_run(
         }
         Ok(())
     })
+}
+
+/// A run receives the broadcasts numbered above its `broadcast_floor`, the
+/// highest number when it was created. PostgreSQL numbers rows when they
+/// are inserted, not when they commit: a broadcast in flight could hold a
+/// number below a later one already committed, and a run created between
+/// the two commits would take the higher one as its floor and never
+/// receive the first. Holding the table in SHARE mode waits for the
+/// broadcasts in flight and keeps new ones out until the run is created
+/// (runs created at once share it). First in the transaction: the snapshot
+/// its reads see is taken after the lock. SQLite has one writer at a time.
+fn fence_broadcasts(tx: &Connection) -> Result<()> {
+    if tx.dialect() == super::db::Dialect::Postgres {
+        tx.execute_batch("LOCK TABLE broadcasts IN SHARE MODE")
+            .ctx("waiting for broadcasts in flight")?;
+    }
+    Ok(())
 }
 
 fn insert_run(tx: &Connection, run: &NewRun) -> Result<()> {
