@@ -431,6 +431,45 @@ impl Statement<'_> {
         })
     }
 
+    /// Hands each row to `f` as it arrives, holding one row at a time:
+    /// for reads larger than memory should hold (copying a whole store).
+    /// Stops at the first error of `f`, which is returned inside: the outer
+    /// error is the database's. `f` must not use this statement's
+    /// connection, which is busy until the last row.
+    pub fn for_each<E>(
+        &mut self,
+        params: impl Params,
+        mut f: impl FnMut(&Row<'_>) -> Result<(), E>,
+    ) -> Result<Result<(), E>> {
+        params.with_values(|values| match self {
+            Statement::Sqlite(stmt) => {
+                let mut rows = stmt.query(rusqlite::params_from_iter(values))?;
+                while let Some(row) = rows.next()? {
+                    if let Err(e) = f(&Row::Sqlite(row)) {
+                        return Ok(Err(e));
+                    }
+                }
+                Ok(Ok(()))
+            }
+            Statement::Postgres(pg, stmt, _) => {
+                use postgres::fallible_iterator::FallibleIterator;
+                let args = pg_args(values);
+                let mut failed = None;
+                pg.run(|client| {
+                    let mut rows = client.query_raw(&*stmt, pg_refs(&args))?;
+                    while let Some(row) = rows.next()? {
+                        if let Err(e) = f(&Row::Postgres(&row)) {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok(failed.map_or(Ok(()), Err))
+            }
+        })
+    }
+
     /// Whether the statement returns at least one row.
     pub fn exists(&mut self, params: impl Params) -> Result<bool> {
         self.query_row(params, |_| Ok(()))
