@@ -11,6 +11,7 @@ use super::{KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::bench::{self, BenchWake};
 use crate::config::Config;
+use crate::model::Millis;
 use crate::store::{AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
 
@@ -257,7 +258,17 @@ pub(super) fn bench(
 pub(super) fn migrate_store(from: &str, to: &str, by: &str, json: bool) -> Result<()> {
     use crate::clock::Clock;
     let at = crate::clock::SystemClock.now();
-    let copied = crate::store::sql::copy_store(from, to, by, at)?;
+    // A host is live for three heartbeats after its last, as `wakeful
+    // hosts` counts.
+    let live_for = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+    let order = crate::store::sql::CopyOrder {
+        from,
+        to,
+        by,
+        at,
+        live_since: at.saturating_sub(live_for),
+    };
+    let copied = crate::store::sql::copy_store(&order)?;
     if json {
         return print_json(&copied);
     }

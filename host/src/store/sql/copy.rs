@@ -65,15 +65,35 @@ pub struct TableCopied {
     pub sha256: String,
 }
 
-/// Copies the whole store at `from` into the empty store at `to` (both
-/// store URLs: `sqlite:PATH` or `postgres://…`) and appends a `store
-/// migrated` audit row naming `by` to the target, in one transaction on
-/// the target.
+/// What to copy where, for whom.
+#[derive(Clone, Copy, Debug)]
+pub struct CopyOrder<'a> {
+    /// Store URLs: `sqlite:PATH` or `postgres://…`.
+    pub from: &'a str,
+    pub to: &'a str,
+    /// Named in the target's `store migrated` audit row.
+    pub by: &'a str,
+    pub at: Millis,
+    /// A host of the source that has not said it stopped and beat at or
+    /// after this time is taken to be running: the copy is refused.
+    pub live_since: Millis,
+}
+
+/// Copies the whole store at `order.from` into the empty store at
+/// `order.to` and appends a `store migrated` audit row to the target, in
+/// one transaction on the target.
 ///
 /// The source must hold a store; an older SQLite file is migrated to this
 /// build's schema when it is opened (the result says so). The target is
 /// created or migrated like any store, and must hold no row.
-pub fn copy_store(from: &str, to: &str, by: &str, at: Millis) -> Result<Copied, CopyError> {
+pub fn copy_store(order: &CopyOrder<'_>) -> Result<Copied, CopyError> {
+    let CopyOrder {
+        from,
+        to,
+        by,
+        at,
+        live_since,
+    } = *order;
     let shown_from = super::postgres_shown_url(from);
     let shown_to = super::postgres_shown_url(to);
     let from_url = StoreUrl::parse(from)?;
@@ -105,6 +125,14 @@ pub fn copy_store(from: &str, to: &str, by: &str, at: Millis) -> Result<Copied, 
     tables::check_schema(&target.conn, &shown_to)?;
 
     let snapshot = Snapshot::begin(&source.conn)?;
+    let running = live_hosts(snapshot.conn, live_since)?;
+    if !running.is_empty() {
+        return Err(CopyError::Refused(format!(
+            "{} still running on the source {shown_from}: stop every host using it, then \
+             run migrate-store again",
+            running.join(", ")
+        )));
+    }
     let marks = IDENTITIES
         .iter()
         .map(|(table, column)| tables::high_water(snapshot.conn, table, column))
@@ -116,6 +144,7 @@ pub fn copy_store(from: &str, to: &str, by: &str, at: Millis) -> Result<Copied, 
         error
     };
     let copied = write(&mut target.conn, "copying the store", |tx| {
+        *refusal.borrow_mut() = None;
         let found = rows_found(tx)?;
         if !found.is_empty() {
             return Err(refuse(format!(
@@ -146,27 +175,11 @@ pub fn copy_store(from: &str, to: &str, by: &str, at: Millis) -> Result<Copied, 
                 hook()
             }
         });
-        // A second connection sees what the source holds now, past the
-        // snapshot the copy was read from.
-        let now = open(from_url)?;
-        for t in &copied {
-            let table = TABLES
-                .iter()
-                .find(|x| x.name == t.table)
-                .expect("a known table");
-            let (rows, sha256) = tables::digest(&now.conn, table)?;
-            if (rows, &sha256) != (t.rows, &t.sha256) {
-                let change = match rows == t.rows {
-                    true => "its rows were changed".to_string(),
-                    false => format!("{} row(s) copied, {rows} now", t.rows),
-                };
-                return Err(refuse(format!(
-                    "the source {shown_from} was written during the copy (table {}: \
-                     {change}); nothing was kept: stop every host using the source and run \
-                     migrate-store again",
-                    t.table
-                )));
-            }
+        if let Some(change) = source_change(from_url, &copied)? {
+            return Err(refuse(format!(
+                "the source {shown_from} was written during the copy ({change}); nothing \
+                 was kept: stop every host using the source and run migrate-store again"
+            )));
         }
         for ((table, column), mark) in IDENTITIES.iter().zip(&marks) {
             tables::set_counter(tx, table, column, *mark)?;
@@ -206,6 +219,28 @@ pub fn copy_store(from: &str, to: &str, by: &str, at: Millis) -> Result<Copied, 
     })
 }
 
+/// How the source differs now from what was copied, if it does: read on
+/// a connection of its own, which sees past the copy's snapshot.
+fn source_change(
+    from: StoreUrl<'_>,
+    copied: &[TableCopied],
+) -> crate::store::Result<Option<String>> {
+    let now = open(from)?;
+    for (table, copied) in TABLES.iter().zip(copied) {
+        let (rows, sha256) = tables::digest(&now.conn, table)?;
+        if rows != copied.rows {
+            return Ok(Some(format!(
+                "table {}: {} row(s) copied, {rows} now",
+                table.name, copied.rows
+            )));
+        }
+        if sha256 != copied.sha256 {
+            return Ok(Some(format!("table {}: rows were changed", table.name)));
+        }
+    }
+    Ok(None)
+}
+
 fn migrated_from(before: i64) -> Option<i64> {
     (before < super::SCHEMA_VERSION).then_some(before)
 }
@@ -243,6 +278,25 @@ fn schema_version(conn: &Connection) -> crate::store::Result<i64> {
         }
     }
     .ctx("reading the schema version")
+}
+
+/// The hosts of the source that beat at or after `since` and did not say
+/// they stopped, as `host ID (KIND)`.
+fn live_hosts(conn: &Connection, since: Millis) -> crate::store::Result<Vec<String>> {
+    conn.prepare_cached(
+        "SELECT id, kind FROM hosts WHERE stopped_at IS NULL AND heartbeat_at >= ?1 ORDER BY id",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map(params![since], |row| {
+            Ok(format!(
+                "host {} ({})",
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?
+            ))
+        })?
+        .collect()
+    })
+    .ctx("reading the hosts of the source")
 }
 
 /// Each table that has rows, as `table: N row(s)`.
@@ -327,6 +381,9 @@ impl<'c> Snapshot<'c> {
             Dialect::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
         })
         .ctx("starting a read of the source")?;
+        // A connection lost now must fail the copy, not come back
+        // outside the snapshot.
+        conn.set_in_transaction(true);
         let snapshot = Snapshot { conn };
         // Both databases take the snapshot at the first read (SQLite keeps
         // it while writers append to the write-ahead log): take it now.
@@ -339,6 +396,7 @@ impl<'c> Snapshot<'c> {
 impl Drop for Snapshot<'_> {
     fn drop(&mut self) {
         // Only read: ending it keeps or loses nothing.
+        self.conn.set_in_transaction(false);
         let _ = self.conn.execute_batch("ROLLBACK");
     }
 }

@@ -206,7 +206,10 @@ impl Connection {
         }
     }
 
-    fn set_in_transaction(&self, open: bool) {
+    /// Records that a transaction is open (or no longer): a connection
+    /// lost inside one is not silently opened again. [`Transaction`] keeps
+    /// it; a read transaction opened with `execute_batch` says so here.
+    pub(super) fn set_in_transaction(&self, open: bool) {
         if let Backend::Postgres(pg) = &self.backend {
             pg.in_transaction.set(open);
         }

@@ -59,7 +59,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Result, StoreError};
-pub use copy::{Copied, CopyError, TableCopied, copy_store};
+pub use copy::{Copied, CopyError, CopyOrder, TableCopied, copy_store};
 use db::{Connection, Context, write};
 pub use postgres::shown_url as postgres_shown_url;
 pub use schema::SCHEMA_VERSION;

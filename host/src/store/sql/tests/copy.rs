@@ -3,7 +3,7 @@
 //! as they found it.
 
 use super::*;
-use crate::store::sql::{CopyError, copy::AFTER_READ, copy_store};
+use crate::store::sql::{Copied, CopyError, CopyOrder, copy::AFTER_READ, copy_store};
 use crate::store::{Callback, Intent, NewCallback, Overlap, Schedule, Usage};
 
 /// The PostgreSQL server these tests copy to and from, whichever store the
@@ -49,6 +49,18 @@ impl Drop for PgSchema {
         let _ = admin(&postgres_server())
             .batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name));
     }
+}
+
+/// Copies `from` to `to` at `at`, as `dave`; hosts that beat in the last
+/// 10 ms count as running.
+fn copy(from: &str, to: &str, at: Millis) -> Result<Copied, CopyError> {
+    copy_store(&CopyOrder {
+        from,
+        to,
+        by: "dave",
+        at,
+        live_since: at.saturating_sub(10),
+    })
 }
 
 fn sqlite_url(db: &TempDb) -> String {
@@ -276,7 +288,7 @@ fn a_sqlite_store_copied_to_postgres_reads_the_same_and_is_not_copied_twice() {
     populate(&mut source);
     let pg = PgSchema::new("to_pg");
 
-    let copied = copy_store(&sqlite_url(&db), &pg.url, "alice", 40).unwrap();
+    let copied = copy(&sqlite_url(&db), &pg.url, 40).unwrap();
     assert!(copied.verified);
     assert_eq!(copied.source_migrated_from, None);
     let rows = |table: &str| {
@@ -295,13 +307,13 @@ fn a_sqlite_store_copied_to_postgres_reads_the_same_and_is_not_copied_twice() {
     let mut target = pg.open();
     assert_same(&source, &target);
     let row = target.audit(None).unwrap().pop().unwrap();
-    assert_eq!(row.data["by"], "alice");
+    assert_eq!(row.data["by"], "dave");
     assert_eq!(row.data["from"], sqlite_url(&db));
     assert_eq!(row.data["rows"]["checkpoints"], 1);
 
     // The target is no longer empty: a second copy is refused, untouched.
     let audit_rows = target.audit(None).unwrap().len();
-    match copy_store(&sqlite_url(&db), &pg.url, "alice", 41) {
+    match copy(&sqlite_url(&db), &pg.url, 41) {
         Err(CopyError::Refused(why)) => {
             assert!(why.contains("is not empty"), "{why}");
             assert!(why.contains("runs: 4 row(s)"), "{why}");
@@ -319,7 +331,7 @@ fn a_postgres_store_copies_back_to_sqlite() {
     let pg = PgSchema::new("from_pg");
     let mut source = pg.open();
     populate(&mut source);
-    let copied = copy_store(&pg.url, &sqlite_url(&db), "bob", 40).unwrap();
+    let copied = copy(&pg.url, &sqlite_url(&db), 40).unwrap();
     assert!(copied.verified);
     let mut target = SqlStore::open(db.path()).unwrap();
     assert_same(&source, &target);
@@ -340,7 +352,7 @@ fn a_copy_is_refused_when_the_source_is_written_meanwhile() {
                 .unwrap();
         }))
     });
-    let result = copy_store(&sqlite_url(&from), &sqlite_url(&to), "carol", 61);
+    let result = copy(&sqlite_url(&from), &sqlite_url(&to), 61);
     AFTER_READ.with(|hook| hook.borrow_mut().take());
     match result {
         Err(CopyError::Refused(why)) => {
@@ -371,7 +383,7 @@ fn an_older_sqlite_source_is_migrated_first_and_a_missing_one_refused() {
         )
         .unwrap();
     }
-    let copied = copy_store(&sqlite_url(&from), &sqlite_url(&to), "dave", 2).unwrap();
+    let copied = copy(&sqlite_url(&from), &sqlite_url(&to), 2).unwrap();
     assert_eq!(copied.source_migrated_from, Some(4));
     assert_eq!(copied.schema_version, SCHEMA_VERSION);
     assert_eq!(copied.rows, 2);
@@ -380,13 +392,30 @@ fn an_older_sqlite_source_is_migrated_first_and_a_missing_one_refused() {
     assert_eq!((kv[0].key.as_str(), kv[0].version), ("k", 3));
 
     let nowhere = TempDb::new("copy-nowhere");
-    match copy_store(&sqlite_url(&nowhere), &sqlite_url(&to), "dave", 3) {
+    match copy(&sqlite_url(&nowhere), &sqlite_url(&to), 3) {
         Err(CopyError::Refused(why)) => assert!(why.contains("there is no store"), "{why}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
     assert!(!nowhere.path().exists(), "a missing source is not created");
-    match copy_store(&sqlite_url(&to), &sqlite_url(&to), "dave", 3) {
+    match copy(&sqlite_url(&to), &sqlite_url(&to), 3) {
         Err(CopyError::Refused(why)) => assert!(why.contains("both the source"), "{why}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+#[test]
+fn a_source_a_host_still_runs_on_is_not_copied() {
+    let from = TempDb::new("copy-live");
+    let to = TempDb::new("copy-live-to");
+    let mut source = SqlStore::open(from.path()).unwrap();
+    source.heartbeat("box:7", "serve", None, 100).unwrap();
+    match copy(&sqlite_url(&from), &sqlite_url(&to), 105) {
+        Err(CopyError::Refused(why)) => {
+            assert!(why.contains("host box:7 (serve) still running"), "{why}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    // Silent for long enough, it is taken to have died.
+    let copied = copy(&sqlite_url(&from), &sqlite_url(&to), 200).unwrap();
+    assert_eq!(copied.rows, 1);
 }
