@@ -72,7 +72,9 @@ fn status(env: &Env, run: &str) -> String {
 
 #[test]
 fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
-    let env = Env::new("migrate-store", INCIDENT_TOOLS);
+    // On the SQLite file whatever store the other tests run on: it is
+    // what is moved.
+    let env = Env::sqlite("migrate-store", INCIDENT_TOOLS);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
     env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
     env.deploy("incident", &["kv", "lease", "llm"]);
@@ -91,10 +93,7 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     let audit = env.json(&["audit"]);
     let runs_listed = env.json(&["runs"]);
 
-    let file = format!(
-        "sqlite:{}",
-        env.dir.join("data").join("wakeful.db").display()
-    );
+    let file = format!("sqlite:{}", env.sqlite_file().display());
     let pg = PgSchema::new("move");
     let out = migrate(&env, &file, &pg.url, false);
     let stdout = String::from_utf8_lossy(&out.stdout);
