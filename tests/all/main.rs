@@ -24,6 +24,7 @@ mod invoice;
 mod ledger;
 mod logs;
 mod manners;
+mod migrate_store;
 mod operator;
 mod race;
 mod sandbox;

@@ -1,5 +1,6 @@
 //! Commands on the host's own state rather than on runs: kv, leases and
-//! schedules; and `bench`, which works on a store of its own.
+//! schedules; `bench`, which works on a store of its own; and
+//! `migrate-store`, which works on the two stores it names.
 
 use anyhow::{Context, Result, bail};
 use serde_json::json;
@@ -10,6 +11,7 @@ use super::{KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::bench::{self, BenchWake};
 use crate::config::Config;
+use crate::model::Millis;
 use crate::store::{AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
 
@@ -249,5 +251,43 @@ pub(super) fn bench(
     {
         println!("{k:<16} {v}");
     }
+    Ok(())
+}
+
+/// `wakeful migrate-store`: the copy, then what it found and proved.
+pub(super) fn migrate_store(from: &str, to: &str, by: &str, json: bool) -> Result<()> {
+    use crate::clock::Clock;
+    let at = crate::clock::SystemClock.now();
+    // A host is live for three heartbeats after its last, as `wakeful
+    // hosts` counts.
+    let live_for = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+    let order = crate::store::sql::CopyOrder {
+        from,
+        to,
+        by,
+        at,
+        live_since: at.saturating_sub(live_for),
+    };
+    let copied = crate::store::sql::copy_store(&order)?;
+    if json {
+        return print_json(&copied);
+    }
+    if let Some(old) = copied.source_migrated_from {
+        println!(
+            "the source was at schema {old}: opening it migrated it to schema {}",
+            copied.schema_version
+        );
+    }
+    output::copied_tables(&copied.tables);
+    println!(
+        "copied {} row(s) from {} to {}: verified (every table's row count and SHA-256 \
+         match on both sides, and the source was not written during the copy)",
+        copied.rows, copied.from, copied.to
+    );
+    println!(
+        "the target's audit log records it (`store migrated`); point every host at {} \
+         (--store, WAKEFUL_STORE or [store] url) before starting them again",
+        copied.to
+    );
     Ok(())
 }

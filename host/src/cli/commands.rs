@@ -13,8 +13,9 @@ use crate::store::{ClaimedRun, Delivery, Resolution, RunFilter, RunStatus, Store
 use crate::upgrade;
 use crate::worker::Worker;
 
-/// Runs one command line. `bench` works on a store of its own and never
-/// opens (or creates) the data directory; every other command does.
+/// Runs one command line. `bench` works on a store of its own and
+/// `migrate-store` on the stores it names: neither opens (or creates) the
+/// data directory; every other command does.
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
     let Cli {
@@ -64,6 +65,9 @@ pub fn run(cli: Cli) -> Result<()> {
             config,
             json,
         ),
+        Command::MigrateStore { from, to } => {
+            admin::migrate_store(&from, &to, &actor(by.as_deref())?, json)
+        }
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;
@@ -376,6 +380,7 @@ fn operate(
         Command::Switches => output::switches(&app.store.switches()?, json)?,
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
+        Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,
         Command::Lease { op } => admin::lease(&mut app, op, by)?,
     }

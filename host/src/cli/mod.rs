@@ -262,6 +262,21 @@ pub enum Command {
     /// List the hosts (`serve` processes) sharing the store: live, stopped
     /// or silent, their last heartbeat and the runs they are stepping.
     Hosts,
+    /// Copy a whole store into an empty one, such as the SQLite file into
+    /// PostgreSQL, in one transaction, and verify the copy table by table.
+    /// Stop every host using the source first: a copy during which the
+    /// source is written is refused. `--data` and `--store` are not used.
+    MigrateStore {
+        /// The store to copy: `sqlite:PATH` or
+        /// `postgres://USER@HOST:PORT/DATABASE`. An older SQLite file is
+        /// migrated to this build's schema first.
+        #[arg(long, value_name = "URL")]
+        from: String,
+        /// The store to copy into, as --from; created (or its schema
+        /// migrated) if needed, and refused if it holds any row.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
     /// List the crash points of this build (empty without the `failpoints`
     /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
     #[command(hide = true)]

@@ -51,6 +51,23 @@ fn table(header: &[&str], rows: Vec<Vec<String>>) {
     }
 }
 
+/// The tables `migrate-store` copied: rows, and the start of each digest.
+pub fn copied_tables(tables: &[crate::store::sql::TableCopied]) {
+    table(
+        &["TABLE", "ROWS", "SHA256"],
+        tables
+            .iter()
+            .map(|t| {
+                vec![
+                    t.table.to_string(),
+                    t.rows.to_string(),
+                    t.sha256.chars().take(16).collect(),
+                ]
+            })
+            .collect(),
+    );
+}
+
 pub fn agents(agents: &[AgentVersion], json: bool) -> Result<()> {
     if json {
         return print_json(agents);
@@ -348,6 +365,18 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
             format!("{}: {} -> {}", s("id"), side("old"), side("new"))
         }
         "step failed" => format!("attempt {}: {}", s("attempt"), s("error")),
+        "store migrated" => {
+            let rows: u64 = d["rows"]
+                .as_object()
+                .map(|tables| tables.values().filter_map(Value::as_u64).sum())
+                .unwrap_or(0);
+            format!(
+                "{rows} row(s) copied from {} to {} by {}",
+                s("from"),
+                s("to"),
+                s("by")
+            )
+        }
         _ => d.to_string(),
     }
 }

@@ -68,16 +68,34 @@ pub fn is_postgres(url: &str) -> bool {
 /// Opens the store `url` names: `postgres://…` (or `postgresql://…`), or
 /// `sqlite:PATH`; without one, the SQLite file `wakeful.db` in `data_dir`.
 pub fn open(url: Option<&str>, data_dir: &std::path::Path) -> Result<sql::SqlStore> {
-    match url {
+    match url.map(StoreUrl::parse).transpose()? {
         None => sql::SqlStore::open(data_dir.join("wakeful.db")),
-        Some(url) if is_postgres(url) => sql::SqlStore::connect(url),
-        Some(url) => match url.strip_prefix("sqlite:") {
-            Some(path) if !path.is_empty() => sql::SqlStore::open(path),
+        Some(StoreUrl::Postgres(url)) => sql::SqlStore::connect(url),
+        Some(StoreUrl::Sqlite(path)) => sql::SqlStore::open(path),
+    }
+}
+
+/// A store URL, told apart by its scheme.
+#[derive(Clone, Copy, Debug)]
+pub enum StoreUrl<'a> {
+    /// `postgres://…` or `postgresql://…`, whole.
+    Postgres(&'a str),
+    /// The file of `sqlite:PATH`.
+    Sqlite(&'a std::path::Path),
+}
+
+impl<'a> StoreUrl<'a> {
+    pub fn parse(url: &'a str) -> Result<StoreUrl<'a>> {
+        if is_postgres(url) {
+            return Ok(StoreUrl::Postgres(url));
+        }
+        match url.strip_prefix("sqlite:") {
+            Some(path) if !path.is_empty() => Ok(StoreUrl::Sqlite(std::path::Path::new(path))),
             _ => Err(StoreError::Db(format!(
                 "unknown store `{}`: give postgres://USER@HOST:PORT/DATABASE or sqlite:PATH",
                 sql::postgres_shown_url(url)
             ))),
-        },
+        }
     }
 }
 

@@ -206,7 +206,10 @@ impl Connection {
         }
     }
 
-    fn set_in_transaction(&self, open: bool) {
+    /// Records that a transaction is open (or no longer): a connection
+    /// lost inside one is not silently opened again. [`Transaction`] keeps
+    /// it; a read transaction opened with `execute_batch` says so here.
+    pub(super) fn set_in_transaction(&self, open: bool) {
         if let Backend::Postgres(pg) = &self.backend {
             pg.in_transaction.set(open);
         }
@@ -428,6 +431,45 @@ impl Statement<'_> {
                 }
             }
             Ok(out.into_iter())
+        })
+    }
+
+    /// Hands each row to `f` as it arrives, holding one row at a time:
+    /// for reads larger than memory should hold (copying a whole store).
+    /// Stops at the first error of `f`, which is returned inside: the outer
+    /// error is the database's. `f` must not use this statement's
+    /// connection, which is busy until the last row.
+    pub fn for_each<E>(
+        &mut self,
+        params: impl Params,
+        mut f: impl FnMut(&Row<'_>) -> Result<(), E>,
+    ) -> Result<Result<(), E>> {
+        params.with_values(|values| match self {
+            Statement::Sqlite(stmt) => {
+                let mut rows = stmt.query(rusqlite::params_from_iter(values))?;
+                while let Some(row) = rows.next()? {
+                    if let Err(e) = f(&Row::Sqlite(row)) {
+                        return Ok(Err(e));
+                    }
+                }
+                Ok(Ok(()))
+            }
+            Statement::Postgres(pg, stmt, _) => {
+                use postgres::fallible_iterator::FallibleIterator;
+                let args = pg_args(values);
+                let mut failed = None;
+                pg.run(|client| {
+                    let mut rows = client.query_raw(&*stmt, pg_refs(&args))?;
+                    while let Some(row) = rows.next()? {
+                        if let Err(e) = f(&Row::Postgres(&row)) {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok(failed.map_or(Ok(()), Err))
+            }
         })
     }
 

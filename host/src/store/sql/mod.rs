@@ -22,7 +22,8 @@
 //! - [`switches`]: kill switches;
 //! - [`audit`]: the append-only audit log;
 //! - [`pages`]: lists a page at a time, and counts, for the API;
-//! - [`sqlite`] and [`postgres`]: opening each database and its schema.
+//! - [`sqlite`] and [`postgres`]: opening each database and its schema;
+//! - [`copy`]: copying a whole store into an empty one (`migrate-store`).
 //!
 //! Every write runs in one transaction ([`db::write`]).
 
@@ -31,6 +32,7 @@ mod audit;
 mod callbacks;
 mod claims;
 mod commits;
+mod copy;
 pub(crate) mod db;
 mod health;
 mod hosts;
@@ -57,6 +59,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Result, StoreError};
+pub use copy::{Copied, CopyError, CopyOrder, TableCopied, copy_store};
 use db::{Connection, Context, write};
 pub use postgres::shown_url as postgres_shown_url;
 pub use schema::SCHEMA_VERSION;

@@ -17,6 +17,35 @@ const MIGRATION_LOCK: i64 = 0x7761_6b65_6675_6c01;
 /// Connects to `url` and migrates its schema; returns the client and the
 /// URL as it can be shown (no password).
 pub(super) fn connect(url: &str) -> Result<(postgres::Client, postgres::Config, String)> {
+    let (mut client, config, shown) = connect_only(url)?;
+    migrate(&mut client, &shown)?;
+    Ok((client, config, shown))
+}
+
+/// The schema version of the store at `url`, read without creating or
+/// migrating anything; `None` when its schema holds no store.
+pub(super) fn stored_version(url: &str) -> Result<Option<i64>> {
+    let (mut client, _, shown) = connect_only(url)?;
+    let db = |e: postgres::Error| {
+        StoreError::Db(format!(
+            "reading the schema version of {shown}: {}",
+            describe(&e)
+        ))
+    };
+    let exists: bool = client
+        .query_one("SELECT to_regclass('wakeful_schema') IS NOT NULL", &[])
+        .map_err(db)?
+        .get(0);
+    if !exists {
+        return Ok(None);
+    }
+    let version = client
+        .query_opt("SELECT version FROM wakeful_schema", &[])
+        .map_err(db)?;
+    Ok(Some(version.map_or(0, |row| row.get(0))))
+}
+
+fn connect_only(url: &str) -> Result<(postgres::Client, postgres::Config, String)> {
     let mut config = postgres::Config::from_str(url).map_err(|e| {
         StoreError::Db(format!(
             "the store URL is not a PostgreSQL connection URL ({e}); \
@@ -34,10 +63,9 @@ pub(super) fn connect(url: &str) -> Result<(postgres::Client, postgres::Config, 
     // Without TLS: the store is meant for a database on the hosts' own
     // network; a URL asking for `sslmode=require` is refused by the
     // client rather than silently sent in clear.
-    let mut client = config
+    let client = config
         .connect(postgres::NoTls)
         .map_err(|e| StoreError::Db(format!("connecting to {shown}: {}", describe(&e))))?;
-    migrate(&mut client, &shown)?;
     Ok((client, config, shown))
 }
 

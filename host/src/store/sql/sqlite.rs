@@ -94,6 +94,22 @@ fn is_busy(e: &rusqlite::Error) -> bool {
     )
 }
 
+/// The schema version of the data file at `path`, read without changing
+/// it; `None` when there is no file (or an empty one): no store is there.
+pub(super) fn stored_version(path: &Path) -> Result<Option<i64>> {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() == 0 => return Ok(None),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(StoreError::Db(format!("reading {shown}: {e}"))),
+    }
+    health::check_file_once(path)?;
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .ctx_with(|| format!("opening the data file {shown} to read its schema version"))?;
+    user_version(&conn).map(Some)
+}
+
 fn user_version(conn: &Connection) -> Result<i64> {
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
         .ctx("reading the schema version")
