@@ -13,8 +13,9 @@ cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 scripts/browser-deps.sh
 # A PostgreSQL server for the tests (WAKEFUL_TEST_POSTGRES, the one on
-# 127.0.0.1:5432, or a throwaway cluster; see the script); the host's unit
-# tests run their store tests on it too.
+# 127.0.0.1:5432, or a throwaway cluster; see the script). The store's
+# unit tests and the end-to-end suite run once on SQLite and once on it;
+# tests that are about PostgreSQL itself use it in both passes.
 WAKEFUL_TEST_POSTGRES=$(scripts/postgres.sh)
 export WAKEFUL_TEST_POSTGRES
 echo "== PostgreSQL for the tests: $WAKEFUL_TEST_POSTGRES"
@@ -38,7 +39,8 @@ cargo test --manifest-path agents/Cargo.toml --workspace
 echo "== host tests (unit and end to end)"
 cargo test --workspace --features wakeful/failpoints
 
-echo "== end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
+echo "== the store's tests and the end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
+WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib store::sql::tests
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e
 
 echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
