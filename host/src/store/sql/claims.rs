@@ -15,8 +15,9 @@
 
 use super::db::{Connection, OptionalExtension, params};
 
+use super::db::{Dialect, Isolation, write_with};
 use super::runs::{self, event_from_row};
-use super::{Context, clamp_time, write};
+use super::{Context, clamp_time};
 use crate::model::{ApprovalAnswer, Millis, Wake};
 use crate::store::{Claim, ClaimedRun, Result, StoreError};
 
@@ -125,15 +126,22 @@ pub(super) fn claim(
     if claimable(conn, now, 1)?.is_empty() {
         return Ok(None);
     }
-    write(conn, "claiming a run", |tx| {
-        // Each pass either claims a run or parks every candidate it looked
-        // at, so this ends, and parked runs never hide a due one.
+    write_with(conn, "claiming a run", Isolation::RowLocks, |tx| {
+        // Each pass claims a run, or parks every candidate it looked at and
+        // did not find taken by another claimer, so this ends, and parked
+        // runs never hide a due one.
         loop {
             let candidates = claimable(tx, now, CANDIDATES)?;
             if candidates.is_empty() {
                 return Ok(None);
             }
-            for run_id in candidates {
+            let mut skipped = 0;
+            for run_id in &candidates {
+                if !lock_claimable(tx, run_id, now)? {
+                    skipped += 1;
+                    continue;
+                }
+                let run_id = run_id.clone();
                 let Some(wake) = pick_wake(tx, &run_id, now)? else {
                     park_undeliverable(tx, &run_id, now)?;
                     continue;
@@ -157,8 +165,29 @@ pub(super) fn claim(
                 };
                 return Ok(Some((claim, wake)));
             }
+            if skipped == candidates.len() {
+                // Every candidate is being claimed by another worker.
+                return Ok(None);
+            }
         }
     })
+}
+
+/// Takes the row of a candidate for this claim, if it is still live and
+/// unleased and no other claimer holds it. On PostgreSQL, concurrent
+/// claimers skip each other's rows (`FOR UPDATE SKIP LOCKED`) instead of
+/// queueing for them, and the row is checked again as it is once locked.
+/// SQLite's single writer needs no row lock.
+fn lock_claimable(tx: &Connection, run_id: &str, now: Millis) -> Result<bool> {
+    if tx.dialect() == Dialect::Sqlite {
+        return Ok(true);
+    }
+    tx.prepare_cached(
+        "SELECT 1 FROM runs WHERE run_id = ?1 AND status IN ('active', 'waiting') \
+         AND (lease_owner IS NULL OR lease_expires <= ?2) FOR UPDATE SKIP LOCKED",
+    )
+    .and_then(|mut stmt| stmt.exists(params![run_id, now]))
+    .ctx_with(|| format!("locking run {run_id} to claim it"))
 }
 
 /// Parks a run that looked due but has no wake to deliver: a run waiting on

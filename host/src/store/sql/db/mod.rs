@@ -362,12 +362,13 @@ pub struct Transaction<'c> {
 }
 
 impl<'c> Transaction<'c> {
-    fn begin(conn: &'c Connection) -> Result<Transaction<'c>> {
-        conn.execute_batch(match conn.dialect() {
+    fn begin(conn: &'c Connection, isolation: Isolation) -> Result<Transaction<'c>> {
+        conn.execute_batch(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
-            Dialect::Sqlite => "BEGIN IMMEDIATE",
-            Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            (Dialect::Sqlite, _) => "BEGIN IMMEDIATE",
+            (Dialect::Postgres, Isolation::Serializable) => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            (Dialect::Postgres, Isolation::RowLocks) => "BEGIN ISOLATION LEVEL READ COMMITTED",
         })?;
         conn.set_in_transaction(true);
         Ok(Transaction { conn, open: true })
@@ -416,13 +417,37 @@ const CONFLICT_RETRIES: u32 = 100;
 pub fn write<T>(
     conn: &mut Connection,
     what: &str,
+    f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
+) -> StoreResult<T> {
+    write_with(conn, what, Isolation::Serializable, f)
+}
+
+/// How a PostgreSQL write transaction keeps concurrent ones apart (SQLite
+/// always has one writer at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// As if transactions ran one after another: the default.
+    Serializable,
+    /// Each statement sees what is committed when it starts; the
+    /// transaction keeps others off the rows it locks (`FOR UPDATE`). For
+    /// claims, which take one row each with `SKIP LOCKED` and check it
+    /// again once locked: serializable claimers reading the same due runs
+    /// would abort each other.
+    RowLocks,
+}
+
+/// [`write`] with the isolation given.
+pub fn write_with<T>(
+    conn: &mut Connection,
+    what: &str,
+    isolation: Isolation,
     mut f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
 ) -> StoreResult<T> {
     let mut attempt = 0;
     loop {
         // A failure outside this transaction must not make it run again.
         conn.take_conflict();
-        let outcome = Transaction::begin(conn)
+        let outcome = Transaction::begin(conn, isolation)
             .map_err(|e| db_error(&format!("starting a transaction for {what}"), e))
             .and_then(|tx| {
                 let value = f(&tx)?;
