@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use serde::Serialize;
 use serde_json::json;
 
-use super::db::{Connection, Dialect, params, write};
+use super::db::{Connection, Dialect, Isolation, params, write_with};
 use super::{Context, SqlStore, audit, postgres, sqlite};
 use crate::model::Millis;
 use crate::store::{StoreError, StoreUrl};
@@ -143,61 +143,70 @@ pub fn copy_store(order: &CopyOrder<'_>) -> Result<Copied, CopyError> {
         *refusal.borrow_mut() = Some(why);
         error
     };
-    let copied = write(&mut target.conn, "copying the store", |tx| {
-        *refusal.borrow_mut() = None;
-        let found = rows_found(tx)?;
-        if !found.is_empty() {
-            return Err(refuse(format!(
-                "the target {shown_to} is not empty ({}); migrate-store copies into an \
-                 empty store only: name a new file, database or schema",
-                found.join(", ")
-            )));
-        }
-        let mut copied = Vec::new();
-        for table in TABLES {
-            let (rows, sha256) = copy_table(snapshot.conn, tx, table)?;
-            if tables::digest(tx, table)? != (rows, sha256.clone()) {
+    // Row locks, not serializable: the target is empty and nothing else
+    // writes it, and a serializable transaction would track a predicate
+    // lock per row read by each foreign-key check, more than PostgreSQL's
+    // lock table holds for a large store.
+    let copied = write_with(
+        &mut target.conn,
+        "copying the store",
+        Isolation::RowLocks,
+        |tx| {
+            *refusal.borrow_mut() = None;
+            let found = rows_found(tx)?;
+            if !found.is_empty() {
                 return Err(refuse(format!(
-                    "table {} reads back differently from {shown_to} than from \
-                     {shown_from}; nothing was kept",
-                    table.name
+                    "the target {shown_to} is not empty ({}); migrate-store copies into an \
+                 empty store only: name a new file, database or schema",
+                    found.join(", ")
                 )));
             }
-            copied.push(TableCopied {
-                table: table.name,
-                rows,
-                sha256,
-            });
-        }
-        #[cfg(test)]
-        AFTER_READ.with(|hook| {
-            if let Some(hook) = hook.borrow_mut().as_mut() {
-                hook()
+            let mut copied = Vec::new();
+            for table in TABLES {
+                let (rows, sha256) = copy_table(snapshot.conn, tx, table)?;
+                if tables::digest(tx, table)? != (rows, sha256.clone()) {
+                    return Err(refuse(format!(
+                        "table {} reads back differently from {shown_to} than from \
+                     {shown_from}; nothing was kept",
+                        table.name
+                    )));
+                }
+                copied.push(TableCopied {
+                    table: table.name,
+                    rows,
+                    sha256,
+                });
             }
-        });
-        if let Some(change) = source_change(from_url, &copied)? {
-            return Err(refuse(format!(
-                "the source {shown_from} was written during the copy ({change}); nothing \
+            #[cfg(test)]
+            AFTER_READ.with(|hook| {
+                if let Some(hook) = hook.borrow_mut().as_mut() {
+                    hook()
+                }
+            });
+            if let Some(change) = source_change(from_url, &copied)? {
+                return Err(refuse(format!(
+                    "the source {shown_from} was written during the copy ({change}); nothing \
                  was kept: stop every host using the source and run migrate-store again"
-            )));
-        }
-        for ((table, column), mark) in IDENTITIES.iter().zip(&marks) {
-            tables::set_counter(tx, table, column, *mark)?;
-        }
-        let counts: serde_json::Map<String, serde_json::Value> = copied
-            .iter()
-            .map(|t| (t.table.to_string(), json!(t.rows)))
-            .collect();
-        let data = json!({
-            "from": shown_from,
-            "to": shown_to,
-            "by": by,
-            "rows": counts,
-            "source_migrated_from": migrated_from(before),
-        });
-        audit::insert_kind(tx, None, "store migrated", data, at)?;
-        Ok(copied)
-    });
+                )));
+            }
+            for ((table, column), mark) in IDENTITIES.iter().zip(&marks) {
+                tables::set_counter(tx, table, column, *mark)?;
+            }
+            let counts: serde_json::Map<String, serde_json::Value> = copied
+                .iter()
+                .map(|t| (t.table.to_string(), json!(t.rows)))
+                .collect();
+            let data = json!({
+                "from": shown_from,
+                "to": shown_to,
+                "by": by,
+                "rows": counts,
+                "source_migrated_from": migrated_from(before),
+            });
+            audit::insert_kind(tx, None, "store migrated", data, at)?;
+            Ok(copied)
+        },
+    );
     drop(snapshot);
     let copied = match copied {
         Ok(copied) => copied,

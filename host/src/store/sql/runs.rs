@@ -2,7 +2,7 @@
 //! approval requests. Everything that changes a run after its creation lives
 //! in `claims` (the step protocol) or `triggers` (the outside world).
 
-use super::db::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_with};
 
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
@@ -478,7 +478,9 @@ pub(super) fn inbox(conn: &Connection, run_id: &str) -> Result<Vec<InboxItem>> {
 const PRUNE_LOCK: i64 = 0x7761_6b65_6675_6c02;
 
 pub(super) fn prune(conn: &mut Connection, ended_before: Millis, now: Millis) -> Result<u64> {
-    write(conn, "pruning ended runs", |tx| {
+    // Row locks, not serializable: ended runs are written by no one else,
+    // and pruning many at once would need a predicate lock per row read.
+    write_with(conn, "pruning ended runs", Isolation::RowLocks, |tx| {
         // Hosts sharing a PostgreSQL store all prune on their schedule;
         // one at a time does the work and the others find it taken.
         if tx.dialect() == super::db::Dialect::Postgres {

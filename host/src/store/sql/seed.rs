@@ -2,8 +2,8 @@
 //! of one waiting run, written by the database itself in one statement
 //! per table.
 
-use super::db::{Connection, Dialect, params};
-use super::{Context, write};
+use super::Context;
+use super::db::{Connection, Dialect, Isolation, params, write_with};
 use crate::store::{Result, StoreError};
 
 /// The runs table's columns, the id first.
@@ -20,7 +20,9 @@ pub(super) fn seed_sleeping_copies(conn: &mut Connection, run_id: &str, n: usize
         }
         Dialect::Postgres => "SELECT i FROM generate_series(1, CAST(?2 AS BIGINT)) AS k(i)",
     };
-    write(conn, "seeding sleeping runs", |tx| {
+    // Row locks: a serializable transaction would track a predicate lock
+    // per row its foreign-key checks read, more than the lock table holds.
+    write_with(conn, "seeding sleeping runs", Isolation::RowLocks, |tx| {
         let status: String = tx
             .query_row(
                 "SELECT status FROM runs WHERE run_id = ?1",
