@@ -227,6 +227,16 @@ fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
         {
             tracing::error!(error = %e, "forgetting long-silent hosts failed");
         }
+        match app.store.maintain() {
+            Ok(tables) if !tables.is_empty() => {
+                tracing::info!(
+                    tables = tables.join(","),
+                    "refreshed the planner's statistics"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "refreshing the planner's statistics failed"),
+        }
     }
     let now = app.now();
     if let Err(e) = app.store.host_stopped(host, now) {

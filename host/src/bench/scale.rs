@@ -156,6 +156,8 @@ fn throughput(
     let workload = workload("incident")?;
     let (mut app, scratch, agent) = prepare(store, &workload, config)?;
     start(&mut app, &workload, &agent, runs)?;
+    // What `serve` does on its heartbeat once tables have grown.
+    app.store.maintain()?;
     let mut apps = (0..hosts)
         .map(|_| host(&app, &scratch))
         .collect::<Result<Vec<_>, _>>()?;
@@ -166,6 +168,7 @@ fn throughput(
         for i in 0..runs {
             send(&mut app, &format!("bench-{i}"), i, wake)?;
         }
+        app.store.maintain()?;
         let t = Instant::now();
         steps += step_with(&mut apps)?;
         stepping += t.elapsed();
@@ -220,6 +223,7 @@ fn latency(store: Option<&str>, samples: usize, config: &Config) -> Result<Laten
     let (mut app, scratch, agent) = prepare(store, &workload, config)?;
     start(&mut app, &workload, &agent, samples)?;
     step_with(std::slice::from_mut(&mut app))?;
+    app.store.maintain()?;
 
     let wakeup = Arc::new(Wakeup::default());
     let stop = Arc::new(AtomicBool::new(false));
@@ -318,6 +322,7 @@ fn due_lookup(
     let t = Instant::now();
     app.store.seed_sleeping_copies("bench-0", sleeping)?;
     let seed_secs = t.elapsed().as_secs_f64();
+    app.store.maintain()?;
 
     let median = |app: &mut App, due: bool| -> Result<f64, AppError> {
         let mut times = Vec::new();

@@ -364,6 +364,10 @@ pub trait Store: Send {
     fn backup(&self, to: &std::path::Path) -> Result<()>;
     /// Bytes the store's tables and indexes take.
     fn size_bytes(&self) -> Result<u64>;
+    /// Keeps the database's query planning up to date with the tables'
+    /// sizes (PostgreSQL statistics; nothing on SQLite); long-lived hosts
+    /// call it on their heartbeat. Returns the tables refreshed.
+    fn maintain(&mut self) -> Result<Vec<String>>;
     /// For benchmarks: `n` copies of the waiting run `run_id`, with its
     /// waits, as runs `<run_id>-copy-<i>`, in one transaction.
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()>;

@@ -140,6 +140,13 @@ impl Store for SqlStore {
         health::size_bytes(&self.conn)
     }
 
+    fn maintain(&mut self) -> Result<Vec<String>> {
+        use super::db::Context;
+        self.conn
+            .refresh_statistics()
+            .ctx("refreshing the planner's statistics")
+    }
+
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {
         super::seed::seed_sleeping_copies(&mut self.conn, run_id, n)
     }

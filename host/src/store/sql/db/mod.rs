@@ -220,6 +220,16 @@ impl Connection {
         }
     }
 
+    /// Refreshes the planner's statistics where they are stale (see
+    /// [`Pg::refresh_statistics`]); SQLite plans the store's queries well
+    /// without them. Returns the tables analyzed.
+    pub fn refresh_statistics(&self) -> Result<Vec<String>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(Vec::new()),
+            Backend::Postgres(pg) => pg.refresh_statistics(),
+        }
+    }
+
     /// Whether the last failure was PostgreSQL aborting the transaction
     /// for a conflict; reading it clears it.
     fn take_conflict(&self) -> bool {

@@ -46,12 +46,54 @@ impl Pg {
         mut f: impl FnMut(&mut postgres::Client, &postgres::Statement) -> Result<T, postgres::Error>,
     ) -> Result<T> {
         match self.run(|client| f(client, stmt)) {
-            Err(_) if self.lost_outside_transaction() => {
+            Err(e) if self.lost_outside_transaction() || prepared_elsewhere(&e) => {
                 let fresh = self.prepare(sql)?;
                 self.run(|client| f(client, &fresh))
             }
             outcome => outcome,
         }
+    }
+
+    /// Refreshes the planner's statistics of the tables that changed much
+    /// since they were last analyzed, when no other host is doing it.
+    /// Autovacuum does it within a minute or so; claims planned on a table
+    /// analyzed while it was nearly empty pick plans whose cost grows with
+    /// the square of the waiting runs meanwhile. Returns the tables
+    /// analyzed.
+    pub(super) fn refresh_statistics(&self) -> Result<Vec<String>> {
+        const LOCK: i64 = 0x7761_6b65_6675_6c03;
+        let locked = self.run(|client| {
+            client
+                .query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])
+                .map(|row| row.get::<_, bool>(0))
+        })?;
+        if !locked {
+            return Ok(Vec::new());
+        }
+        let analyzed = self.run(|client| {
+            let stale: Vec<String> = client
+                .query(
+                    "SELECT relname::text FROM pg_stat_user_tables \
+                     WHERE schemaname = current_schema() \
+                     AND n_mod_since_analyze > GREATEST(200, n_live_tup / 10)",
+                    &[],
+                )?
+                .iter()
+                .map(|row| row.get(0))
+                .collect();
+            for table in &stale {
+                client.batch_execute(&format!("ANALYZE \"{}\"", table.replace('"', "")))?;
+            }
+            Ok(stale)
+        });
+        let unlocked = self.run(|client| {
+            client
+                .execute("SELECT pg_advisory_unlock($1)", &[&LOCK])
+                .map(drop)
+        });
+        let analyzed = analyzed?;
+        unlocked?;
+        Ok(analyzed)
     }
 
     /// Runs `f` on the client, noting on the way out a failure after which
@@ -97,6 +139,13 @@ impl Pg {
             Error::Postgres(e)
         })
     }
+}
+
+/// A statement prepared on a connection that was since replaced: the
+/// connection was opened again just before it ran.
+fn prepared_elsewhere(e: &Error) -> bool {
+    matches!(e, Error::Postgres(e)
+        if e.code() == Some(&postgres::error::SqlState::INVALID_SQL_STATEMENT_NAME))
 }
 
 /// A statement as PostgreSQL reads it: `?N` placeholders as `$N`, and
