@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: installs what is missing (the
 # wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, Chromium and
-# chromedriver for the browser tests), checks formatting and
-# lints, builds the agents from source, runs the whole test suite, then each
-# fuzz target for a few seconds.
+# chromedriver for the browser tests, PostgreSQL), checks formatting and
+# lints, builds the agents from source, runs the whole test suite, runs the
+# end-to-end suite again on PostgreSQL, then each fuzz target for a few
+# seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,12 @@ rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add was
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 scripts/browser-deps.sh
+# A PostgreSQL server for the tests (WAKEFUL_TEST_POSTGRES, the one on
+# 127.0.0.1:5432, or a throwaway cluster; see the script); the host's unit
+# tests run their store tests on it too.
+WAKEFUL_TEST_POSTGRES=$(scripts/postgres.sh)
+export WAKEFUL_TEST_POSTGRES
+echo "== PostgreSQL for the tests: $WAKEFUL_TEST_POSTGRES"
 
 echo "== format"
 cargo fmt --all --check
@@ -30,6 +37,9 @@ cargo test --manifest-path agents/Cargo.toml --workspace
 
 echo "== host tests (unit and end to end)"
 cargo test --workspace --features wakeful/failpoints
+
+echo "== end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
+WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e
 
 echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
 scripts/fuzz.sh 10

@@ -145,13 +145,10 @@ fn a_tool_not_granted_is_denied_to_the_guest() {
 
 #[test]
 fn a_data_file_from_a_newer_wakeful_is_refused_untouched() {
-    let env = Env::new("newer-file", "");
+    let env = Env::sqlite("newer-file", "");
     env.ok(&["kv", "put", "k", "1"]);
-    let db = env.dir.join("data/wakeful.db");
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .pragma_update(None, "user_version", 999)
-        .unwrap();
+    let db = env.sqlite_file();
+    env.sql_execute("PRAGMA user_version = 999");
     let before = std::fs::read(&db).unwrap();
     let err = env.fails(&["kv", "get", "k"]);
     assert!(

@@ -308,14 +308,14 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
     );
     assert_eq!(s.env.show(RUN)["status"], "waiting");
 
-    let conn = rusqlite::Connection::open(s.env.dir.join("data/wakeful.db")).unwrap();
-    let tokens: Vec<String> = conn
-        .prepare("SELECT token FROM callbacks WHERE run_id = ?1")
-        .unwrap()
-        .query_map([RUN], |row| row.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let tokens: Vec<String> = s
+        .env
+        .sql_query(&format!(
+            "SELECT token FROM callbacks WHERE run_id = '{RUN}'"
+        ))
+        .into_iter()
+        .map(|row| row[0].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(tokens.len(), 1, "one link: {tokens:?}");
     assert!(url.ends_with(&tokens[0]), "{url} is not the stored link");
     let made: Vec<Value> = s

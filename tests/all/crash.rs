@@ -4,12 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
 
 use serde_json::json;
 
 use crate::fake_servers::{FakeServer, Reply};
-use crate::harness::{Env, FAST_LIMITS};
+use crate::harness::{Env, FAST_LIMITS, StoreKind};
 
 /// Runs a command that must die at `point`; returns whether it did.
 fn crash_at(env: &Env, point: &str, args: &[&str]) -> bool {
@@ -23,15 +22,21 @@ fn crash_at(env: &Env, point: &str, args: &[&str]) -> bool {
     killed && stderr.contains(&format!("failpoint {point}"))
 }
 
-/// The database file is whole after a crash.
+/// The store is whole after a crash: for the SQLite file, SQLite's own
+/// full check, apart from the binary's; a killed client cannot damage a
+/// PostgreSQL server's files, so there the host's `check` is enough.
 fn integrity_ok(env: &Env) {
-    let db = env.dir.join("data/wakeful.db");
-    assert!(Path::new(&db).exists(), "{}", db.display());
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
+    match env.store_kind() {
+        StoreKind::Sqlite => {
+            let db = env.sqlite_file();
+            assert!(db.exists(), "{}", db.display());
+            let check = env.sql_query("PRAGMA integrity_check");
+            assert_eq!(check, [[json!("ok")]]);
+        }
+        StoreKind::Postgres => {
+            env.ok(&["check"]);
+        }
+    }
 }
 
 /// Checkpoints numbered 1..=n with no gap or repeat.
@@ -267,17 +272,15 @@ fn settle_unknown(env: &Env, sink: &Sink) -> usize {
     settled
 }
 
-/// The ids of the runs with `status`, read off the data file (a size-proof
+/// The ids of the runs with `status`, read off the store (a size-proof
 /// way to watch thousands of runs).
 fn runs_with_status(env: &Env, status: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(env.dir.join("data/wakeful.db")).unwrap();
-    let mut stmt = conn
-        .prepare("SELECT run_id FROM runs WHERE status = ?1 ORDER BY run_id")
-        .unwrap();
-    stmt.query_map([status], |row| row.get(0))
-        .unwrap()
-        .collect::<Result<Vec<String>, _>>()
-        .unwrap()
+    env.sql_query(&format!(
+        "SELECT run_id FROM runs WHERE status = '{status}' ORDER BY run_id"
+    ))
+    .into_iter()
+    .map(|row| row[0].as_str().unwrap().to_string())
+    .collect()
 }
 
 fn all_done(env: &Env, runs: &[String]) -> bool {
@@ -287,13 +290,9 @@ fn all_done(env: &Env, runs: &[String]) -> bool {
 /// Runs lease-held right now: after a lone worker was killed, it died
 /// inside a step.
 fn runs_under_claim(env: &Env) -> i64 {
-    let conn = rusqlite::Connection::open(env.dir.join("data/wakeful.db")).unwrap();
-    conn.query_row(
-        "SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL",
-        [],
-        |row| row.get(0),
-    )
-    .unwrap()
+    env.sql_query("SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL")[0][0]
+        .as_i64()
+        .unwrap()
 }
 
 /// Many multi-step runs whose calls reach a sink through a tool that drops

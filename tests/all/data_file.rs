@@ -1,5 +1,7 @@
 //! The data file under faults: damaged or truncated files are refused
 //! untouched, and a backup taken while workers run is a store that works.
+//! These are about the SQLite file itself, so they run on it whatever store
+//! the other tests use.
 
 use std::path::{Path, PathBuf};
 
@@ -8,13 +10,13 @@ use serde_json::json;
 use crate::harness::Env;
 
 fn db(env: &Env) -> PathBuf {
-    env.dir.join("data/wakeful.db")
+    env.sqlite_file()
 }
 
 /// A host with a few runs waiting on `go`, every process closed (so the
 /// write-ahead log is folded into the data file).
 fn with_runs(name: &str, runs: usize) -> Env {
-    let env = Env::new(name, "");
+    let env = Env::sqlite(name, "");
     env.deploy("waiter", &[]);
     for i in 0..runs {
         let input = json!({"topic": "go"}).to_string();
@@ -99,7 +101,7 @@ fn a_backup_taken_while_a_worker_runs_is_a_working_store() {
 
     // The copy is a data directory of its own: every run is there, in the
     // state of some instant, and finishes there.
-    let restored = Env::new("backup-restored", "");
+    let restored = Env::sqlite("backup-restored", "");
     std::fs::create_dir_all(restored.dir.join("data")).unwrap();
     std::fs::copy(&copy, db(&restored)).unwrap();
     restored.ok(&["check"]);
@@ -161,7 +163,7 @@ impl Drop for SmallDisk {
 
 #[test]
 fn a_full_disk_gives_clear_errors_keeps_everything_and_recovers_once_freed() {
-    let env = Env::new("disk-full", "[limits]\nretry_backoff_ms = 0\n");
+    let env = Env::sqlite("disk-full", "[limits]\nretry_backoff_ms = 0\n");
     let disk = SmallDisk::mount(&env.dir.join("data"), "6m");
     env.deploy("waiter", &[]);
     let runs: Vec<String> = (0..40).map(|i| format!("r{i:02}")).collect();
@@ -232,9 +234,5 @@ fn a_full_disk_gives_clear_errors_keeps_everything_and_recovers_once_freed() {
         assert_eq!(show["status"], "done", "{show}");
         assert_eq!(show["outcome"], format!("event e{n} on go"));
     }
-    let conn = rusqlite::Connection::open(db(&env)).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
+    assert_eq!(env.sql_query("PRAGMA integrity_check"), [[json!("ok")]]);
 }

@@ -1,10 +1,16 @@
 //! Runs the real `wakeful` binary against a real data directory, one process
 //! per command, as an operator would.
+//!
+//! The store is the SQLite file in the data directory, or with
+//! `WAKEFUL_TEST_STORE=postgres` a schema of its own per host in the
+//! PostgreSQL database `WAKEFUL_TEST_POSTGRES` names (an admin URL such as
+//! `postgres://postgres@127.0.0.1:5432/test`; `scripts/postgres.sh` prints
+//! one, starting a server if need be).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
 
 use serde_json::Value;
 
@@ -73,24 +79,169 @@ pub const FAST_LIMITS: &str =
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
-/// One isolated host: its own data directory and config.
+/// Where a host keeps its runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreKind {
+    /// `wakeful.db` in the data directory.
+    Sqlite,
+    /// A schema of its own in the test database.
+    Postgres,
+}
+
+/// The store the tests run on: `WAKEFUL_TEST_STORE`, SQLite by default.
+fn test_store_kind() -> StoreKind {
+    match std::env::var("WAKEFUL_TEST_STORE").as_deref() {
+        Err(_) | Ok("" | "sqlite") => StoreKind::Sqlite,
+        Ok("postgres") => StoreKind::Postgres,
+        Ok(other) => panic!("WAKEFUL_TEST_STORE={other}: say `sqlite` (the default) or `postgres`"),
+    }
+}
+
+#[derive(Clone)]
+enum Store {
+    Sqlite,
+    /// Shared by an Env and its `clone_with_env` copies: the schema is
+    /// dropped once, when the last of them goes.
+    Postgres(Arc<PgSchema>),
+}
+
+/// A schema made for one host in the database `WAKEFUL_TEST_POSTGRES`
+/// names; dropped with everything in it when the last Env using it goes.
+struct PgSchema {
+    /// The admin URL, as given.
+    admin: String,
+    name: String,
+    /// The admin URL whose `options` put the schema first on the search
+    /// path: what the host is given as its store.
+    url: String,
+}
+
+fn pg_admin_url() -> String {
+    match std::env::var("WAKEFUL_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ => panic!(
+            "WAKEFUL_TEST_STORE=postgres runs the tests on PostgreSQL and needs a database for \
+             them: set WAKEFUL_TEST_POSTGRES to its admin URL, e.g. \
+             WAKEFUL_TEST_POSTGRES=postgres://postgres@127.0.0.1:5432/test \
+             (`scripts/postgres.sh` prints one, starting a throwaway server if need be)"
+        ),
+    }
+}
+
+fn pg_connect(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).unwrap_or_else(|e| {
+        let e = pg_error(&e);
+        panic!(
+            "cannot connect to WAKEFUL_TEST_POSTGRES={url}: {e}. Set WAKEFUL_TEST_POSTGRES to \
+             the admin URL of a server that answers, with a database in which the user may \
+             create schemas (`scripts/postgres.sh` prints one, starting a throwaway server if \
+             need be)"
+        )
+    })
+}
+
+/// What went wrong, whole: a `postgres::Error` alone shows only "db error"
+/// or "error connecting to server", its cause is in its source.
+fn pg_error(e: &postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
+}
+
+impl PgSchema {
+    fn create(test: &str, n: usize) -> PgSchema {
+        let admin = pg_admin_url();
+        // Unique across test processes sharing the database (the pid and
+        // the clock) and readable when one is left behind (the test's
+        // name); lowercase, so the unquoted name in `search_path` is the
+        // same identifier. PostgreSQL keeps 63 bytes of a name.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let mut name = format!("w_{}_{n}_{nanos:08x}_", std::process::id());
+        name.extend(
+            test.chars()
+                .map(|c| match c.to_ascii_lowercase() {
+                    c @ ('a'..='z' | '0'..='9') => c,
+                    _ => '_',
+                })
+                .take(63 - name.len()),
+        );
+        pg_connect(&admin)
+            .batch_execute(&format!("CREATE SCHEMA \"{name}\""))
+            .unwrap_or_else(|e| panic!("creating schema {name} in {admin}: {}", pg_error(&e)));
+        let sep = if admin.contains('?') { '&' } else { '?' };
+        let url = format!("{admin}{sep}options=-c%20search_path%3D{name}");
+        PgSchema { admin, name, url }
+    }
+
+    /// A session on the test database with this schema first on its path.
+    fn session(&self) -> postgres::Client {
+        let mut client = pg_connect(&self.admin);
+        client
+            .batch_execute(&format!("SET search_path TO \"{}\"", self.name))
+            .unwrap();
+        client
+    }
+}
+
+impl Drop for PgSchema {
+    fn drop(&mut self) {
+        // Never a panic here (it may run while a test unwinds); a schema
+        // that could not be dropped is named, to be dropped by hand.
+        let dropped = postgres::Client::connect(&self.admin, postgres::NoTls).and_then(|mut c| {
+            c.batch_execute(&format!(
+                "SET lock_timeout = '30s'; DROP SCHEMA IF EXISTS \"{}\" CASCADE",
+                self.name
+            ))
+        });
+        if let Err(e) = dropped {
+            eprintln!(
+                "schema {} in {} was not dropped: {e}",
+                self.name, self.admin
+            );
+        }
+    }
+}
+
+/// One isolated host: its own data directory, config and store.
 pub struct Env {
     pub dir: PathBuf,
     extra_env: Vec<(String, String)>,
+    store: Store,
 }
 
 impl Env {
-    /// A fresh host named after the test, with the given `wakeful.toml` text.
+    /// A fresh host named after the test, with the given `wakeful.toml`
+    /// text, on the store the tests run on (`WAKEFUL_TEST_STORE`).
     pub fn new(name: &str, config: &str) -> Env {
+        Env::with_store(name, config, test_store_kind())
+    }
+
+    /// A fresh host on the SQLite file whatever store the tests run on:
+    /// for tests about that file itself (its damage, its backups, its
+    /// schema version, the disk under it).
+    pub fn sqlite(name: &str, config: &str) -> Env {
+        Env::with_store(name, config, StoreKind::Sqlite)
+    }
+
+    fn with_store(name: &str, config: &str, kind: StoreKind) -> Env {
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("e2e-{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("wakeful.toml"), config).unwrap();
+        let store = match kind {
+            StoreKind::Sqlite => Store::Sqlite,
+            StoreKind::Postgres => Store::Postgres(Arc::new(PgSchema::create(name, n))),
+        };
         Env {
             dir,
             extra_env: vec![],
+            store,
         }
     }
 
@@ -101,7 +252,26 @@ impl Env {
         Env {
             dir: self.dir.clone(),
             extra_env,
+            store: self.store.clone(),
         }
+    }
+
+    pub fn store_kind(&self) -> StoreKind {
+        match self.store {
+            Store::Sqlite => StoreKind::Sqlite,
+            Store::Postgres(_) => StoreKind::Postgres,
+        }
+    }
+
+    /// The SQLite data file; only for a host made with [`Env::sqlite`] (or
+    /// on SQLite by default).
+    pub fn sqlite_file(&self) -> PathBuf {
+        assert_eq!(
+            self.store_kind(),
+            StoreKind::Sqlite,
+            "this test reads the SQLite file: make its host with Env::sqlite"
+        );
+        self.dir.join("data/wakeful.db")
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
@@ -111,10 +281,63 @@ impl Env {
             .env("WAKEFUL_DATA", self.dir.join("data"))
             .env("WAKEFUL_CONFIG", self.dir.join("wakeful.toml"))
             .env_remove("WAKEFUL_FAILPOINT");
+        // Set or removed, so that a `WAKEFUL_STORE` of the caller's never
+        // reaches a host.
+        match &self.store {
+            Store::Sqlite => cmd.env_remove("WAKEFUL_STORE"),
+            Store::Postgres(schema) => cmd.env("WAKEFUL_STORE", &schema.url),
+        };
         for (k, v) in &self.extra_env {
             cmd.env(k, v);
         }
         cmd
+    }
+
+    /// Rows of a query on this host's store, each a row of JSON values
+    /// (integers, reals, text, NULL; bytes as arrays of numbers). Keep the
+    /// SQL portable: the tables and columns are the same in both stores.
+    pub fn sql_query(&self, sql: &str) -> Vec<Vec<Value>> {
+        match &self.store {
+            Store::Sqlite => {
+                let conn = rusqlite::Connection::open(self.sqlite_file()).unwrap();
+                let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let width = stmt.column_count();
+                stmt.query_map([], |row| {
+                    (0..width)
+                        .map(|i| Ok(sqlite_value(row.get_ref(i)?)))
+                        .collect()
+                })
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            }
+            Store::Postgres(schema) => schema
+                .session()
+                .query(sql, &[])
+                .unwrap_or_else(|e| panic!("{sql}: {}", pg_error(&e)))
+                .iter()
+                .map(|row| (0..row.len()).map(|i| pg_value(row, i)).collect())
+                .collect(),
+        }
+    }
+
+    /// Runs statements (one or several, separated by `;`) in one session
+    /// on this host's store.
+    pub fn sql_execute(&self, sql: &str) {
+        let done = match &self.store {
+            Store::Sqlite => rusqlite::Connection::open(self.sqlite_file())
+                .unwrap()
+                .execute_batch(sql)
+                .map_err(|e| e.to_string()),
+            Store::Postgres(schema) => schema
+                .session()
+                .batch_execute(sql)
+                .map_err(|e| pg_error(&e)),
+        };
+        if let Err(e) = done {
+            let start: String = sql.chars().take(300).collect();
+            panic!("{start}…: {e}");
+        }
     }
 
     pub fn output(&self, args: &[&str]) -> Output {
@@ -229,6 +452,47 @@ impl Env {
             .cloned()
             .collect()
     }
+}
+
+fn sqlite_value(value: rusqlite::types::ValueRef<'_>) -> Value {
+    use rusqlite::types::ValueRef;
+    match value {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => i.into(),
+        ValueRef::Real(f) => f.into(),
+        ValueRef::Text(t) => String::from_utf8_lossy(t).into(),
+        ValueRef::Blob(b) => b.to_vec().into(),
+    }
+}
+
+fn pg_value(row: &postgres::Row, i: usize) -> Value {
+    use postgres::types::Type;
+    let column = &row.columns()[i];
+    let ty = column.type_();
+    let value: Option<Value> = if *ty == Type::INT8 {
+        row.get::<_, Option<i64>>(i).map(Value::from)
+    } else if *ty == Type::INT4 {
+        row.get::<_, Option<i32>>(i).map(Value::from)
+    } else if *ty == Type::INT2 {
+        row.get::<_, Option<i16>>(i).map(Value::from)
+    } else if *ty == Type::FLOAT8 {
+        row.get::<_, Option<f64>>(i).map(Value::from)
+    } else if *ty == Type::FLOAT4 {
+        row.get::<_, Option<f32>>(i).map(Value::from)
+    } else if *ty == Type::BOOL {
+        row.get::<_, Option<bool>>(i).map(Value::from)
+    } else if [Type::TEXT, Type::VARCHAR, Type::BPCHAR, Type::NAME].contains(ty) {
+        row.get::<_, Option<String>>(i).map(Value::from)
+    } else if *ty == Type::BYTEA {
+        row.get::<_, Option<Vec<u8>>>(i).map(Value::from)
+    } else {
+        panic!(
+            "column {} is of type {ty}, which these tests do not read: cast it (to text or \
+             bigint) in the SQL",
+            column.name()
+        )
+    };
+    value.unwrap_or(Value::Null)
 }
 
 /// The API token the `serve` tests configure.

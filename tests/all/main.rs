@@ -1,5 +1,7 @@
 //! End-to-end tests: the real `wakeful` binary, one process per command, a
-//! real SQLite file, agents built from source in `agents/`.
+//! real store (the SQLite file, or PostgreSQL with
+//! `WAKEFUL_TEST_STORE=postgres`: see `harness`), agents built from source in
+//! `agents/`.
 
 mod api;
 mod api_errors;

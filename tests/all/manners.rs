@@ -58,24 +58,21 @@ fn listing_into_a_closed_pipe_ends_quietly() {
     env.ok(&["start", "waiter", "--id", "big", "--input", &input]);
     env.work();
     // Many runs, copied in SQL: `runs` prints far more than a pipe holds.
-    let conn = rusqlite::Connection::open(env.dir.join("data/wakeful.db")).unwrap();
-    conn.execute_batch(
+    // Each copy has an incarnation of its own, as a started run would.
+    let mut sql = String::from(
         "CREATE TEMP TABLE seed AS SELECT * FROM runs WHERE run_id = 'big';
          UPDATE seed SET state = '{}', input = 'null';
          BEGIN;",
-    )
-    .unwrap();
+    );
     for i in 0..2000 {
-        conn.execute(
-            "UPDATE seed SET run_id = ?1, incarnation = lower(hex(randomblob(16)))",
-            [format!("copy-{i:05}")],
-        )
-        .unwrap();
-        conn.execute("INSERT INTO runs SELECT * FROM seed", [])
-            .unwrap();
+        sql.push_str(&format!(
+            "UPDATE seed SET run_id = 'copy-{i:05}', incarnation = '{:032x}';
+             INSERT INTO runs SELECT * FROM seed;",
+            (u128::from(std::process::id()) << 64) | i
+        ));
     }
-    conn.execute_batch("COMMIT").unwrap();
-    drop(conn);
+    sql.push_str("COMMIT;");
+    env.sql_execute(&sql);
     ends_quietly("runs", first_line_then_hang_up(&env, &["runs"]));
     ends_quietly("show", first_line_then_hang_up(&env, &["show", "big"]));
 }

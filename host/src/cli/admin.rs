@@ -161,6 +161,44 @@ pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool, by: &str)
 
 /// `wakeful bench`: a built-in workload by name, or a component file with
 /// the input and event given here.
+pub(super) fn bench_scale(options: &bench::ScaleOptions, config: Config, json: bool) -> Result<()> {
+    let report = bench::scale(options, &config).context("the scale bench failed")?;
+    if json {
+        return print_json(&report);
+    }
+    println!("steps/s (incident workload; each host its own connection and worker)");
+    println!(
+        "  {:<10} {:>5} {:>6} {:>10}",
+        "STORE", "HOSTS", "RUNS", "STEPS/S"
+    );
+    for t in &report.throughput {
+        println!(
+            "  {:<10} {:>5} {:>6} {:>10}",
+            t.store, t.hosts, t.runs, t.steps_per_sec
+        );
+    }
+    println!("event accepted -> step committed (another host steps it)");
+    for l in &report.latency {
+        println!(
+            "  {:<10} p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({} samples; woken by {})",
+            l.store, l.p50_ms, l.p99_ms, l.max_ms, l.samples, l.woken_by
+        );
+    }
+    println!("claims among sleeping runs");
+    for d in &report.due_lookup {
+        println!(
+            "  {:<10} {} sleeping (seeded in {} s, {} MB): nothing due {:.3} ms, one due {:.3} ms",
+            d.store,
+            d.sleeping_runs,
+            d.seed_secs,
+            d.store_bytes / 1_000_000,
+            d.idle_claim_ms,
+            d.due_claim_ms
+        );
+    }
+    Ok(())
+}
+
 pub(super) fn bench(
     agent: &str,
     runs: usize,

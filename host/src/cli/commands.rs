@@ -27,11 +27,43 @@ pub fn run(cli: Cli) -> Result<()> {
     match command {
         Command::Bench {
             agent,
+            scale: true,
+            runs,
+            hosts,
+            latency_samples,
+            sleeping,
+            ..
+        } => {
+            let options = crate::bench::ScaleOptions {
+                stores: std::iter::once(None)
+                    .chain(config.store_url().map(|u| Some(u.to_string())))
+                    .collect(),
+                runs,
+                hosts,
+                latency_samples,
+                sleeping,
+            };
+            if let Some(agent) = agent {
+                bail!("--scale measures the repository's agents, not `{agent}`: drop one");
+            }
+            admin::bench_scale(&options, config, json)
+        }
+        Command::Bench {
+            agent,
             runs,
             input,
             topic,
             payload,
-        } => admin::bench(&agent, runs, input, topic, payload, config, json),
+            ..
+        } => admin::bench(
+            agent.as_deref().unwrap_or_default(),
+            runs,
+            input,
+            topic,
+            payload,
+            config,
+            json,
+        ),
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;
@@ -410,7 +442,16 @@ fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()>
         }
         return Ok(());
     }
+    // A long-lived worker is a host among those sharing the store
+    // (`wakeful hosts`); a `--until-idle` pass is too short to list.
+    let host = crate::worker::host_id();
+    let mut beat_at: Option<std::time::Instant> = None;
     loop {
+        if beat_at.is_none_or(|t| t.elapsed() >= crate::serve::HEARTBEAT) {
+            let now = worker.app().now();
+            worker.app().store.heartbeat(&host, "work", None, now)?;
+            beat_at = Some(std::time::Instant::now());
+        }
         worker.until_idle(print, waiting)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));
     }

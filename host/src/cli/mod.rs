@@ -270,11 +270,30 @@ pub enum Command {
     /// throwaway store in a new temporary directory (removed afterwards;
     /// `--data` is not touched): start N runs, step them, send each an
     /// event, step them again.
+    ///
+    /// With `--scale`, compares the stores instead: SQLite and, given a
+    /// PostgreSQL `--store`, PostgreSQL (a scratch schema in it), on
+    /// steps/s with several hosts, event → committed step latency, and
+    /// claims among many sleeping runs.
     Bench {
         /// A built-in workload (`invoice`, `incident`: the repository's
         /// agents as `scripts/build-agents.sh` builds them, with their
         /// inputs and wakes), or an agent component (`.wasm` file).
-        agent: String,
+        #[arg(required_unless_present = "scale")]
+        agent: Option<String>,
+        /// Compare the stores (see above) instead of measuring one agent.
+        #[arg(long, conflicts_with_all = ["input", "topic", "payload"])]
+        scale: bool,
+        /// With `--scale`: the numbers of hosts to measure steps/s with.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
+        hosts: Vec<usize>,
+        /// With `--scale`: events timed from acceptance to committed step.
+        #[arg(long, default_value_t = 200)]
+        latency_samples: usize,
+        /// With `--scale`: sleeping runs among which claims look for work
+        /// (1000000 for the full measurement).
+        #[arg(long, default_value_t = 100_000)]
+        sleeping: usize,
         /// How many runs to start.
         #[arg(long, default_value_t = 200)]
         runs: usize,

@@ -344,6 +344,11 @@ pub trait Store: Send {
     /// Writes a consistent copy of the whole store to the new file `to`
     /// while other processes keep writing, and checks the copy.
     fn backup(&self, to: &std::path::Path) -> Result<()>;
+    /// Bytes the store's tables and indexes take.
+    fn size_bytes(&self) -> Result<u64>;
+    /// For benchmarks: `n` copies of the waiting run `run_id`, with its
+    /// waits, as runs `<run_id>-copy-<i>`, in one transaction.
+    fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()>;
 
     // ---- schedules
     /// Records a schedule. One with the same id is replaced whole (its

@@ -113,6 +113,10 @@ enum Backend {
 pub struct Pg {
     /// `None` only while being dropped.
     client: RefCell<Option<postgres::Client>>,
+    /// To connect again after the connection was lost.
+    config: postgres::Config,
+    /// Whether a transaction is open on the connection.
+    in_transaction: Cell<bool>,
     /// Prepared statements by their SQLite-style text.
     statements: RefCell<HashMap<String, postgres::Statement>>,
     /// Set when PostgreSQL aborted the transaction for a conflict with a
@@ -127,10 +131,12 @@ impl Connection {
         }
     }
 
-    pub fn postgres(client: postgres::Client) -> Connection {
+    pub fn postgres(client: postgres::Client, config: postgres::Config) -> Connection {
         Connection {
             backend: Backend::Postgres(Box::new(Pg {
                 client: RefCell::new(Some(client)),
+                config,
+                in_transaction: Cell::new(false),
                 statements: RefCell::new(HashMap::new()),
                 conflicted: Cell::new(false),
             })),
@@ -165,14 +171,11 @@ impl Connection {
         match &self.backend {
             Backend::Sqlite(c) => Ok(Statement::Sqlite(c.prepare_cached(sql)?)),
             Backend::Postgres(pg) => {
-                if let Some(stmt) = pg.statements.borrow().get(sql) {
-                    return Ok(Statement::Postgres(pg, stmt.clone()));
-                }
-                let stmt = pg.run(|client| client.prepare(&postgres_sql(sql)))?;
-                pg.statements
-                    .borrow_mut()
-                    .insert(sql.to_string(), stmt.clone());
-                Ok(Statement::Postgres(pg, stmt))
+                let stmt = match pg.prepare(sql) {
+                    Err(_) if pg.lost_outside_transaction() => pg.prepare(sql)?,
+                    prepared => prepared?,
+                };
+                Ok(Statement::Postgres(pg, stmt, sql.to_string()))
             }
         }
     }
@@ -203,6 +206,12 @@ impl Connection {
         }
     }
 
+    fn set_in_transaction(&self, open: bool) {
+        if let Backend::Postgres(pg) = &self.backend {
+            pg.in_transaction.set(open);
+        }
+    }
+
     /// Whether the last failure was PostgreSQL aborting the transaction
     /// for a conflict; reading it clears it.
     fn take_conflict(&self) -> bool {
@@ -214,22 +223,90 @@ impl Connection {
 }
 
 impl Pg {
-    /// Runs `f` on the client, noting a serialization failure or deadlock
-    /// (the transaction can be run again) on the way out.
+    /// A prepared statement for SQLite-style `sql`, from this connection's
+    /// cache.
+    fn prepare(&self, sql: &str) -> Result<postgres::Statement> {
+        if let Some(stmt) = self.statements.borrow().get(sql) {
+            return Ok(stmt.clone());
+        }
+        let stmt = self.run(|client| client.prepare(&postgres_sql(sql)))?;
+        self.statements
+            .borrow_mut()
+            .insert(sql.to_string(), stmt.clone());
+        Ok(stmt)
+    }
+
+    /// Whether the connection was lost while no transaction was open: a
+    /// read or a lone statement can then simply be sent again.
+    fn lost_outside_transaction(&self) -> bool {
+        let closed = self
+            .client
+            .borrow()
+            .as_ref()
+            .is_none_or(|client| client.is_closed());
+        if closed && !self.in_transaction.get() {
+            self.conflicted.set(false);
+            return true;
+        }
+        false
+    }
+
+    /// Runs `f` with `stmt`; when the connection was lost outside a
+    /// transaction, once more on a new connection with `sql` prepared
+    /// again.
+    fn again_if_lost<T>(
+        &self,
+        stmt: &postgres::Statement,
+        sql: &str,
+        mut f: impl FnMut(&mut postgres::Client, &postgres::Statement) -> Result<T, postgres::Error>,
+    ) -> Result<T> {
+        match self.run(|client| f(client, stmt)) {
+            Err(_) if self.lost_outside_transaction() => {
+                let fresh = self.prepare(sql)?;
+                self.run(|client| f(client, &fresh))
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// Runs `f` on the client, noting on the way out a failure after which
+    /// the whole transaction can be run again: a serialization failure, a
+    /// deadlock, or a lost connection (the server restarted; nothing of an
+    /// uncommitted transaction survives it).
+    ///
+    /// A lost connection is opened again before the next statement, with
+    /// its prepared statements forgotten. The one doubt it leaves is a
+    /// COMMIT whose answer was lost: run again, the transaction meets its
+    /// own effects and is refused by the same checks (fencing epochs,
+    /// existing ids) that refuse any repeated write.
     fn run<T>(
         &self,
         f: impl FnOnce(&mut postgres::Client) -> Result<T, postgres::Error>,
     ) -> Result<T> {
-        let mut client = self.client.borrow_mut();
-        let client = client
+        let mut guard = self.client.borrow_mut();
+        let client = guard
             .as_mut()
             .expect("the client lives as long as the connection");
+        if client.is_closed() {
+            if self.in_transaction.get() {
+                // The transaction died with the connection.
+                self.conflicted.set(true);
+                return Err(Error::Conversion(
+                    "the connection to PostgreSQL was lost in a transaction".into(),
+                ));
+            }
+            *client = self.config.connect(postgres::NoTls)?;
+            self.statements.borrow_mut().clear();
+        }
         let result = f(client);
         result.map_err(|e| {
-            if let Some(code) = e.code()
-                && (*code == postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
-                    || *code == postgres::error::SqlState::T_R_DEADLOCK_DETECTED)
-            {
+            let retry = client.is_closed()
+                || e.code().is_some_and(|code| {
+                    *code == postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                        || *code == postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+                        || *code == postgres::error::SqlState::ADMIN_SHUTDOWN
+                });
+            if retry {
                 self.conflicted.set(true);
             }
             Error::Postgres(e)
@@ -281,7 +358,8 @@ fn dollar_placeholders(sql: &str) -> String {
 /// A prepared statement.
 pub enum Statement<'c> {
     Sqlite(rusqlite::CachedStatement<'c>),
-    Postgres(&'c Pg, postgres::Statement),
+    /// With its SQLite-style text, to prepare it again on a new connection.
+    Postgres(&'c Pg, postgres::Statement, String),
 }
 
 impl Statement<'_> {
@@ -289,9 +367,11 @@ impl Statement<'_> {
     pub fn execute(&mut self, params: impl Params) -> Result<usize> {
         params.with_values(|values| match self {
             Statement::Sqlite(stmt) => Ok(stmt.execute(rusqlite::params_from_iter(values))?),
-            Statement::Postgres(pg, stmt) => {
+            Statement::Postgres(pg, stmt, sql) => {
                 let args = pg_args(values);
-                let n = pg.run(|client| client.execute(&*stmt, &pg_refs(&args)))?;
+                let n = pg.again_if_lost(stmt, sql, |client, stmt| {
+                    client.execute(stmt, &pg_refs(&args))
+                })?;
                 Ok(n as usize)
             }
         })
@@ -311,9 +391,11 @@ impl Statement<'_> {
                     None => Err(Error::NoRows),
                 }
             }
-            Statement::Postgres(pg, stmt) => {
+            Statement::Postgres(pg, stmt, sql) => {
                 let args = pg_args(values);
-                let row = pg.run(|client| client.query_opt(&*stmt, &pg_refs(&args)))?;
+                let row = pg.again_if_lost(stmt, sql, |client, stmt| {
+                    client.query_opt(stmt, &pg_refs(&args))
+                })?;
                 match row {
                     Some(row) => f(&Row::Postgres(&row)),
                     None => Err(Error::NoRows),
@@ -337,9 +419,11 @@ impl Statement<'_> {
                         out.push(f(&Row::Sqlite(row)));
                     }
                 }
-                Statement::Postgres(pg, stmt) => {
+                Statement::Postgres(pg, stmt, sql) => {
                     let args = pg_args(values);
-                    let rows = pg.run(|client| client.query(&*stmt, &pg_refs(&args)))?;
+                    let rows = pg.again_if_lost(stmt, sql, |client, stmt| {
+                        client.query(stmt, &pg_refs(&args))
+                    })?;
                     out.extend(rows.iter().map(|row| f(&Row::Postgres(row))));
                 }
             }
@@ -773,12 +857,14 @@ impl<'c> Transaction<'c> {
             Dialect::Sqlite => "BEGIN IMMEDIATE",
             Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
         })?;
+        conn.set_in_transaction(true);
         Ok(Transaction { conn, open: true })
     }
 
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
         let committed = self.conn.execute_batch("COMMIT");
+        self.conn.set_in_transaction(false);
         if committed.is_err() {
             // SQLite keeps the transaction open after a failed COMMIT;
             // PostgreSQL has ended it already and only warns here.
@@ -799,8 +885,9 @@ impl std::ops::Deref for Transaction<'_> {
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
         if self.open {
+            self.conn.set_in_transaction(false);
             // A connection whose rollback failed is broken; its next
-            // statement reports that.
+            // statement reports that (or, on PostgreSQL, connects again).
             let _ = self.conn.execute_batch("ROLLBACK");
         }
     }
@@ -821,6 +908,8 @@ pub fn write<T>(
 ) -> StoreResult<T> {
     let mut attempt = 0;
     loop {
+        // A failure outside this transaction must not make it run again.
+        conn.take_conflict();
         let outcome = Transaction::begin(conn)
             .map_err(|e| db_error(&format!("starting a transaction for {what}"), e))
             .and_then(|tx| {

@@ -151,3 +151,20 @@ pub(super) fn backup(conn: &super::db::Connection, to: &Path) -> Result<()> {
     let copy = Connection::open(to).ctx_with(|| format!("opening the copy {target}"))?;
     quick_check(&copy, to)
 }
+
+/// Bytes the store's tables and indexes take: the SQLite file's pages, or
+/// the relations of the PostgreSQL schema the connection works in.
+pub(super) fn size_bytes(conn: &super::db::Connection) -> Result<u64> {
+    let sql = match conn.dialect() {
+        super::db::Dialect::Sqlite => {
+            "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+        }
+        super::db::Dialect::Postgres => {
+            "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        }
+    };
+    conn.query_row(sql, [0i64; 0], |row| row.get::<_, u64>(0))
+        .ctx("measuring the store's size")
+}

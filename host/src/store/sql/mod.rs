@@ -42,6 +42,7 @@ mod postgres;
 mod runs;
 mod schedules;
 mod schema;
+mod seed;
 mod sqlite;
 mod store_impl;
 mod switches;
@@ -109,9 +110,9 @@ impl SqlStore {
     /// Connects to the PostgreSQL database at `url` and brings its schema
     /// up to date, as [`SqlStore::open`] does for a file.
     pub fn connect(url: &str) -> Result<SqlStore> {
-        let (client, shown) = postgres::connect(url)?;
+        let (client, config, shown) = postgres::connect(url)?;
         Ok(SqlStore {
-            conn: Connection::postgres(client),
+            conn: Connection::postgres(client, config),
             location: Location::Postgres(shown),
         })
     }

@@ -16,14 +16,21 @@ const MIGRATION_LOCK: i64 = 0x7761_6b65_6675_6c01;
 
 /// Connects to `url` and migrates its schema; returns the client and the
 /// URL as it can be shown (no password).
-pub(super) fn connect(url: &str) -> Result<(postgres::Client, String)> {
-    let config = postgres::Config::from_str(url).map_err(|e| {
+pub(super) fn connect(url: &str) -> Result<(postgres::Client, postgres::Config, String)> {
+    let mut config = postgres::Config::from_str(url).map_err(|e| {
         StoreError::Db(format!(
             "the store URL is not a PostgreSQL connection URL ({e}); \
              expected postgres://USER@HOST:PORT/DATABASE"
         ))
     })?;
     let shown = shown_url(url);
+    if config.get_application_name().is_none() {
+        config.application_name("wakeful");
+    }
+    // A server that does not answer must not hang a worker forever.
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(10));
+    }
     // Without TLS: the store is meant for a database on the hosts' own
     // network; a URL asking for `sslmode=require` is refused by the
     // client rather than silently sent in clear.
@@ -31,7 +38,7 @@ pub(super) fn connect(url: &str) -> Result<(postgres::Client, String)> {
         .connect(postgres::NoTls)
         .map_err(|e| StoreError::Db(format!("connecting to {shown}: {}", describe(&e))))?;
     migrate(&mut client, &shown)?;
-    Ok((client, shown))
+    Ok((client, config, shown))
 }
 
 /// The URL without its password.

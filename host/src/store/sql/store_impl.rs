@@ -136,6 +136,14 @@ impl Store for SqlStore {
         health::backup(&self.conn, to)
     }
 
+    fn size_bytes(&self) -> Result<u64> {
+        health::size_bytes(&self.conn)
+    }
+
+    fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {
+        super::seed::seed_sleeping_copies(&mut self.conn, run_id, n)
+    }
+
     fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64> {
         runs::prune(&mut self.conn, ended_before, now)
     }

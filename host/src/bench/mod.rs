@@ -2,7 +2,8 @@
 //! a real agent, on a throwaway store in a new temporary directory that is
 //! removed afterwards (the operator's data directory is never opened).
 //! Numbers, not assertions: the targets live in the issues, the
-//! measurements here.
+//! measurements here. Given a PostgreSQL `--store`, the scratch store is a
+//! new schema in that database, dropped afterwards.
 //!
 //! A [`Workload`] says what to measure: the component, each run's start
 //! input, the kv values its runs expect to find, and the wake each run gets
@@ -19,6 +20,12 @@ use crate::app::{App, AppError};
 use crate::config::{Config, ToolConfig};
 use crate::store::{Delivery, KvOp};
 use crate::worker::{StepEnd, Worker};
+use scratch::Scratch;
+
+mod scale;
+mod scratch;
+
+pub use scale::{ScaleOptions, ScaleReport, scale};
 
 /// What one benchmark run measured.
 #[derive(Debug, Serialize)]
@@ -40,6 +47,8 @@ pub struct Report {
     pub step_p50_ms: f64,
     pub step_p99_ms: f64,
     pub step_max_ms: f64,
+    /// Where the scratch store was: `sqlite` or the PostgreSQL URL.
+    pub store: String,
     pub db_bytes: u64,
     /// Peak resident memory of this process.
     pub peak_rss_kib: Option<u64>,
@@ -168,33 +177,6 @@ fn find_built(file: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
-/// A new private directory under the system's temporary directory,
-/// removed with everything in it when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Result<Scratch, AppError> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let dir =
-            std::env::temp_dir().join(format!("wakeful-bench-{}-{nanos:09}", std::process::id()));
-        crate::app::private_dir(&dir).map_err(|e| {
-            AppError::Invalid(format!(
-                "cannot create the scratch directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Deploys the workload's agent into a fresh scratch store, starts `runs`
 /// runs, steps them until idle, gives each its wake, and steps them again.
 pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Report, AppError> {
@@ -210,14 +192,15 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     let bytes = std::fs::read(&workload.wasm)
         .map_err(|e| AppError::Invalid(format!("cannot read {}: {e}", workload.wasm.display())))?;
     config.tools.extend(workload.tools.iter().cloned());
-    let scratch = Scratch::new()?;
-    let mut app = App::open(&scratch.0, config.clone())?;
+    let scratch = Scratch::new(config.store_url())?;
+    config.store.url = scratch.url.clone();
+    let mut app = App::open(&scratch.dir, config.clone())?;
 
     let t = Instant::now();
     let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
     let deploy_ms = ms(t.elapsed());
 
-    let fresh = App::open(&scratch.0, config)?;
+    let fresh = App::open(&scratch.dir, config)?;
     let t = Instant::now();
     let runtime = fresh.runtime()?;
     runtime.load_stored(&deployed.agent.digest, || {
@@ -283,7 +266,8 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         step_p50_ms: pick(0.5),
         step_p99_ms: pick(0.99),
         step_max_ms: pick(1.0),
-        db_bytes: db_size(&scratch.0),
+        store: scratch.describe(),
+        db_bytes: scratch.bytes(&app)?,
         peak_rss_kib: peak_rss_kib(),
     })
 }
@@ -338,14 +322,6 @@ fn ms(d: Duration) -> f64 {
 
 fn per_sec(n: usize, d: Duration) -> f64 {
     (n as f64 / d.as_secs_f64().max(1e-9)).round()
-}
-
-fn db_size(dir: &Path) -> u64 {
-    ["wakeful.db", "wakeful.db-wal"]
-        .iter()
-        .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
-        .map(|m| m.len())
-        .sum()
 }
 
 /// `VmHWM` from `/proc/self/status`, where there is one.
