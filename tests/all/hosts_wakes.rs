@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::api::deploy;
 use crate::harness::API_TOKEN;
-use crate::hosts_support::{Api, Host, Schema, committed_steps};
+use crate::hosts_support::{Api, Host, Schema, committed_steps, one_at_a_time};
 use crate::pg_proxy::PgProxy;
 
 /// How often an idle worker looks when nothing wakes it.
@@ -110,6 +110,7 @@ fn wait_listening(proxy: &PgProxy, schema: &Schema) {
 
 #[test]
 fn a_lost_notification_delays_a_run_by_at_most_the_recheck_interval() {
+    let _serial = one_at_a_time();
     let schema = Schema::new("lost_wake");
     // Host A's one worker is held inside a tool call for the whole test,
     // so that only host B can step the runs the events wake.
