@@ -37,7 +37,10 @@ echo "== SDK and agent unit tests (native, against the SDK's fake host)"
 cargo test --manifest-path agents/Cargo.toml --workspace
 
 echo "== host tests (unit and end to end)"
-cargo test --workspace --features wakeful/failpoints
+# The tests about PostgreSQL itself (several hosts, lost notifications, a
+# server restart, moving a store to it) run once, in the PostgreSQL pass.
+cargo test --workspace --features wakeful/failpoints -- \
+    --skip hosts:: --skip hosts_wakes:: --skip hosts_restart:: --skip migrate_store::
 
 echo "== the store's tests and the end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib store::sql::tests
