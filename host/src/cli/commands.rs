@@ -261,7 +261,7 @@ fn operate(
             }
             let verb = if reject { "rejected" } else { "approved" };
             println!(
-                "{verb} {request} of {run} as {by}; the run continues at the next `wakeful work`"
+                "{verb} {request} of {run} as {by}; the run takes it at its next step (a running `serve` at once, else the next `wakeful work`)"
             );
         }
         Command::Resolve {

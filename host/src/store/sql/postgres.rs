@@ -114,6 +114,35 @@ fn migrate(client: &mut postgres::Client, shown: &str) -> Result<()> {
         .map_err(|e| db("starting the schema migration", e))?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .map_err(|e| db("locking the schema migration", e))?;
+    // A URL that names a schema (`options=-c search_path=NAME`) that does
+    // not exist yet gets it made, as a new SQLite file is made.
+    let current: Option<String> = tx
+        .query_one("SELECT current_schema()::text", &[])
+        .map_err(|e| db("reading the current schema", e))?
+        .get(0);
+    if current.is_none() {
+        let path: String = tx
+            .query_one("SHOW search_path", &[])
+            .map_err(|e| db("reading the search path", e))?
+            .get(0);
+        let first = path
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        if first.is_empty() || first.starts_with('$') {
+            return Err(StoreError::Db(format!(
+                "{shown} has no schema to create the store's tables in (search_path is \
+                 `{path}`): name one with options=-c%20search_path%3DNAME"
+            )));
+        }
+        tx.batch_execute(&format!(
+            "CREATE SCHEMA IF NOT EXISTS \"{}\"",
+            first.replace('"', "")
+        ))
+        .map_err(|e| db(&format!("creating the schema {first}"), e))?;
+    }
     tx.batch_execute("CREATE TABLE IF NOT EXISTS wakeful_schema (version BIGINT NOT NULL)")
         .map_err(|e| db("reading the schema version", e))?;
     let found: i64 = tx
