@@ -513,3 +513,34 @@ fn concurrent_workers_never_step_a_run_twice() {
         );
     }
 }
+
+#[test]
+fn a_postgres_url_naming_a_missing_schema_makes_it() {
+    // About PostgreSQL's schemas: runs in the PostgreSQL pass.
+    let db = TempDb::new("missing-schema");
+    let Some((url, schema)) = &db.postgres else {
+        return;
+    };
+    let fresh = format!("{schema}_made");
+    let url = url.replace(schema.as_str(), &fresh);
+    let mut store = SqlStore::connect(&url).unwrap();
+    store
+        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+        .unwrap();
+    let admin_url = test_postgres().unwrap();
+    let mut client = admin(&admin_url);
+    let tables: i64 = client
+        .query_one(
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = $1",
+            &[&fresh],
+        )
+        .unwrap()
+        .get(0);
+    client
+        .batch_execute(&format!("DROP SCHEMA {fresh} CASCADE"))
+        .unwrap();
+    assert!(
+        tables > 10,
+        "the store's tables are in the new schema: {tables}"
+    );
+}
