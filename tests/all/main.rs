@@ -35,6 +35,7 @@ mod pg_cluster;
 mod pg_proxy;
 mod race;
 mod sandbox;
+mod serve_process;
 mod tools;
 mod triggers;
 mod upgrade;
