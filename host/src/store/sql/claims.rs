@@ -137,7 +137,7 @@ pub(super) fn claim(
             }
             let mut skipped = 0;
             for run_id in &candidates {
-                if !lock_claimable(tx, run_id, now)? {
+                if !lock_claimable(tx, run_id, now)? || !still_due(tx, run_id, now)? {
                     skipped += 1;
                     continue;
                 }
@@ -171,6 +171,40 @@ pub(super) fn claim(
             }
         }
     })
+}
+
+/// Whether a candidate is still due once its row is locked. Only
+/// PostgreSQL needs to ask: its claims read each statement's own snapshot,
+/// and between the candidate list and the lock another worker may have
+/// stepped the run to a wait that nothing answers yet. Parked as
+/// undeliverable then, it would wait forever. With the row locked, nothing
+/// that could make the run less due (a step's commit, a cancel, another
+/// claim) can come in between this check and the wake it picks.
+fn still_due(tx: &Connection, run_id: &str, now: Millis) -> Result<bool> {
+    if tx.dialect() == Dialect::Sqlite {
+        return Ok(true);
+    }
+    for sql in [
+        concat!(
+            "SELECT 1 FROM (",
+            active_due!(),
+            ") AS due WHERE run_id = ?2"
+        ),
+        concat!(
+            "SELECT 1 FROM (",
+            woken_due!(),
+            ") AS due WHERE run_id = ?2"
+        ),
+    ] {
+        let due = tx
+            .prepare_cached(sql)
+            .and_then(|mut stmt| stmt.exists(params![now, run_id]))
+            .ctx_with(|| format!("checking that run {run_id} is still due"))?;
+        if due {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Takes the row of a candidate for this claim, if it is still live and
