@@ -285,6 +285,19 @@ impl Progress {
             );
             self.printed = Instant::now();
         }
+        // No run of this load has a reason to stop short of done: a parked
+        // one never finishes, so say why now rather than at the time limit.
+        if counts.get("parked").is_some_and(|n| *n > 0) {
+            let parked: Vec<(String, Option<String>)> = self
+                .client
+                .query(
+                    "SELECT run_id, last_error FROM runs WHERE status = 'parked' LIMIT 5",
+                    &[],
+                )
+                .map(|rows| rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+                .unwrap_or_default();
+            panic!("runs were parked: {parked:?}");
+        }
         self.last = (counts.get("done").copied().unwrap_or(0) as usize, steps);
         self.last
     }
