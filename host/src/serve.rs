@@ -274,11 +274,26 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
                 counters.record(&stepped.what);
                 logs::step(&stepped);
             }
-            Ok(None) => wakeup.wait(seen, recheck),
+            Ok(None) => wakeup.wait(seen, until_next_timer(worker.app(), recheck)),
             Err(e) => {
                 tracing::error!(error = %e, "the worker could not take a step");
                 std::thread::sleep(POLL);
             }
+        }
+    }
+}
+
+/// How long an idle worker sleeps: until the next wait comes due (a timer,
+/// a cron tick, an approval's expiry), at most `recheck`. Other wakes
+/// arrive as signals; the re-check catches what a signal missed.
+fn until_next_timer(app: &App, recheck: Duration) -> Duration {
+    let now = app.now();
+    match app.store.next_due_wait(now) {
+        Ok(Some(due)) => recheck.min(Duration::from_millis(due.saturating_sub(now))),
+        Ok(None) => recheck,
+        Err(e) => {
+            tracing::error!(error = %e, "finding the next timer failed");
+            recheck
         }
     }
 }

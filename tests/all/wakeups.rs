@@ -57,3 +57,29 @@ fn the_api_wakes_idle_workers_without_waiting_for_their_next_look() {
         "no signal crosses processes on SQLite: the workers still sleep"
     );
 }
+
+#[test]
+fn an_idle_worker_wakes_for_a_timer_at_its_due_time() {
+    // The look is ten minutes apart: only sleeping until the timer's due
+    // time lets the run take its step within the wait below.
+    let env = Env::new(
+        "timer-wake",
+        &api_config("[limits]\nidle_recheck_ms = 600000\n"),
+    );
+    let server = env.serve();
+    deploy(&server, "waiter", &[]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, body) = server.post(
+        "/v1/runs",
+        &json!({"agent": "waiter", "input": {"after_ms": 2000}, "id": "t"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    server.wait_run("t", "its first step", |r| r["status"] == "waiting");
+    let started = std::time::Instant::now();
+    let done = server.wait_run("t", "its timer", |r| r["status"] == "done");
+    assert!(done["outcome"].to_string().contains("timer"), "{done}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "woken by the timer, not by the ten-minute look"
+    );
+}

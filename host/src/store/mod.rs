@@ -148,6 +148,10 @@ pub trait Store: Send {
     /// claim (another worker is stepping them, or a dead one's lease has not
     /// expired yet).
     fn due_but_claimed(&self, now: Millis) -> Result<u64>;
+    /// The earliest time after `now` at which a wait comes due (an `until`
+    /// or cron time, an approval's expiry), so that an idle worker can
+    /// sleep until then rather than look again on an interval.
+    fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>>;
     /// Of the due runs under a live claim, the one whose claim ends first.
     fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>>;
     /// Writes the checkpoint, the run's new status and waits, consumes the

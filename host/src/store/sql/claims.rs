@@ -246,6 +246,13 @@ fn park_undeliverable(conn: &Connection, run_id: &str, now: Millis) -> Result<()
     )
 }
 
+/// Read off `waits_by_due`: the first entry past `now`.
+pub(super) fn next_due_wait(conn: &Connection, now: Millis) -> Result<Option<Millis>> {
+    conn.prepare_cached("SELECT MIN(due_at) FROM waits WHERE due_at > ?1")
+        .and_then(|mut stmt| stmt.query_row([now], |row| row.get(0)))
+        .ctx("finding the next wait to come due")
+}
+
 pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
     let mut count = 0;
     for sql in [

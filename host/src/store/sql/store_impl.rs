@@ -72,6 +72,10 @@ impl Store for SqlStore {
         claims::claim(&mut self.conn, now, owner, lease_ms)
     }
 
+    fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>> {
+        claims::next_due_wait(&self.conn, now)
+    }
+
     fn due_but_claimed(&self, now: Millis) -> Result<u64> {
         claims::due_but_claimed(&self.conn, now)
     }
