@@ -3,26 +3,31 @@
 //! started and woken over the API still finishes at once. On PostgreSQL a
 //! wake written by another process arrives at once too (NOTIFY).
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::api::{api_config, deploy};
-use crate::harness::{Env, StoreKind};
+use crate::harness::{Env, Server, StoreKind};
 
-#[test]
-fn the_api_wakes_idle_workers_without_waiting_for_their_next_look() {
-    let env = Env::new(
-        "wakeups",
-        &api_config("[limits]\nidle_recheck_ms = 600000\n"),
-    );
+/// A host whose idle workers look for work only every ten minutes, with
+/// the waiter agent deployed and one run of it started with `input`
+/// through the API.
+fn sleepy_host(name: &str, run: &str, input: Value) -> (Env, Server) {
+    let env = Env::new(name, &api_config("[limits]\nidle_recheck_ms = 600000\n"));
     let server = env.serve();
     deploy(&server, "waiter", &[]);
     // The workers looked at start, found nothing, and sleep ten minutes.
     std::thread::sleep(std::time::Duration::from_millis(300));
     let (status, body) = server.post(
         "/v1/runs",
-        &json!({"agent": "waiter", "input": {"topic": "go"}, "id": "w"}),
+        &json!({"agent": "waiter", "input": input, "id": run}),
     );
     assert_eq!(status, 201, "{body}");
+    (env, server)
+}
+
+#[test]
+fn the_api_wakes_idle_workers_without_waiting_for_their_next_look() {
+    let (env, server) = sleepy_host("wakeups", "w", json!({"topic": "go"}));
     server.wait_run("w", "its first step", |r| r["status"] == "waiting");
     let (status, body) = server.post(
         "/v1/runs/w/events",
@@ -62,18 +67,7 @@ fn the_api_wakes_idle_workers_without_waiting_for_their_next_look() {
 fn an_idle_worker_wakes_for_a_timer_at_its_due_time() {
     // The look is ten minutes apart: only sleeping until the timer's due
     // time lets the run take its step within the wait below.
-    let env = Env::new(
-        "timer-wake",
-        &api_config("[limits]\nidle_recheck_ms = 600000\n"),
-    );
-    let server = env.serve();
-    deploy(&server, "waiter", &[]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let (status, body) = server.post(
-        "/v1/runs",
-        &json!({"agent": "waiter", "input": {"after_ms": 2000}, "id": "t"}),
-    );
-    assert_eq!(status, 201, "{body}");
+    let (_env, server) = sleepy_host("timer-wake", "t", json!({"after_ms": 2000}));
     server.wait_run("t", "its first step", |r| r["status"] == "waiting");
     let started = std::time::Instant::now();
     let done = server.wait_run("t", "its timer", |r| r["status"] == "done");

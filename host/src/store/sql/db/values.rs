@@ -341,12 +341,6 @@ impl Params for &[&dyn ToSql] {
     }
 }
 
-impl<const N: usize> Params for &[&dyn ToSql; N] {
-    fn with_values<R>(self, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(self)
-    }
-}
-
 impl<T: ToSql, const N: usize> Params for [T; N] {
     fn with_values<R>(self, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
         let refs: Vec<&dyn ToSql> = self.iter().map(|v| v as &dyn ToSql).collect();
