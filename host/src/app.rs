@@ -23,7 +23,7 @@ mod names;
 mod reads;
 mod triggers;
 
-pub use deploy::{Deployed, OwnerChange};
+pub use deploy::{Deployed, OwnerChange, check_info};
 pub use reads::{HostView, RunRecord};
 pub use triggers::Sent;
 
@@ -120,7 +120,7 @@ impl App {
             return Ok(rt.clone());
         }
         let rt = Arc::new(Runtime::new(
-            &self.data_dir.join("cache"),
+            &self.config.cache_dir(&self.data_dir),
             self.config.runtime_limits(),
         )?);
         Ok(self.runtime.get_or_init(|| rt).clone())

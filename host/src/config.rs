@@ -22,6 +22,22 @@ pub struct Config {
     pub retention: RetentionConfig,
     #[serde(default)]
     pub store: StoreConfig,
+    #[serde(default)]
+    pub cache: CacheConfig,
+}
+
+/// Where compiled agents are kept.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheConfig {
+    /// The directory of compiled agents and compiled functions. Unset:
+    /// `cache` in the data directory. Hosts with several data directories
+    /// on one machine can share one: artifacts are named by the
+    /// component's digest and the engine's settings, and a new build of
+    /// an agent reuses the functions an earlier one compiled. Whoever can
+    /// write there runs code in the host: keep it private (it is created
+    /// 0700). `--cache` and `WAKEFUL_CACHE` take precedence.
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// Where runs are stored.
@@ -54,6 +70,15 @@ impl Config {
     /// The store URL, if one is configured.
     pub fn store_url(&self) -> Option<&str> {
         self.store.url.as_deref().filter(|u| !u.is_empty())
+    }
+
+    /// The directory of compiled agents for the data directory `data`.
+    pub fn cache_dir(&self, data: &std::path::Path) -> std::path::PathBuf {
+        self.cache
+            .dir
+            .clone()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or_else(|| data.join("cache"))
     }
 }
 

@@ -26,6 +26,7 @@
 pub mod api;
 pub mod app;
 pub mod bench;
+pub mod check;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -280,7 +280,8 @@ impl Env {
             .current_dir(&self.dir)
             .env("WAKEFUL_DATA", self.dir.join("data"))
             .env("WAKEFUL_CONFIG", self.dir.join("wakeful.toml"))
-            .env_remove("WAKEFUL_FAILPOINT");
+            .env_remove("WAKEFUL_FAILPOINT")
+            .env_remove("WAKEFUL_CACHE");
         // Set or removed, so that a `WAKEFUL_STORE` of the caller's never
         // reaches a host.
         match &self.store {

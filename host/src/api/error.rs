@@ -114,7 +114,7 @@ fn load_status(e: &LoadError) -> StatusCode {
         LoadError::Unavailable(_) => StatusCode::INTERNAL_SERVER_ERROR,
         LoadError::NotWasm
         | LoadError::CoreModule
-        | LoadError::UnsupportedImport(_)
+        | LoadError::Refused(_)
         | LoadError::Invalid(_) => StatusCode::BAD_REQUEST,
     }
 }

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::{App, AppError, Result};
+use crate::model::AgentInfo;
 use crate::store::{AgentVersion, PutAgent};
 
 /// What `deploy` did.
@@ -48,23 +49,7 @@ impl App {
         let info = runtime
             .info(&loaded)
             .map_err(|e| AppError::Invalid(format!("the component's `info` export failed: {e}")))?;
-        if info.name.is_empty()
-            || !info
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(AppError::Invalid(format!(
-                "the component calls itself `{}`; an agent name is letters, digits, `-` and `_`",
-                info.name
-            )));
-        }
-        semver::Version::parse(&info.version).map_err(|e| {
-            AppError::Invalid(format!(
-                "the component's version `{}` is not semver: {e}",
-                info.version
-            ))
-        })?;
+        check_info(&info).map_err(AppError::Invalid)?;
         let granted: Vec<String> = if grant_all {
             info.tools.clone()
         } else {
@@ -134,6 +119,29 @@ impl App {
             unconfigured_tools,
         })
     }
+}
+
+/// Refuses what a component says of itself that the host cannot use: a
+/// name that is not an identifier, a version that is not semver.
+pub fn check_info(info: &AgentInfo) -> std::result::Result<(), String> {
+    if info.name.is_empty()
+        || !info
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "the component calls itself `{}`; an agent name is letters, digits, `-` and `_`",
+            info.name
+        ));
+    }
+    semver::Version::parse(&info.version).map_err(|e| {
+        format!(
+            "the component's version `{}` is not semver: {e}",
+            info.version
+        )
+    })?;
+    Ok(())
 }
 
 fn list_or_none(items: &[String]) -> String {

@@ -14,8 +14,9 @@ use crate::upgrade;
 use crate::worker::Worker;
 
 /// Runs one command line. `bench` works on a store of its own and
-/// `migrate-store` on the stores it names: neither opens (or creates) the
-/// data directory; every other command does.
+/// `migrate-store` on the stores it names; `wit` and `check FILE` use no
+/// store: none of them opens (or creates) the store; every other command
+/// does.
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
     let Cli {
@@ -68,6 +69,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::MigrateStore { from, to } => {
             admin::migrate_store(&from, &to, &actor(by.as_deref())?, json)
         }
+        Command::Wit => {
+            print!("{}", crate::runtime::inspect::WIT);
+            Ok(())
+        }
+        Command::Check { file: Some(file) } => super::check::component(&file, &data, config, json),
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;
@@ -356,7 +362,7 @@ fn operate(
             println!("backed up to {} (checked: ok)", file.display());
         }
         Command::Hosts => output::hosts(&app.hosts()?, json)?,
-        Command::Check => {
+        Command::Check { file: None } => {
             app.store.check_integrity()?;
             println!("the store is sound");
         }
@@ -381,6 +387,9 @@ fn operate(
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
+        Command::Wit | Command::Check { file: Some(_) } => {
+            bail!("this command does not use a store")
+        }
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,
         Command::Lease { op } => admin::lease(&mut app, op, by)?,
     }
@@ -416,6 +425,9 @@ fn load_config(cli: &Cli) -> Result<Config> {
     };
     if let Some(url) = cli.store.as_deref().filter(|u| !u.is_empty()) {
         config.store.url = Some(url.to_string());
+    }
+    if let Some(dir) = cli.cache.as_ref().filter(|d| !d.as_os_str().is_empty()) {
+        config.cache.dir = Some(dir.clone());
     }
     Ok(config)
 }

@@ -3,6 +3,7 @@
 //! JSON rendering in [`output`].
 
 mod admin;
+mod check;
 mod commands;
 mod output;
 
@@ -29,6 +30,11 @@ pub struct Cli {
     /// config's `[store] url`, else `wakeful.db` in the data directory.
     #[arg(long, global = true, env = "WAKEFUL_STORE", value_name = "URL")]
     pub store: Option<String>,
+    /// Directory of compiled agents (default: the config's `[cache] dir`,
+    /// else `cache` in the data directory). Data directories on one
+    /// machine may share one.
+    #[arg(long, global = true, env = "WAKEFUL_CACHE", value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     /// Config file (tools, limits); default: `wakeful.toml` in the current
     /// directory when it exists, else safe defaults.
     #[arg(long, global = true, env = "WAKEFUL_CONFIG")]
@@ -257,8 +263,17 @@ pub enum Command {
         /// The copy to write; it must not exist yet.
         file: PathBuf,
     },
-    /// Check the whole store for damage (every page).
-    Check,
+    /// Without FILE: check the whole store for damage (every page). With
+    /// FILE: say whether this host would accept that component, and why
+    /// not (imports, exports, WIT version, `info`, requested tools),
+    /// without deploying it.
+    Check {
+        /// An agent component (`.wasm`) to check instead of the store.
+        file: Option<PathBuf>,
+    },
+    /// Print the WIT contract this host speaks (`wit/agent.wit`): what an
+    /// agent in any language implements.
+    Wit,
     /// List the hosts (`serve` processes) sharing the store: live, stopped
     /// or silent, their last heartbeat and the runs they are stepping.
     Hosts,

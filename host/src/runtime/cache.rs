@@ -18,6 +18,7 @@ use super::LoadedAgent;
 use super::bindings::AgentPre;
 use super::engine;
 use super::error::{LoadError, RuntimeError};
+use super::inspect;
 use super::sandbox::StoreData;
 
 /// Lowercase hex SHA-256 of `bytes`: the identity of an agent version.
@@ -26,7 +27,7 @@ pub fn digest(bytes: &[u8]) -> String {
 }
 
 /// Cheap checks before compiling: size, magic number, component layer.
-pub(super) fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> {
+pub fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> {
     if bytes.len() > limit {
         return Err(LoadError::TooLarge {
             size: bytes.len(),
@@ -44,81 +45,6 @@ pub(super) fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> 
         _ => Err(LoadError::Invalid(
             "unknown WebAssembly binary layer; is this file from a newer toolchain?".into(),
         )),
-    }
-}
-
-/// What the host provides, by package: the version it is compatible with
-/// (major, minor) and the interfaces. This mirrors what `sandbox::linker`
-/// adds, so that a missing import is named before wasmtime's type check.
-const PROVIDED: &[(&str, (u64, u64), &[&str])] = &[
-    ("wakeful:agent", (0, 2), &["tools", "host", "types"]),
-    (
-        "wasi:cli",
-        (0, 2),
-        &[
-            "environment",
-            "exit",
-            "stdin",
-            "stdout",
-            "stderr",
-            "terminal-input",
-            "terminal-output",
-            "terminal-stdin",
-            "terminal-stdout",
-            "terminal-stderr",
-        ],
-    ),
-    ("wasi:clocks", (0, 2), &["wall-clock", "monotonic-clock"]),
-    ("wasi:filesystem", (0, 2), &["types", "preopens"]),
-    ("wasi:io", (0, 2), &["error", "poll", "streams"]),
-    (
-        "wasi:random",
-        (0, 2),
-        &["random", "insecure", "insecure-seed"],
-    ),
-    (
-        "wasi:sockets",
-        (0, 2),
-        &[
-            "network",
-            "instance-network",
-            "tcp",
-            "tcp-create-socket",
-            "udp",
-            "udp-create-socket",
-            "ip-name-lookup",
-        ],
-    ),
-];
-
-/// Whether the host provides the import `name`, e.g. `wasi:io/poll@0.2.3`.
-fn is_provided(name: &str) -> bool {
-    let Some((path, version)) = name.split_once('@') else {
-        return false;
-    };
-    let Some((package, interface)) = path.split_once('/') else {
-        return false;
-    };
-    let Ok(version) = semver::Version::parse(version) else {
-        return false;
-    };
-    PROVIDED.iter().any(|(p, (major, minor), interfaces)| {
-        *p == package
-            && version.major == *major
-            && version.minor == *minor
-            && interfaces.contains(&interface)
-    })
-}
-
-fn check_imports(component: &Component, engine: &Engine) -> Result<(), LoadError> {
-    let ty = component.component_type();
-    match ty
-        .imports(engine)
-        .map(|(name, _)| name)
-        .find(|n| !is_provided(n))
-    {
-        Some(name) => Err(LoadError::UnsupportedImport(name.to_owned())),
-        None => Ok(()),
     }
 }
 
@@ -209,12 +135,12 @@ impl Cache {
             None => {
                 let bytes = bytes()?;
                 check_header(&bytes, max_bytes)?;
+                inspect::check_shape(&bytes)?;
                 let component = Component::from_binary(engine, &bytes)
                     .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
                 (component, true)
             }
         };
-        check_imports(&component, engine)?;
         let pre = linker.instantiate_pre(&component).map_err(|e| {
             LoadError::Invalid(format!(
                 "its imports do not match what this host provides: {e:#}"
@@ -315,21 +241,6 @@ mod tests {
                 limit: 100
             })
         );
-    }
-
-    #[test]
-    fn only_the_hosts_interfaces_are_provided() {
-        assert!(is_provided("wakeful:agent/tools@0.2.0"));
-        assert!(is_provided("wakeful:agent/host@0.2.3"));
-        assert!(is_provided("wasi:io/poll@0.2.0"));
-        assert!(is_provided("wasi:cli/stdout@0.2.12"));
-        assert!(!is_provided("wakeful:agent/tools@0.1.0"));
-        assert!(!is_provided("wasi:io/poll@0.3.0"));
-        assert!(!is_provided("wasi:http/types@0.2.0"));
-        assert!(!is_provided("wasi:clocks/timezone@0.2.0"));
-        assert!(!is_provided("acme:missing/thing@1.0.0"));
-        assert!(!is_provided("wasi:io/poll"));
-        assert!(!is_provided("my-function"));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! time into epoch ticks so that a step can be stopped at its deadline.
 
 use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
@@ -9,6 +11,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::{Config, Engine, EngineWeak};
 
 use super::RuntimeError;
+use super::fn_cache::{self, FunctionCache};
 
 /// How often the epoch advances: the precision of step deadlines.
 pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -22,7 +25,8 @@ pub(super) const GUEST_THREAD_STACK: usize = 8 << 20;
 
 /// Builds the engine. This is the only place that configures wasmtime, so
 /// that every compiled artifact and every store agree on the same settings.
-pub(super) fn build() -> Result<Engine, RuntimeError> {
+/// Compiled functions are cached under `cache_dir`.
+pub(super) fn build(cache_dir: &Path) -> Result<Engine, RuntimeError> {
     let mut config = Config::new();
     config
         .wasm_component_model(true)
@@ -31,7 +35,9 @@ pub(super) fn build() -> Result<Engine, RuntimeError> {
         .consume_fuel(true)
         .epoch_interruption(true)
         .max_wasm_stack(MAX_WASM_STACK)
-        .parallel_compilation(true);
+        .parallel_compilation(true)
+        .enable_incremental_compilation(Arc::new(FunctionCache::new(cache_dir.join(fn_cache::DIR))))
+        .map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
     Engine::new(&config).map_err(|e| RuntimeError::Engine(format!("{e:#}")))
 }
 
@@ -107,9 +113,10 @@ mod tests {
 
     #[test]
     fn compatibility_key_is_stable_for_one_engine() {
-        let engine = build().unwrap();
+        let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));
+        let engine = build(&dir).unwrap();
         let key = compatibility_key(&engine);
         assert_eq!(key.len(), 32);
-        assert_eq!(key, compatibility_key(&build().unwrap()));
+        assert_eq!(key, compatibility_key(&build(&dir).unwrap()));
     }
 }

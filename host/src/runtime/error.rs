@@ -19,11 +19,10 @@ pub enum LoadError {
         "the component is {size} bytes; the limit is {limit} bytes (build in release mode, or raise the component size limit)"
     )]
     TooLarge { size: usize, limit: usize },
-    /// Imports something the host does not provide.
-    #[error(
-        "the component imports `{0}`, which this host does not provide; an agent may import only wakeful:agent/tools@0.2, wakeful:agent/host@0.2 and WASI 0.2 (cli, clocks, filesystem, io, random, sockets); an agent built against an older wakeful:agent must be rebuilt with the current SDK"
-    )]
-    UnsupportedImport(String),
+    /// Its imports or exports are not those of an agent this host runs
+    /// (read off its bytes before compiling); every problem is named.
+    #[error("the component is not an agent this host can run: {0}")]
+    Refused(String),
     /// A component wasmtime rejects, or whose exports or import types do not
     /// match `wit/agent.wit`.
     #[error("invalid agent component: {0}")]

@@ -99,8 +99,8 @@ pub(super) fn call<R: Send>(
             });
         }
         match failure {
-            StepFailure::Trap(_) => {
-                outcome::panic_message(&logs).map_or(failure, StepFailure::Trap)
+            StepFailure::Trap(trap) => {
+                StepFailure::Trap(outcome::trap_message(&trap, &logs).unwrap_or(trap))
             }
             other => other,
         }

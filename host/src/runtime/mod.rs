@@ -4,8 +4,9 @@
 //!
 //! Layout:
 //! - `engine.rs`: the one wasmtime `Config`, and the epoch ticker thread
-//! - `cache.rs`: digests, checks before compiling, compiled agents in memory
-//!   and on disk
+//! - `inspect.rs`: a component's imports and exports, read before compiling
+//! - `cache.rs`: digests, compiled agents in memory and on disk
+//! - `fn_cache.rs`: compiled functions on disk, shared between versions
 //! - `sandbox.rs`: the WASI context and the host side of `wit/agent.wit`
 //! - `output.rs`: the step's bounded log (`host.log`, stdout, stderr)
 //! - `limiter.rs`: the per-store memory limit
@@ -18,6 +19,8 @@ mod cache;
 mod engine;
 mod error;
 mod exec;
+mod fn_cache;
+pub mod inspect;
 mod limiter;
 mod outcome;
 mod output;
@@ -31,7 +34,7 @@ use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 
-pub use self::cache::digest;
+pub use self::cache::{check_header, digest};
 pub use self::error::{LoadError, RuntimeError};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
@@ -154,7 +157,7 @@ impl Runtime {
     /// interruption) and its epoch ticker; compiled agents are kept in
     /// `cache_dir`, which is created if missing.
     pub fn new(cache_dir: &Path, limits: Limits) -> Result<Runtime, RuntimeError> {
-        let engine = engine::build()?;
+        let engine = engine::build(cache_dir)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         let cache = cache::Cache::new(cache_dir, &engine)?;

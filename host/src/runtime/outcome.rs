@@ -103,22 +103,63 @@ pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFai
     }
 }
 
-/// The panic message a Rust guest printed to stderr before it aborted, as
-/// `message (at file:line:col)`. Failure texts stay one line; the full
-/// stderr and the backtrace are in the step's logs.
-pub(super) fn panic_message(logs: &[crate::model::LogLine]) -> Option<String> {
+/// The most lines of a guest's stderr an error message carries.
+const STDERR_TAIL_LINES: usize = 12;
+/// The most bytes of a guest's stderr an error message carries.
+const STDERR_TAIL_BYTES: usize = 2048;
+/// The most bytes of one stderr line an error message carries.
+const STDERR_LINE_BYTES: usize = 512;
+
+/// What a trapped guest said about it on stderr, to put in its failure
+/// instead of the bare trap: a Rust panic as `panic: message (at
+/// file:line:col)`, and the last lines written before it (a Python or
+/// JavaScript traceback), with their last line (the exception) first.
+/// `trap` is the trap's own description, kept when there is no panic.
+/// The whole stderr and the backtrace stay in the step's logs.
+pub(super) fn trap_message(trap: &str, logs: &[crate::model::LogLine]) -> Option<String> {
     let stderr: Vec<&str> = logs
         .iter()
-        .filter(|l| l.source == "stderr")
-        .map(|l| l.message.as_str())
+        .filter(|l| l.source == "stderr" && !l.message.trim().is_empty())
+        .map(|l| {
+            let line = l.message.trim_end();
+            &line[..line.floor_char_boundary(STDERR_LINE_BYTES)]
+        })
         .collect();
-    let at = stderr.iter().position(|l| l.contains("panicked at "))?;
-    let location = stderr[at]
-        .split("panicked at ")
-        .nth(1)?
-        .trim_end_matches(':');
-    let message = stderr.get(at + 1).copied().unwrap_or("").trim();
-    Some(format!("panic: {message} (at {location})"))
+    let at = stderr.iter().position(|l| l.contains("panicked at "));
+    let panic = at.and_then(|at| {
+        let location = stderr[at]
+            .split("panicked at ")
+            .nth(1)?
+            .trim_end_matches(':');
+        let message = stderr.get(at + 1).copied().unwrap_or("").trim();
+        Some(format!("panic: {message} (at {location})"))
+    });
+    let before = &stderr[..at.unwrap_or(stderr.len())];
+    let Some(last) = before.last() else {
+        return panic;
+    };
+    let cause = panic.unwrap_or_else(|| trap.to_owned());
+    Some(format!("{} ({cause})\n{}", last.trim(), tail(before)))
+}
+
+/// The last lines of `lines`, within the line and byte bounds.
+fn tail(lines: &[&str]) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut bytes = 0;
+    for line in lines.iter().rev().take(STDERR_TAIL_LINES) {
+        bytes += line.len() + 1;
+        if bytes > STDERR_TAIL_BYTES {
+            break;
+        }
+        kept.push(line);
+    }
+    kept.reverse();
+    let mut text = String::new();
+    if kept.len() < lines.len() {
+        text.push_str("…\n");
+    }
+    text.push_str(&kept.join("\n"));
+    text
 }
 
 /// What went wrong at the bottom of the error: the trap, or the host error
@@ -255,10 +296,44 @@ mod tests {
             line("stderr", "boom"),
         ];
         assert_eq!(
-            panic_message(&logs).as_deref(),
+            trap_message("unreachable", &logs).as_deref(),
             Some("panic: boom (at src/lib.rs:5:9)")
         );
-        assert_eq!(panic_message(&logs[..1]), None);
+        assert_eq!(trap_message("unreachable", &logs[..1]), None);
+    }
+
+    #[test]
+    fn a_traceback_before_the_trap_leads_the_message() {
+        let line = |message: &str| crate::model::LogLine {
+            level: crate::model::LogLevel::Warn,
+            source: "stderr".into(),
+            message: message.into(),
+        };
+        let mut logs = vec![line("Traceback (most recent call last):")];
+        for n in 0..20 {
+            logs.push(line(&format!("  File \"app.py\", line {n}, in step")));
+        }
+        logs.push(line("ValueError: no plan"));
+        logs.push(line(
+            "thread '<unnamed>' panicked at runtime/src/lib.rs:9:5:",
+        ));
+        logs.push(line("Python function threw an unexpected exception"));
+        let message = trap_message("unreachable", &logs).unwrap();
+        let lines: Vec<&str> = message.lines().collect();
+        assert_eq!(
+            lines[0],
+            "ValueError: no plan (panic: Python function threw an unexpected exception (at runtime/src/lib.rs:9:5))"
+        );
+        assert_eq!(lines[1], "…");
+        assert_eq!(lines.len(), 2 + STDERR_TAIL_LINES, "{message}");
+        assert_eq!(lines.last(), Some(&"ValueError: no plan"));
+
+        // No panic: the trap's own description stays.
+        let message = trap_message("wasm trap: unreachable", &logs[19..22]).unwrap();
+        assert!(
+            message.starts_with("ValueError: no plan (wasm trap: unreachable)\n"),
+            "{message}"
+        );
     }
 
     #[test]

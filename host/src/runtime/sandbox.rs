@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_linker_builds() {
-        let engine = super::super::engine::build().unwrap();
+        let engine = super::super::engine::build(&std::env::temp_dir()).unwrap();
         linker(&engine).unwrap();
     }
 }

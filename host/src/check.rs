@@ -1,0 +1,130 @@
+//! `wakeful check FILE.wasm`: whether this host would accept a component,
+//! and why not, without deploying it. The same checks as `deploy`, in the
+//! same order: the header, the imports and exports read off the bytes (no
+//! compiling), then the component compiled (into the host's cache, so that
+//! a deploy after it compiles nothing) and asked for its `info`.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::app::check_info;
+use crate::config::{BUILTIN_TOOLS, Config};
+use crate::model::AgentInfo;
+use crate::runtime::inspect::{self, Shape};
+use crate::runtime::{Runtime, digest};
+use crate::tools::Tools;
+
+/// What `check` found.
+#[derive(Debug, Serialize)]
+pub struct ComponentCheck {
+    pub size: usize,
+    pub digest: String,
+    /// The contract this host speaks.
+    pub host_contract: &'static str,
+    /// `None` when the bytes are not a component at all.
+    pub shape: Option<Shape>,
+    /// `None` when an earlier check failed, or `info` did.
+    pub info: Option<AgentInfo>,
+    /// The tools the component asks for, and whether this host has each.
+    pub tools: Vec<ToolCheck>,
+    /// How long compiling (or loading the compiled artifact) took.
+    pub compile_ms: Option<u64>,
+    /// Every reason the host would refuse it; empty: it would accept it.
+    pub problems: Vec<String>,
+}
+
+/// A requested tool and where this host has it from.
+#[derive(Debug, Serialize)]
+pub struct ToolCheck {
+    pub name: String,
+    /// `built in`, `configured`, or `not configured` (calls fail with
+    /// `unknown` until wakeful.toml adds it; deploy still accepts it).
+    pub on_this_host: &'static str,
+}
+
+impl ComponentCheck {
+    pub fn accepted(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks `bytes` as `deploy` would. `runtime` is built on demand: the
+/// checks before compiling need no engine.
+pub fn component(
+    bytes: &[u8],
+    config: &Config,
+    runtime: impl FnOnce() -> anyhow::Result<std::sync::Arc<Runtime>>,
+) -> ComponentCheck {
+    let mut check = ComponentCheck {
+        size: bytes.len(),
+        digest: digest(bytes),
+        host_contract: inspect::CONTRACT,
+        shape: None,
+        info: None,
+        tools: Vec::new(),
+        compile_ms: None,
+        problems: Vec::new(),
+    };
+    let limits = config.runtime_limits();
+    if let Err(e) = crate::runtime::check_header(bytes, limits.max_component_bytes) {
+        check.problems.push(e.to_string());
+        return check;
+    }
+    match inspect::shape(bytes) {
+        Ok(shape) => {
+            check.problems = shape.problems();
+            check.shape = Some(shape);
+        }
+        Err(e) => check.problems.push(e.to_string()),
+    }
+    if !check.problems.is_empty() {
+        return check;
+    }
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            check.problems.push(format!("{e:#}"));
+            return check;
+        }
+    };
+    let started = Instant::now();
+    let loaded = runtime.load(bytes);
+    check.compile_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            check.problems.push(e.to_string());
+            return check;
+        }
+    };
+    let info = match runtime.info(&loaded) {
+        Ok(info) => info,
+        Err(e) => {
+            check
+                .problems
+                .push(format!("the component's `info` export failed: {e}"));
+            return check;
+        }
+    };
+    if let Err(problem) = check_info(&info) {
+        check.problems.push(problem);
+    }
+    let tools = Tools::from_config(config);
+    check.tools = info
+        .tools
+        .iter()
+        .map(|name| ToolCheck {
+            name: name.clone(),
+            on_this_host: if BUILTIN_TOOLS.contains(&name.as_str()) {
+                "built in"
+            } else if tools.knows(name) {
+                "configured"
+            } else {
+                "not configured"
+            },
+        })
+        .collect();
+    check.info = Some(info);
+    check
+}

@@ -1,0 +1,104 @@
+//! `wakeful check FILE.wasm`: prints what the host would make of a
+//! component, and fails when it would refuse it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+
+use super::output::print_json;
+use crate::check::ComponentCheck;
+use crate::config::Config;
+use crate::runtime::Runtime;
+
+pub(super) fn component(file: &Path, data: &Path, config: Config, json: bool) -> Result<()> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let cache = config.cache_dir(data);
+    let limits = config.runtime_limits();
+    let check = crate::check::component(&bytes, &config, || {
+        Ok(Arc::new(Runtime::new(&cache, limits)?))
+    });
+    if json {
+        print_json(&serde_json::json!({
+            "file": file.display().to_string(),
+            "accepted": check.accepted(),
+            "check": &check,
+        }))?;
+    } else {
+        print_text(file, &check);
+    }
+    if !check.accepted() {
+        bail!(
+            "this host would refuse {}: {}",
+            file.display(),
+            check.problems.join("; ")
+        );
+    }
+    Ok(())
+}
+
+fn print_text(file: &Path, check: &ComponentCheck) {
+    println!(
+        "component {}: {:.1} MB, sha256:{}",
+        file.display(),
+        check.size as f64 / 1e6,
+        check.digest
+    );
+    if let Some(shape) = &check.shape {
+        println!(
+            "contract  {} (this host speaks {})",
+            shape.contract.as_deref().unwrap_or("none"),
+            check.host_contract
+        );
+        let refused: Vec<&str> = shape
+            .imports
+            .iter()
+            .filter(|i| !i.provided)
+            .map(|i| i.name.as_str())
+            .collect();
+        if refused.is_empty() {
+            println!(
+                "imports   {}, each provided by this host",
+                shape.imports.len()
+            );
+        } else {
+            println!(
+                "imports   {}; not provided: {}",
+                shape.imports.len(),
+                refused.join(", ")
+            );
+        }
+        println!("exports   {}", shape.exports.join(", "));
+    }
+    if let Some(ms) = check.compile_ms {
+        println!(
+            "compiled  in {:.2} s (kept in the cache: a deploy from this data directory reuses it)",
+            ms as f64 / 1000.0
+        );
+    }
+    if let Some(info) = &check.info {
+        println!(
+            "agent     {} {}: {}",
+            info.name, info.version, info.description
+        );
+        let tools: Vec<String> = check
+            .tools
+            .iter()
+            .map(|t| format!("{} ({})", t.name, t.on_this_host))
+            .collect();
+        println!(
+            "tools     {}",
+            if tools.is_empty() {
+                "none".to_string()
+            } else {
+                tools.join(", ")
+            }
+        );
+    }
+    for problem in &check.problems {
+        println!("refused   {problem}");
+    }
+    if check.accepted() {
+        println!("ok: this host would accept it");
+    }
+}

@@ -1,0 +1,96 @@
+//! Cranelift's incremental compilation cache, kept on disk: the machine code
+//! of each compiled function, by a hash of its input. Two builds of an agent
+//! that share an interpreter (every Python or JavaScript agent) share almost
+//! all their functions, so a new version compiles only what changed.
+//!
+//! Entries are files named by the SHA-256 of their key, each starting with
+//! the SHA-256 of its contents: a file cut short by a crash, or damaged on
+//! disk, fails that check and counts as a miss, so it is compiled again. No
+//! entry is synced to disk one by one (a compile writes thousands); losing
+//! some in a crash only costs their compilation.
+
+use std::borrow::Cow;
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sha2::{Digest, Sha256};
+use wasmtime::CacheStore;
+
+/// The subdirectory of the runtime's cache directory that holds entries.
+pub(super) const DIR: &str = "functions";
+
+/// Tells temporary files of concurrent writers apart.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+#[derive(Debug)]
+pub(super) struct FunctionCache {
+    dir: PathBuf,
+}
+
+impl FunctionCache {
+    pub(super) fn new(dir: PathBuf) -> FunctionCache {
+        FunctionCache { dir }
+    }
+
+    fn path(&self, key: &[u8]) -> PathBuf {
+        let name = hex::encode(Sha256::digest(key));
+        self.dir.join(&name[..2]).join(&name[2..])
+    }
+}
+
+impl CacheStore for FunctionCache {
+    fn get(&self, key: &[u8]) -> Option<Cow<'_, [u8]>> {
+        let mut bytes = fs::read(self.path(key)).ok()?;
+        if bytes.len() < 32 || bytes[..32] != Sha256::digest(&bytes[32..])[..] {
+            return None;
+        }
+        bytes.drain(..32);
+        Some(Cow::Owned(bytes))
+    }
+
+    fn insert(&self, key: &[u8], value: Vec<u8>) -> bool {
+        let path = self.path(key);
+        let Some(parent) = path.parent() else {
+            return false;
+        };
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = parent.join(format!(".{}.{n}.tmp", std::process::id()));
+        let written = fs::create_dir_all(parent)
+            .and_then(|()| fs::File::create(&temp))
+            .and_then(|mut file| {
+                file.write_all(&Sha256::digest(&value))?;
+                file.write_all(&value)
+            })
+            .and_then(|()| fs::rename(&temp, &path));
+        if written.is_err() {
+            let _ = fs::remove_file(&temp);
+        }
+        written.is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_damaged_ones_are_misses() {
+        let dir = std::env::temp_dir().join(format!("wakeful-fn-cache-{}", std::process::id()));
+        let cache = FunctionCache::new(dir.clone());
+        assert_eq!(cache.get(b"key"), None);
+        assert!(cache.insert(b"key", b"machine code".to_vec()));
+        assert_eq!(cache.get(b"key").as_deref(), Some(&b"machine code"[..]));
+        assert_eq!(cache.get(b"other"), None);
+
+        // Cut short, as by a crash before the data reached the disk.
+        let path = cache.path(b"key");
+        let whole = fs::read(&path).unwrap();
+        fs::write(&path, &whole[..whole.len() - 3]).unwrap();
+        assert_eq!(cache.get(b"key"), None);
+        fs::write(&path, b"").unwrap();
+        assert_eq!(cache.get(b"key"), None);
+        fs::remove_dir_all(dir).unwrap();
+    }
+}
