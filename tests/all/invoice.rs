@@ -162,8 +162,50 @@ fn bench_measures_a_real_agent_end_to_end() {
         "start and event steps of every run: {report}"
     );
     assert!(report["steps_per_sec"].as_f64().unwrap() > 0.0, "{report}");
+    assert_eq!(
+        report["component_bytes"],
+        std::fs::metadata(&wasm).unwrap().len(),
+        "{report}"
+    );
+    for measured in [
+        "deploy_ms",
+        "redeploy_ms",
+        "artifact_bytes",
+        "guest_call_p50_ms",
+        "guest_call_p99_ms",
+        "stepping_rss_kib",
+        "peak_rss_kib",
+    ] {
+        assert!(
+            report[measured].as_f64().is_some_and(|v| v > 0.0),
+            "{measured}: {report}"
+        );
+    }
+    assert!(
+        report["stepping_rss_kib"].as_f64() <= report["peak_rss_kib"].as_f64(),
+        "{report}"
+    );
     assert!(
         !env.dir.join("data").exists(),
         "bench works on a store of its own"
     );
+}
+
+#[test]
+fn bench_compares_several_agents_in_one_run() {
+    let env = Env::new("bench-compare", "");
+    crate::harness::agent("invoice-mail");
+    let out = env.ok(&["bench", "invoice", "incident", "--runs", "2"]);
+    let row = |key: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{key} ")))
+            .unwrap_or_else(|| panic!("no {key} row: {out}"))
+            .to_string()
+    };
+    assert!(row("agent").contains("\"invoice-mail@0.1.0\""), "{out}");
+    assert!(row("agent").contains("\"incident@0.1.0\""), "{out}");
+    // Triage, diagnose, ask; then revalidate, act, verify: 3x the invoice's.
+    assert!(row("steps").ends_with("(3.00x of the first)"), "{out}");
+    let both = env.json(&["bench", "invoice", "incident", "--runs", "2"]);
+    assert_eq!(both.as_array().map(Vec::len), Some(2), "{both}");
 }

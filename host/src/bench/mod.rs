@@ -33,8 +33,17 @@ pub struct Report {
     /// The agent version measured.
     pub agent: String,
     pub runs: usize,
-    /// Compiling the component and recording it.
+    /// The component's size.
+    pub component_bytes: u64,
+    /// Compiling the component and recording it, with nothing cached.
     pub deploy_ms: f64,
+    /// Compiling it again in a new runtime, with the functions the deploy
+    /// compiled cached: what deploying a new build costs when only the
+    /// agent's own code changed (a Python or JavaScript agent's
+    /// interpreter is unchanged between builds).
+    pub redeploy_ms: f64,
+    /// The compiled artifact in the cache.
+    pub artifact_bytes: u64,
     /// Loading the precompiled component in a fresh runtime (what a new
     /// process pays before its first step).
     pub cached_load_ms: f64,
@@ -47,11 +56,19 @@ pub struct Report {
     pub step_p50_ms: f64,
     pub step_p99_ms: f64,
     pub step_max_ms: f64,
+    /// Instantiating the agent and calling its first step, without a store
+    /// or tools (tool calls are answered `failed`): the guest's own cost.
+    pub guest_call_p50_ms: f64,
+    pub guest_call_p99_ms: f64,
     /// Where the scratch store was: `sqlite` or the PostgreSQL URL.
     pub store: String,
     pub db_bytes: u64,
-    /// Peak resident memory of this process.
+    /// Peak resident memory of this process, compiling included.
     pub peak_rss_kib: Option<u64>,
+    /// Peak resident memory while runs were started and stepped, with the
+    /// agent loaded from its cached artifact (as a host that did not
+    /// compile it), measured from after the compiling runtime was dropped.
+    pub stepping_rss_kib: Option<u64>,
 }
 
 /// The wake each run gets once its first steps are taken.
@@ -80,12 +97,24 @@ pub struct Workload {
 }
 
 /// The built-in workloads: the repository's agents, as
-/// `scripts/build-agents.sh` builds them.
-pub const WORKLOADS: &[&str] = &["invoice", "incident"];
+/// `scripts/build-agents.sh` builds them; `-py` and `-ts` are the same
+/// agents written in Python and TypeScript.
+pub const WORKLOADS: &[&str] = &[
+    "invoice",
+    "incident",
+    "invoice-py",
+    "incident-py",
+    "invoice-ts",
+    "incident-ts",
+];
 
-/// Where `scripts/build-agents.sh` puts the components, below the
-/// repository's root.
-const BUILT_AGENTS: &str = "agents/target/wasm32-wasip2/release";
+/// Where the build scripts put the components of each language, below the
+/// repository's root, by workload suffix.
+const BUILT_AGENTS: &[(&str, &str)] = &[
+    ("", "agents/target/wasm32-wasip2/release"),
+    ("-py", "agents/target/python"),
+    ("-ts", "agents/target/ts"),
+];
 
 /// The incident agent's model answer (as in `agents/incident/wakeful.toml`).
 const INCIDENT_LLM: &str = r#"
@@ -98,7 +127,12 @@ result = { action = "scale_out", reason = "memory at 97% after an OutOfMemoryErr
 /// The built-in workload `name`, its component looked up below the
 /// current directory's and this executable's ancestors.
 pub fn workload(name: &str) -> Result<Workload, AppError> {
-    let file = match name {
+    let (base, dir) = BUILT_AGENTS
+        .iter()
+        .rev()
+        .find_map(|(suffix, dir)| Some((name.strip_suffix(suffix)?, *dir)))
+        .unwrap_or((name, BUILT_AGENTS[0].1));
+    let file = match base {
         "invoice" => "invoice_mail.wasm",
         "incident" => "incident.wasm",
         _ => {
@@ -109,14 +143,14 @@ pub fn workload(name: &str) -> Result<Workload, AppError> {
             )));
         }
     };
-    let wasm = find_built(file).ok_or_else(|| {
+    let wasm = find_built(dir, file).ok_or_else(|| {
         AppError::Invalid(format!(
-            "workload `{name}` runs {BUILT_AGENTS}/{file}, which is not built here: run \
+            "workload `{name}` runs {dir}/{file}, which is not built here: run \
              scripts/build-agents.sh in the repository (it is looked for below the current \
              directory and the wakeful executable), or give the .wasm file's path"
         ))
     })?;
-    Ok(match name {
+    Ok(match base {
         "invoice" => Workload {
             wasm,
             input: Box::new(|_| "null".into()),
@@ -168,12 +202,12 @@ pub fn file_workload(wasm: &Path) -> Workload {
     }
 }
 
-fn find_built(file: &str) -> Option<PathBuf> {
+fn find_built(dir: &str, file: &str) -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok();
     let exe = std::env::current_exe().ok();
     let roots = cwd.iter().chain(exe.iter()).flat_map(|p| p.ancestors());
     roots
-        .map(|root| root.join(BUILT_AGENTS).join(file))
+        .map(|root| root.join(dir).join(file))
         .find(|path| path.is_file())
 }
 
@@ -194,19 +228,42 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     config.tools.extend(workload.tools.iter().cloned());
     let scratch = Scratch::new(config.store_url())?;
     config.store.url = scratch.url.clone();
-    let mut app = App::open(&scratch.dir, config.clone())?;
+    // A cache of its own, so that nothing is compiled before the deploy.
+    config.cache.dir = None;
+    let cache_dir = config.cache_dir(&scratch.dir);
+    let deployed = {
+        let mut app = App::open(&scratch.dir, config.clone())?;
+        let t = Instant::now();
+        let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
+        (deployed, ms(t.elapsed()))
+    };
+    let (deployed, deploy_ms) = deployed;
+    let artifacts = artifacts(&cache_dir);
+    let artifact_bytes = artifacts
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    for artifact in &artifacts {
+        std::fs::remove_file(artifact)
+            .map_err(|e| AppError::Invalid(format!("cannot remove {}: {e}", artifact.display())))?;
+    }
+    let redeploy_ms = {
+        let recompiling = App::open(&scratch.dir, config.clone())?;
+        let t = Instant::now();
+        recompiling.runtime()?.load(&bytes)?;
+        ms(t.elapsed())
+    };
 
+    let mut app = App::open(&scratch.dir, config)?;
+    let before_stepping = reset_peak_rss();
     let t = Instant::now();
-    let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
-    let deploy_ms = ms(t.elapsed());
-
-    let fresh = App::open(&scratch.dir, config)?;
-    let t = Instant::now();
-    let runtime = fresh.runtime()?;
-    runtime.load_stored(&deployed.agent.digest, || {
+    let runtime = app.runtime()?;
+    let loaded = runtime.load_stored(&deployed.agent.digest, || {
         Err("the artifact should be cached".into())
     })?;
     let cached_load_ms = ms(t.elapsed());
+    let (guest_call_p50_ms, guest_call_p99_ms) = guest_calls(&runtime, &loaded, workload, runs);
 
     for i in 0..runs {
         for (key, value) in (workload.world)(i) {
@@ -266,10 +323,64 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         step_p50_ms: pick(0.5),
         step_p99_ms: pick(0.99),
         step_max_ms: pick(1.0),
+        guest_call_p50_ms,
+        guest_call_p99_ms,
         store: scratch.describe(),
         db_bytes: scratch.bytes(&app)?,
-        peak_rss_kib: peak_rss_kib(),
+        stepping_rss_kib: before_stepping.then(peak_rss_kib).flatten(),
+        peak_rss_kib: peak_rss_kib_ever(),
+        component_bytes: bytes.len() as u64,
+        redeploy_ms,
+        artifact_bytes,
     })
+}
+
+/// The compiled artifacts in a cache directory (not its function cache).
+fn artifacts(cache_dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache_dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cwasm"))
+        .collect()
+}
+
+/// Times instantiating the agent and calling its first step `n` times,
+/// with no store behind it.
+fn guest_calls(
+    runtime: &crate::runtime::Runtime,
+    agent: &crate::runtime::LoadedAgent,
+    workload: &Workload,
+    n: usize,
+) -> (f64, f64) {
+    struct NoTools;
+    impl crate::runtime::ToolGate for NoTools {
+        fn call(&mut self, _: &str, _: &str, _: &str) -> crate::runtime::ToolReply {
+            Ok(Err(crate::model::ToolError::Failed(
+                "the bench answers no tool calls".into(),
+            )))
+        }
+    }
+    let mut times: Vec<Duration> = (0..n)
+        .map(|i| {
+            let input = crate::runtime::StepInput {
+                run_id: format!("bench-{i}"),
+                step_number: 1,
+                now_ms: 0,
+                state: "null".into(),
+                wake: crate::model::Wake::Start {
+                    input: (workload.input)(i),
+                },
+                fuel_left: None,
+            };
+            let t = Instant::now();
+            let _ = runtime.step(agent, &input, &mut NoTools);
+            t.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    let pick = |q: f64| ms(times[((times.len() as f64 - 1.0) * q).round() as usize]);
+    (pick(0.5), pick(0.99))
 }
 
 fn check_json(what: &str, text: &str) -> Result<(), AppError> {
@@ -324,9 +435,29 @@ fn per_sec(n: usize, d: Duration) -> f64 {
     (n as f64 / d.as_secs_f64().max(1e-9)).round()
 }
 
-/// `VmHWM` from `/proc/self/status`, where there is one.
+/// The process's peak resident memory since it started (or since the last
+/// [`reset_peak_rss`]): `VmHWM` from `/proc/self/status`, where there is
+/// one.
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The peak before any reset: the highest of what was read before the
+/// reset and what was read after it.
+fn peak_rss_kib_ever() -> Option<u64> {
+    let before = PEAK_BEFORE_RESET.load(std::sync::atomic::Ordering::Relaxed);
+    peak_rss_kib().map(|now| now.max(before))
+}
+
+static PEAK_BEFORE_RESET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Starts measuring the peak anew (Linux: writing 5 to `clear_refs` resets
+/// `VmHWM` to the current resident size); `false` where it cannot.
+fn reset_peak_rss() -> bool {
+    if let Some(peak) = peak_rss_kib() {
+        PEAK_BEFORE_RESET.fetch_max(peak, std::sync::atomic::Ordering::Relaxed);
+    }
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }

@@ -201,17 +201,85 @@ pub(super) fn bench_scale(options: &bench::ScaleOptions, config: Config, json: b
     Ok(())
 }
 
+/// What `bench` gives every run of a workload instead of its defaults.
+pub(super) struct BenchWakeArgs {
+    pub input: Option<String>,
+    pub topic: Option<String>,
+    pub payload: Option<String>,
+}
+
 pub(super) fn bench(
-    agent: &str,
+    agents: &[String],
+    args: &BenchWakeArgs,
     runs: usize,
-    input: Option<String>,
-    topic: Option<String>,
-    payload: Option<String>,
     config: Config,
     json: bool,
 ) -> Result<()> {
-    let input = input.map(|i| arg_text("--input", i)).transpose()?;
-    let payload = payload.map(|p| arg_text("--payload", p)).transpose()?;
+    let mut reports = Vec::new();
+    for agent in agents {
+        let workload = bench_workload(agent, args)?;
+        let report = bench::run(&workload, runs, config.clone())
+            .with_context(|| format!("bench of {agent} failed"))?;
+        reports.push(report);
+    }
+    if json {
+        return match reports.as_slice() {
+            [one] => print_json(one),
+            all => print_json(&all),
+        };
+    }
+    let rows: Vec<serde_json::Map<String, serde_json::Value>> = reports
+        .iter()
+        .map(|r| match serde_json::to_value(r) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        })
+        .collect();
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    for key in first.keys() {
+        let cells: Vec<String> = rows
+            .iter()
+            .map(|row| row.get(key).map_or_else(String::new, |v| v.to_string()))
+            .collect();
+        let ratios: Vec<String> = rows[1..]
+            .iter()
+            .filter_map(|row| {
+                let (a, b) = (first.get(key)?.as_f64()?, row.get(key)?.as_f64()?);
+                (a > 0.0).then(|| format!("{:.2}x", b / a))
+            })
+            .collect();
+        let ratio = if ratios.is_empty() || rows.len() < 2 {
+            String::new()
+        } else {
+            format!("  ({} of the first)", ratios.join(", "))
+        };
+        println!(
+            "{key:<18} {}{ratio}",
+            cells
+                .iter()
+                .map(|c| format!("{c:<22}"))
+                .collect::<String>()
+                .trim_end()
+        );
+    }
+    Ok(())
+}
+
+/// The workload `agent` names (built in, or a file), with the operator's
+/// input and wake in place of its own.
+fn bench_workload(agent: &str, args: &BenchWakeArgs) -> Result<bench::Workload> {
+    let input = args
+        .input
+        .clone()
+        .map(|i| arg_text("--input", i))
+        .transpose()?;
+    let payload = args
+        .payload
+        .clone()
+        .map(|p| arg_text("--payload", p))
+        .transpose()?;
     let path = std::path::Path::new(agent);
     let is_file = agent.ends_with(".wasm") || agent.contains(std::path::MAIN_SEPARATOR);
     let mut workload = if is_file || path.is_file() {
@@ -222,7 +290,7 @@ pub(super) fn bench(
     if let Some(input) = input {
         workload.input = Box::new(move |_| input.clone());
     }
-    workload.wake = match (topic, payload, workload.wake.take()) {
+    workload.wake = match (args.topic.clone(), payload, workload.wake.take()) {
         (Some(topic), payload, old) => {
             let payload = payload.or(match old {
                 Some(BenchWake::Event { payload, .. }) => Some(payload),
@@ -239,19 +307,7 @@ pub(super) fn bench(
         (None, Some(_), _) => bail!("--payload is the payload of an event: give its --topic"),
         (None, None, old) => old,
     };
-    let report =
-        bench::run(&workload, runs, config).with_context(|| format!("bench of {agent} failed"))?;
-    if json {
-        return print_json(&report);
-    }
-    for (k, v) in serde_json::to_value(&report)?
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        println!("{k:<16} {v}");
-    }
-    Ok(())
+    Ok(workload)
 }
 
 /// `wakeful migrate-store`: the copy, then what it found and proved.

@@ -28,7 +28,7 @@ pub fn run(cli: Cli) -> Result<()> {
     } = cli;
     match command {
         Command::Bench {
-            agent,
+            agents,
             scale: true,
             runs,
             hosts,
@@ -45,24 +45,26 @@ pub fn run(cli: Cli) -> Result<()> {
                 latency_samples,
                 sleeping,
             };
-            if let Some(agent) = agent {
+            if let Some(agent) = agents.first() {
                 bail!("--scale measures the repository's agents, not `{agent}`: drop one");
             }
             admin::bench_scale(&options, config, json)
         }
         Command::Bench {
-            agent,
+            agents,
             runs,
             input,
             topic,
             payload,
             ..
         } => admin::bench(
-            agent.as_deref().unwrap_or_default(),
+            &agents,
+            &admin::BenchWakeArgs {
+                input,
+                topic,
+                payload,
+            },
             runs,
-            input,
-            topic,
-            payload,
             config,
             json,
         ),

@@ -306,11 +306,14 @@ pub enum Command {
     /// steps/s with several hosts, event → committed step latency, and
     /// claims among many sleeping runs.
     Bench {
-        /// A built-in workload (`invoice`, `incident`: the repository's
+        /// Built-in workloads (`invoice`, `incident`: the repository's
         /// agents as `scripts/build-agents.sh` builds them, with their
-        /// inputs and wakes), or an agent component (`.wasm` file).
+        /// inputs and wakes; `invoice-py`, `incident-ts`… the same agents
+        /// in Python and TypeScript), or agent components (`.wasm` files).
+        /// Several are measured one after another in one run and compared
+        /// with the first.
         #[arg(required_unless_present = "scale")]
-        agent: Option<String>,
+        agents: Vec<String>,
         /// Compare the stores (see above) instead of measuring one agent.
         #[arg(long, conflicts_with_all = ["input", "topic", "payload"])]
         scale: bool,

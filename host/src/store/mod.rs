@@ -43,7 +43,7 @@ pub enum StoreError {
     #[error("no agent version has digest {0}")]
     UnknownDigest(String),
     #[error(
-        "{name}@{version} is already deployed with other bytes (digest {existing}); bump the version in the agent's Cargo.toml"
+        "{name}@{version} is already deployed with other bytes (digest {existing}); bump the version its `info` reports"
     )]
     VersionConflict {
         name: String,

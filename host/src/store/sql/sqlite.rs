@@ -51,6 +51,11 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
         .ctx("setting synchronous=FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")
         .ctx("enabling foreign keys")?;
+    // A deploy writes the component (tens of MB for Python or JavaScript)
+    // through the WAL; without a limit the WAL file keeps that size after
+    // every checkpoint, storing the component twice on disk.
+    conn.pragma_update(None, "journal_size_limit", 4 << 20)
+        .ctx("limiting the WAL's size")?;
 
     migrate(&mut conn, &shown)?;
     Ok(conn)
