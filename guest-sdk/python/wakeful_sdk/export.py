@@ -244,7 +244,9 @@ def failure_message(error: BaseException) -> str:
     frames = _author_frames(error)
     if frames:
         lines.append(f"Traceback (innermost {TRACEBACK_LINES} lines at most):")
-        tail = "".join(traceback.format_list(frames)).splitlines()[-TRACEBACK_LINES:]
+        text = "".join(traceback.format_list(frames)).splitlines()
+        # Python 3.11 underlines the failing expression; the code line is enough.
+        tail = [line for line in text if line.strip().strip("^~")][-TRACEBACK_LINES:]
         lines.extend(_cut(line, _LINE_BYTES) for line in tail)
     return _bound("\n".join(lines))
 
