@@ -249,6 +249,18 @@ class IncidentTest(unittest.TestCase):
         )
         self.assertEqual(run.state["approval"], {"by": "ann", "at": NOW, "comment": None})
 
+    def test_the_manifest_is_the_rust_agents_under_its_own_name(self):
+        agent = Incident()
+        self.assertEqual(
+            (agent.name, agent.version, list(agent.tools), agent.description),
+            (
+                "incident-py",
+                "0.1.0",
+                ["kv", "lease", "llm"],
+                "Handles a service incident: triage, diagnose, ask approval, re-check, act under a lease, verify.",
+            ),
+        )
+
     def test_unknown_service_escalates(self):
         world()
         run = Run()
