@@ -38,6 +38,13 @@ if [[ ! -f $venv/lock.installed ]] || ! cmp -s "$lock" "$venv/lock.installed" ||
     cp "$lock" "$venv/lock.installed"
 fi
 
+# componentize-py also puts the site-packages of an active virtual
+# environment (or else of whichever python it finds) on the module path:
+# point it at the build's own environment, so that what goes into a
+# component does not depend on the shell it was built from.
+export VIRTUAL_ENV="$root/$venv"
+unset PIPENV_ACTIVE
+
 shopt -s nullglob
 apps=(agents/python/*/app.py)
 [[ ${#apps[@]} -gt 0 ]] || fail "no agents/python/*/app.py to build"

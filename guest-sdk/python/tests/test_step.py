@@ -1,6 +1,6 @@
 import unittest
 
-from wakeful_sdk import ApprovalRequest, Next, Step, Wait, approval_digest, canonical_json
+from wakeful_sdk import Approval, ApprovalRequest, Next, Step, Wait, approval_digest, canonical_json
 
 
 class StepTest(unittest.TestCase):
@@ -47,6 +47,19 @@ class StepTest(unittest.TestCase):
             approval_digest("Approve 'scale_out' on payments-api?", '{"replicas":3}'),
             request.digest(),
         )
+
+    def test_an_approval_is_for_a_request_when_id_and_digest_match(self):
+        request = ApprovalRequest("a1", "Scale out?", {"replicas": 3}, 60_000)
+
+        def answer(request_id, digest):
+            return Approval(request_id, True, "ann", 5, None, digest)
+
+        self.assertTrue(answer("a1", request.digest()).is_for(request))
+        self.assertFalse(answer("a2", request.digest()).is_for(request))
+        self.assertFalse(answer("a1", approval_digest("Scale out?", "{}")).is_for(request))
+        # The question is length-prefixed: moving text between question and
+        # details changes the digest.
+        self.assertNotEqual(approval_digest("ab", "c"), approval_digest("a", "bc"))
 
     def test_canonical_json_is_the_rust_sdks_text(self):
         value = {"b": [1, 2.5, 93.0, None, True], "a": {"z": "é\n\"", "y": {}}}
