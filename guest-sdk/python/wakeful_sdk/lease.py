@@ -1,0 +1,57 @@
+"""The built-in ``lease`` tool: an expiring lock on a named resource, so that
+two runs (or two agents) never act on the same thing at once.
+
+    {"op": "acquire", "resource": R, "holder": H, "ttl_ms": N} -> {"granted": bool, "holder": H, "expires_at": MS}
+    {"op": "release", "resource": R, "holder": H}              -> {"released": bool}
+
+``ttl_ms`` is between 1 ms and 24 hours.
+"""
+
+from dataclasses import dataclass
+
+from . import tools
+from .kv import _is_u64
+from .step import check_u64
+
+
+@dataclass(frozen=True)
+class Lease:
+    """The answer to ``acquire``."""
+
+    #: Whether ``holder`` now holds the lease.
+    granted: bool
+    #: Who holds the lease: the caller when granted, else the other holder.
+    holder: str
+    #: When the current holder's lease expires (ms since the Unix epoch, UTC).
+    expires_at: int
+
+
+def acquire(resource: str, holder: str, ttl_ms: int, idempotency_key: str) -> Lease:
+    """Takes the lease on ``resource`` for ``holder`` for ``ttl_ms``, unless
+    someone else holds an unexpired one (then ``granted`` is false and
+    ``holder`` names them)."""
+    result = tools.call("lease", acquire_args(resource, holder, ttl_ms), idempotency_key)
+    if not (
+        isinstance(result, dict)
+        and isinstance(result.get("granted"), bool)
+        and isinstance(result.get("holder"), str)
+        and _is_u64(result.get("expires_at"))
+    ):
+        raise tools.cannot_read("lease", "expected {granted, holder, expires_at}", result)
+    return Lease(result["granted"], result["holder"], result["expires_at"])
+
+
+def release(resource: str, holder: str, idempotency_key: str) -> bool:
+    """Gives the lease back; ``False`` when ``holder`` did not hold it."""
+    result = tools.call("lease", release_args(resource, holder), idempotency_key)
+    if not (isinstance(result, dict) and isinstance(result.get("released"), bool)):
+        raise tools.cannot_read("lease", "expected {released}", result)
+    return result["released"]
+
+
+def acquire_args(resource: str, holder: str, ttl_ms: int) -> dict:
+    return {"op": "acquire", "resource": resource, "holder": holder, "ttl_ms": check_u64("ttl_ms", ttl_ms)}
+
+
+def release_args(resource: str, holder: str) -> dict:
+    return {"op": "release", "resource": resource, "holder": holder}
