@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: installs what is missing (the
 # wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, Chromium and
-# chromedriver for the browser tests, PostgreSQL), checks formatting and
+# chromedriver for the browser tests, PostgreSQL, componentize-py from
+# PyPI by hash), checks formatting and
 # lints, builds the agents from source, runs the whole test suite, runs the
 # end-to-end suite again on PostgreSQL, then each fuzz target for a few
 # seconds.
@@ -35,6 +36,8 @@ cargo clippy --workspace --all-targets --features wakeful/failpoints -- -D warni
 
 echo "== SDK and agent unit tests (native, against the SDK's fake host)"
 cargo test --manifest-path agents/Cargo.toml --workspace
+echo "== Python SDK and agents: unit tests (native CPython, the SDK's fake host)"
+scripts/test-python.sh
 
 echo "== host tests (unit and end to end)"
 # The tests about PostgreSQL itself (several hosts, lost notifications, a

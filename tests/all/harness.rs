@@ -66,6 +66,72 @@ pub fn agent(crate_name: &str) -> PathBuf {
     path
 }
 
+/// The language an example agent is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Rust,
+    Python,
+}
+
+impl Lang {
+    /// The name the agent `crate_name` of this language deploys under.
+    pub fn agent_name(self, crate_name: &str) -> String {
+        match self {
+            Lang::Rust => crate_name.to_owned(),
+            Lang::Python => format!("{crate_name}-py"),
+        }
+    }
+}
+
+static BUILD_PYTHON: Once = Once::new();
+
+/// Where every host of the tests finds agents compiled by the first that
+/// needed them: a Python component takes the debug host most of a minute
+/// to compile, once.
+pub fn shared_cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-compiled")
+}
+
+/// The component built from the example agent `crate_name` in `lang`
+/// (Python agents: `agents/python/<name>`, by
+/// `scripts/build-python-agents.sh`, once per test process, then compiled
+/// once into [`shared_cache`]).
+pub fn agent_in(lang: Lang, crate_name: &str) -> PathBuf {
+    if lang == Lang::Rust {
+        return agent(crate_name);
+    }
+    let dir = repo().join("agents/target/python");
+    BUILD_PYTHON.call_once(|| {
+        let out = Command::new("bash")
+            .arg(repo().join("scripts/build-python-agents.sh"))
+            .output()
+            .expect("run scripts/build-python-agents.sh");
+        assert!(
+            out.status.success(),
+            "building the Python agents failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for wasm in String::from_utf8_lossy(&out.stdout).lines() {
+            let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-precompile");
+            let out = Command::new(wakeful_bin())
+                .args(["--data", scratch.to_str().unwrap()])
+                .args(["--cache", shared_cache().to_str().unwrap()])
+                .args(["check", wasm])
+                .output()
+                .expect("run wakeful check");
+            assert!(
+                out.status.success(),
+                "wakeful check {wasm}:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    });
+    let path = dir.join(format!("{}.wasm", crate_name.replace('-', "_")));
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}
+
 /// The incident demo's config: `llm` answers `scale_out` offline.
 pub const INCIDENT_TOOLS: &str = r#"
 [tools.llm]
@@ -207,6 +273,7 @@ impl Drop for PgSchema {
 }
 
 /// One isolated host: its own data directory, config and store.
+#[derive(Clone)]
 pub struct Env {
     pub dir: PathBuf,
     extra_env: Vec<(String, String)>,
@@ -404,6 +471,23 @@ impl Env {
             args.push(g);
         }
         self.ok(&args)
+    }
+
+    /// Deploys the example agent `crate_name` written in `lang`; hosts of
+    /// other languages than Rust share the compiled-agent cache.
+    pub fn deploy_in(&self, lang: Lang, crate_name: &str, grants: &[&str]) -> Env {
+        let env = match lang {
+            Lang::Rust => self.clone(),
+            _ => self.clone_with_env("WAKEFUL_CACHE", shared_cache().to_str().unwrap()),
+        };
+        let path = agent_in(lang, crate_name);
+        let mut args = vec!["deploy", path.to_str().unwrap()];
+        for g in grants {
+            args.push("--grant");
+            args.push(g);
+        }
+        env.ok(&args);
+        env
     }
 
     pub fn work(&self) -> String {

@@ -1,11 +1,44 @@
 //! The six experiments of the incident agent (seed 001), each against the
 //! real binary: the approval pause across processes, crashes around the model
 //! call and the action, a colleague fixing the service first, a stale
-//! approval, another holder of the lease, and the kill switch.
+//! approval, another holder of the lease, and the kill switch. Every test
+//! runs twice: against the Rust agent (`agents/incident`) and against the
+//! same agent written in Python (`agents/python/incident`).
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, FAST_LIMITS, INCIDENT_TOOLS};
+use crate::harness::{Env, FAST_LIMITS, INCIDENT_TOOLS, Lang};
+
+/// Each test below, once per language the incident agent is written in.
+macro_rules! in_each_language {
+    ($($test:ident),* $(,)?) => {
+        mod rust {
+            $(#[test]
+            fn $test() {
+                super::$test(crate::harness::Lang::Rust)
+            })*
+        }
+        mod python {
+            $(#[test]
+            fn $test() {
+                super::$test(crate::harness::Lang::Python)
+            })*
+        }
+    };
+}
+
+in_each_language!(
+    experiment_1_pause_at_approval_and_finish_from_new_processes,
+    a_rejected_plan_is_not_carried_out,
+    experiment_2_crash_after_the_model_call,
+    experiment_2_crash_after_the_action_before_its_checkpoint,
+    experiment_3_a_colleague_fixes_it_first,
+    experiment_4_a_stale_approval_is_refused,
+    experiment_5_another_holder_has_the_lease,
+    experiment_6_the_kill_switch_pauses_without_losing_anything,
+    an_unknown_model_action_escalates_to_a_human,
+    workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing,
+);
 
 const RUN: &str = "inc-7001";
 const REQUEST: &str = "approve-scale_out";
@@ -14,12 +47,13 @@ fn degraded() -> String {
     json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0}).to_string()
 }
 
-/// A host with the incident agent deployed, the service degraded, and a run
-/// started. `input` overrides fields of the start input.
-fn setup(name: &str, input: Value) -> Env {
+/// A host with the incident agent in `lang` deployed, the service
+/// degraded, and a run started. `input` overrides fields of the start
+/// input.
+fn setup(lang: Lang, name: &str, input: Value) -> Env {
     let env = Env::new(name, &format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}"));
     env.ok(&["kv", "put", "service/payments-api", &degraded()]);
-    env.deploy("incident", &["kv", "lease", "llm"]);
+    let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);
     let mut start = json!({"incident": "INC-7001", "service": "payments-api"});
     start
         .as_object_mut()
@@ -27,7 +61,7 @@ fn setup(name: &str, input: Value) -> Env {
         .extend(input.as_object().unwrap().clone());
     let id = env.ok(&[
         "start",
-        "incident",
+        &lang.agent_name("incident"),
         "--input",
         &start.to_string(),
         "--id",
@@ -70,9 +104,8 @@ fn outcome(env: &Env) -> String {
     show["outcome"].as_str().unwrap().to_string()
 }
 
-#[test]
-fn experiment_1_pause_at_approval_and_finish_from_new_processes() {
-    let env = setup("exp1", json!({}));
+fn experiment_1_pause_at_approval_and_finish_from_new_processes(lang: Lang) {
+    let env = setup(lang, "exp1", json!({}));
     let waiting = until_approval(&env);
     assert_eq!(waiting["steps"], 3);
     assert_eq!(waiting["state"]["plan"]["action"], "scale_out");
@@ -111,9 +144,8 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes() {
     assert!(env.ok(&lease).contains("\"granted\":true"));
 }
 
-#[test]
-fn a_rejected_plan_is_not_carried_out() {
-    let env = setup("rejected", json!({}));
+fn a_rejected_plan_is_not_carried_out(lang: Lang) {
+    let env = setup(lang, "rejected", json!({}));
     until_approval(&env);
     env.ok(&[
         "approve",
@@ -146,9 +178,8 @@ fn killed_worker(env: &Env, failpoint: &str) {
     );
 }
 
-#[test]
-fn experiment_2_crash_after_the_model_call() {
-    let env = setup("exp2-model", json!({}));
+fn experiment_2_crash_after_the_model_call(lang: Lang) {
+    let env = setup(lang, "exp2-model", json!({}));
     killed_worker(&env, "after-call:INC-7001:diagnose");
     // The model's answer was durable before the crash: the retried step
     // replays it instead of calling the model again.
@@ -165,9 +196,8 @@ fn experiment_2_crash_after_the_model_call() {
     assert_eq!(actions_applied(&env), 1);
 }
 
-#[test]
-fn experiment_2_crash_after_the_action_before_its_checkpoint() {
-    let env = setup("exp2-action", json!({}));
+fn experiment_2_crash_after_the_action_before_its_checkpoint(lang: Lang) {
+    let env = setup(lang, "exp2-action", json!({}));
     until_approval(&env);
     approve(&env);
     killed_worker(&env, "after-call:INC-7001:scale_out");
@@ -179,9 +209,8 @@ fn experiment_2_crash_after_the_action_before_its_checkpoint() {
     assert_eq!(actions_applied(&env), 1, "the action ran exactly once");
 }
 
-#[test]
-fn experiment_3_a_colleague_fixes_it_first() {
-    let env = setup("exp3", json!({}));
+fn experiment_3_a_colleague_fixes_it_first(lang: Lang) {
+    let env = setup(lang, "exp3", json!({}));
     until_approval(&env);
     let fixed = json!({"status": "healthy", "memory_pct": 40, "actions_applied": 0});
     env.ok(&["kv", "put", "service/payments-api", &fixed.to_string()]);
@@ -196,9 +225,8 @@ fn experiment_3_a_colleague_fixes_it_first() {
     assert_eq!(actions_applied(&env), 0);
 }
 
-#[test]
-fn experiment_4_a_stale_approval_is_refused() {
-    let env = setup("exp4", json!({"approval_valid_ms": 1000}));
+fn experiment_4_a_stale_approval_is_refused(lang: Lang) {
+    let env = setup(lang, "exp4", json!({"approval_valid_ms": 1000}));
     until_approval(&env);
     std::thread::sleep(std::time::Duration::from_millis(1300));
     let err = env.fails(&["approve", RUN, REQUEST, "--by", "on-call engineer"]);
@@ -210,9 +238,8 @@ fn experiment_4_a_stale_approval_is_refused() {
     assert_eq!(refused.len(), 1, "the late answer is in the audit log");
 }
 
-#[test]
-fn experiment_5_another_holder_has_the_lease() {
-    let env = setup("exp5", json!({}));
+fn experiment_5_another_holder_has_the_lease(lang: Lang) {
+    let env = setup(lang, "exp5", json!({}));
     until_approval(&env);
     env.ok(&[
         "lease",
@@ -243,9 +270,8 @@ fn experiment_5_another_holder_has_the_lease() {
     assert_eq!(actions_applied(&env), 0);
 }
 
-#[test]
-fn experiment_6_the_kill_switch_pauses_without_losing_anything() {
-    let env = setup("exp6", json!({}));
+fn experiment_6_the_kill_switch_pauses_without_losing_anything(lang: Lang) {
+    let env = setup(lang, "exp6", json!({}));
     until_approval(&env);
     env.ok(&["pause", "--all", "--reason", "incident review"]);
     approve(&env);
@@ -260,14 +286,14 @@ fn experiment_6_the_kill_switch_pauses_without_losing_anything() {
     assert_eq!(actions_applied(&env), 1);
 }
 
-#[test]
-fn an_unknown_model_action_escalates_to_a_human() {
+fn an_unknown_model_action_escalates_to_a_human(lang: Lang) {
     let config = "[tools.llm]\nkind = \"static\"\nresult = { action = \"drop_database\", reason = \"why not\" }\n";
     let env = Env::new("escalate", &format!("{config}\n{FAST_LIMITS}"));
     env.ok(&["kv", "put", "service/payments-api", &degraded()]);
-    env.deploy("incident", &["kv", "lease", "llm"]);
+    let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-7002", "service": "payments-api"}).to_string();
-    env.ok(&["start", "incident", "--input", &input, "--id", RUN]);
+    let agent = lang.agent_name("incident");
+    env.ok(&["start", &agent, "--input", &input, "--id", RUN]);
     env.work();
     let outcome = outcome(&env);
     assert!(outcome.starts_with("escalated to a human"), "{outcome}");
@@ -278,25 +304,18 @@ fn an_unknown_model_action_escalates_to_a_human() {
 /// Workers SIGKILLed at arbitrary moments, over and over, while several
 /// incidents are handled: every run still ends resolved, every service is
 /// changed exactly once, and no step or tool call is recorded twice.
-#[test]
-fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing() {
+fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing(lang: Lang) {
     let limits = "[limits]\nclaim_ms = 700\nstep_deadline_ms = 600\nretry_backoff_ms = 0\n";
     let env = Env::new("kill-anywhere", &format!("{INCIDENT_TOOLS}\n{limits}"));
-    env.deploy("incident", &["kv", "lease", "llm"]);
+    let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);
+    let agent = lang.agent_name("incident");
     let runs: Vec<String> = (0..8)
         .map(|i| {
             let service = format!("svc-{i}");
             env.ok(&["kv", "put", &format!("service/{service}"), &degraded()]);
             let input = json!({"incident": format!("INC-{i}"), "service": service});
             let id = format!("inc-{i}");
-            env.ok(&[
-                "start",
-                "incident",
-                "--id",
-                &id,
-                "--input",
-                &input.to_string(),
-            ]);
+            env.ok(&["start", &agent, "--id", &id, "--input", &input.to_string()]);
             id
         })
         .collect();
