@@ -2,9 +2,11 @@
 // Type-checks the agents and the SDK, then runs their unit tests with
 // Node's test runner.
 //
-//   node test.mjs [TEST_FILE...]
+//   node test.mjs [--with-components] [TEST_FILE...]
 //
-// By default: every */*.test.ts here and ../../guest-sdk/ts/test/*.test.ts.
+// By default: every */*.test.ts here and ../../guest-sdk/ts/test/*.test.ts;
+// --with-components adds component.test.mjs, which runs the built
+// components (node build.mjs first).
 // Each test file is bundled with esbuild (TypeScript, the SDK included) into
 // build/tests/, then `node --test` runs them all. No network is used.
 
@@ -38,7 +40,8 @@ function run(command, args) {
   return result.status ?? 1;
 }
 
-const args = process.argv.slice(2);
+const args = process.argv.slice(2).filter((a) => a !== "--with-components");
+const withComponents = process.argv.includes("--with-components");
 const files = args.length > 0 ? args.map((f) => resolve(f)) : testFiles();
 
 const tsc = join(here, "node_modules", ".bin", "tsc");
@@ -69,4 +72,5 @@ for (const file of files) {
   bundles.push(relative(here, outfile));
 }
 
+if (withComponents) bundles.push("component.test.mjs");
 process.exit(run(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...bundles]));
