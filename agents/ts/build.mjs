@@ -70,6 +70,8 @@ export async function bundle(dir, outfile) {
     platform: "neutral",
     target: "es2022",
     external: ["wakeful:*"],
+    // An agent outside this folder still finds the SDK and its packages here.
+    nodePaths: [join(here, "node_modules")],
     outfile,
     charset: "utf8",
     logLevel: "warning",

@@ -253,7 +253,7 @@ export function describeError(e: unknown): string {
   } else if (e instanceof StepError) {
     text = e.message;
   } else if (e instanceof ToolError) {
-    text = e.describe() + frames(e);
+    text = e.describe() + frames(e, TOOL_ERROR_FRAMES);
   } else if (e instanceof Error || isErrorLike(e)) {
     const error = e as Error;
     text = `${error.name || "Error"}: ${error.message}` + frames(error) + cause(error);
@@ -273,13 +273,28 @@ function isErrorLike(e: unknown): boolean {
   return typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string";
 }
 
-/** The top of `error`'s stack, one `    at …` line per frame (V8 and SpiderMonkey formats). */
-export function frames(error: Error): string {
+/** The SDK's own frames on top of a ToolError's stack: where it was made, not where the agent called. */
+const TOOL_ERROR_FRAMES = /^(new )?(ToolError|Denied|Unknown|Budget|Invalid|Failed|toolError|callRaw)\d*\b/;
+
+/**
+ * The top of `error`'s stack, one `    at …` line per frame (V8 and
+ * SpiderMonkey formats), leading frames matching `skip` left out.
+ */
+export function frames(error: Error, skip?: RegExp): string {
   const stack = typeof error.stack === "string" ? error.stack : "";
   const lines = stack.split("\n").filter((line) => line.trim() !== "");
   const v8 = lines.filter((line) => /^\s+at /.test(line));
-  const picked = (v8.length > 0 ? v8 : lines.filter((line) => line.includes("@"))).slice(0, MAX_FRAMES);
-  return picked.map((line) => "\n    at " + clip(line.trim().replace(/^at /, ""), 200)).join("");
+  let picked = (v8.length > 0 ? v8 : lines.filter((line) => line.includes("@"))).map((line) =>
+    line.trim().replace(/^at /, ""),
+  );
+  if (skip !== undefined) {
+    const first = picked.findIndex((frame) => !skip.test(frame));
+    picked = first === -1 ? picked : picked.slice(first);
+  }
+  return picked
+    .slice(0, MAX_FRAMES)
+    .map((frame) => "\n    at " + clip(frame, 200))
+    .join("");
 }
 
 function cause(error: Error): string {

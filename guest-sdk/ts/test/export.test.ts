@@ -121,6 +121,8 @@ test("an uncaught ToolError reads 'tool kv failed: …' with where it was called
   const message = err(() => exports.step('{"n":1}', { tag: "timer", val: 5n }));
   assert.match(message, /^tool kv failed: disk on fire\n {4}at /);
   assert.ok(!message.includes("TypeError"), message);
+  // The first frame is the SDK call the agent made, not where the error was built.
+  assert.match(message.split("\n")[1]!, /^ {4}at (Module\.|Object\.)?get\b/, message);
 });
 
 test("any other uncaught error keeps its name, message and the top of its stack", () => {
