@@ -9,9 +9,16 @@
 // agent's info, step and migrate), then componentize-js makes it a component
 // of world `agent` without wasi:http, which the host does not provide. The
 // component goes to DIR/<dir name with - as _>.wasm (default ../target/ts);
-// its path is printed.
+// its path is printed. The bundle stays in build/components/<name>.js: the
+// stack frames of a step's error name its lines.
+//
+// componentize-js does not make the same bytes twice from the same source,
+// and the host refuses a version deployed again with other bytes. So a
+// component is made again only when its inputs changed (the bundle, the
+// WIT, the toolchain): an unchanged agent keeps its .wasm, and its digest.
 
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -78,8 +85,40 @@ export async function bundle(dir, outfile) {
   });
 }
 
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+/** A digest of everything a component is made from. */
+async function inputsDigest(bundled, wit) {
+  const hash = createHash("sha256");
+  const versions = ["@bytecodealliance/componentize-js", "esbuild"].map(async (name) => {
+    const manifest = JSON.parse(await readFile(join(here, "node_modules", name, "package.json"), "utf8"));
+    return `${name}@${manifest.version}`;
+  });
+  hash.update(JSON.stringify({ toolchain: await Promise.all(versions), features: DISABLED }));
+  hash.update(await readFile(bundled));
+  const witFiles = (await stat(wit)).isDirectory()
+    ? (await readdir(wit)).filter((f) => f.endsWith(".wit")).sort().map((f) => join(wit, f))
+    : [wit];
+  for (const file of witFiles) hash.update(await readFile(file));
+  return hash.digest("hex");
+}
+
+/** Whether `wasm` is the component last made from these inputs. */
+async function upToDate(stampPath, inputs, wasm) {
+  try {
+    const stamp = JSON.parse(await readFile(stampPath, "utf8"));
+    return stamp.inputs === inputs && stamp.wasm === wasm && stamp.sha256 === sha256(await readFile(wasm));
+  } catch {
+    return false;
+  }
+}
+
+const DISABLED = ["http", "fetch-event"];
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  // Paths in the component (its stack frames) are relative to here.
+  process.chdir(here);
   const dirs = options.dirs.length > 0 ? options.dirs : await agentDirs();
   if (dirs.length === 0) throw new Error(`no agent directory (one with an app.ts) under ${here}`);
   await mkdir(options.out, { recursive: true });
@@ -87,17 +126,24 @@ async function main() {
     if (!(await exists(join(dir, "app.ts")))) throw new Error(`${dir} has no app.ts`);
     const name = basename(dir).replaceAll("-", "_");
     const bundled = join(here, "build", "components", `${name}.js`);
+    const stampPath = join(here, "build", "components", `${name}.stamp.json`);
+    const wasm = join(options.out, `${name}.wasm`);
     const started = Date.now();
     await bundle(dir, bundled);
-    const { component } = await componentize({
-      sourcePath: bundled,
-      witPath: options.wit,
-      worldName: "agent",
-      disableFeatures: ["http", "fetch-event"],
-    });
-    const wasm = join(options.out, `${name}.wasm`);
-    await writeFile(wasm, component);
-    console.error(`built ${basename(dir)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const inputs = await inputsDigest(bundled, options.wit);
+    if (await upToDate(stampPath, inputs, wasm)) {
+      console.error(`${basename(dir)} is up to date`);
+    } else {
+      const { component } = await componentize({
+        sourcePath: bundled,
+        witPath: options.wit,
+        worldName: "agent",
+        disableFeatures: DISABLED,
+      });
+      await writeFile(wasm, component);
+      await writeFile(stampPath, JSON.stringify({ inputs, wasm, sha256: sha256(component) }) + "\n");
+      console.error(`built ${basename(dir)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
     console.log(wasm);
   }
 }
