@@ -30,7 +30,6 @@ class World {
     return version;
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   tool(name: string, args: any): JsonValue {
     const op = name === "llm" ? "" : String(args.op);
     if (name === "kv" && this.kvDown) throw new Failed("disk on fire");

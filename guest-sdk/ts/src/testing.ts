@@ -41,7 +41,6 @@ export interface ToolCall {
  * `ToolError` (`new Failed("disk on fire")`). Anything else it throws
  * propagates to the test, unrecorded.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolHandler = (name: string, args: any) => unknown;
 
 interface FakeHost {
