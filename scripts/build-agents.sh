@@ -15,7 +15,7 @@ cargo build --release --target "$target" --manifest-path agents/Cargo.toml
 # rustc links a component directly for this target; the crate name, with
 # hyphens as underscores, names the file.
 out="$PWD/agents/target/$target/release"
-for manifest in $(find agents -name Cargo.toml -not -path 'agents/target/*' -not -path agents/Cargo.toml | sort); do
+for manifest in $(find agents -name node_modules -prune -o -name Cargo.toml -not -path 'agents/target/*' -not -path agents/Cargo.toml -print | sort); do
     crate=$(sed -n 's/^name *= *"\(.*\)"/\1/p' "$manifest" | head -n 1)
     wasm="$out/${crate//-/_}.wasm"
     if [[ ! -f $wasm ]]; then

@@ -2,7 +2,7 @@
 # Every check and test, from a fresh clone: installs what is missing (the
 # wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, Chromium and
 # chromedriver for the browser tests, PostgreSQL, componentize-py from
-# PyPI by hash), checks formatting and
+# PyPI by hash, the TypeScript toolchain from npm by lock file), checks formatting and
 # lints, builds the agents from source, runs the whole test suite, runs the
 # end-to-end suite again on PostgreSQL, then each fuzz target for a few
 # seconds.
@@ -38,6 +38,8 @@ echo "== SDK and agent unit tests (native, against the SDK's fake host)"
 cargo test --manifest-path agents/Cargo.toml --workspace
 echo "== Python SDK and agents: unit tests (native CPython, the SDK's fake host)"
 scripts/test-python.sh
+echo "== TypeScript SDK and agents: type check, build, unit tests (Node, the SDK's fake host)"
+scripts/test-ts.sh
 
 echo "== host tests (unit and end to end)"
 # The tests about PostgreSQL itself (several hosts, lost notifications, a

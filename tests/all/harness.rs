@@ -71,6 +71,7 @@ pub fn agent(crate_name: &str) -> PathBuf {
 pub enum Lang {
     Rust,
     Python,
+    TypeScript,
 }
 
 impl Lang {
@@ -79,11 +80,13 @@ impl Lang {
         match self {
             Lang::Rust => crate_name.to_owned(),
             Lang::Python => format!("{crate_name}-py"),
+            Lang::TypeScript => format!("{crate_name}-ts"),
         }
     }
 }
 
 static BUILD_PYTHON: Once = Once::new();
+static BUILD_TS: Once = Once::new();
 
 /// Where every host of the tests finds agents compiled by the first that
 /// needed them: a Python component takes the debug host most of a minute
@@ -93,43 +96,51 @@ pub fn shared_cache() -> PathBuf {
 }
 
 /// The component built from the example agent `crate_name` in `lang`
-/// (Python agents: `agents/python/<name>`, by
-/// `scripts/build-python-agents.sh`, once per test process, then compiled
-/// once into [`shared_cache`]).
+/// (`agents/python/<name>` by `scripts/build-python-agents.sh`,
+/// `agents/ts/<name>` by `scripts/build-ts-agents.sh`), built once per test
+/// process, then compiled once into [`shared_cache`].
 pub fn agent_in(lang: Lang, crate_name: &str) -> PathBuf {
-    if lang == Lang::Rust {
-        return agent(crate_name);
-    }
-    let dir = repo().join("agents/target/python");
-    BUILD_PYTHON.call_once(|| {
-        let out = Command::new("bash")
-            .arg(repo().join("scripts/build-python-agents.sh"))
-            .output()
-            .expect("run scripts/build-python-agents.sh");
-        assert!(
-            out.status.success(),
-            "building the Python agents failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for wasm in String::from_utf8_lossy(&out.stdout).lines() {
-            let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-precompile");
-            let out = Command::new(wakeful_bin())
-                .args(["--data", scratch.to_str().unwrap()])
-                .args(["--cache", shared_cache().to_str().unwrap()])
-                .args(["check", wasm])
-                .output()
-                .expect("run wakeful check");
-            assert!(
-                out.status.success(),
-                "wakeful check {wasm}:\n{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-    });
-    let path = dir.join(format!("{}.wasm", crate_name.replace('-', "_")));
+    let (once, script, dir) = match lang {
+        Lang::Rust => return agent(crate_name),
+        Lang::Python => (&BUILD_PYTHON, "build-python-agents.sh", "python"),
+        Lang::TypeScript => (&BUILD_TS, "build-ts-agents.sh", "ts"),
+    };
+    once.call_once(|| build_and_precompile(script));
+    let path = repo()
+        .join("agents/target")
+        .join(dir)
+        .join(format!("{}.wasm", crate_name.replace('-', "_")));
     assert!(path.exists(), "{} was not built", path.display());
     path
+}
+
+/// Runs a build script that prints the components it built, and compiles
+/// each into the shared cache.
+fn build_and_precompile(script: &str) {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts").join(script))
+        .output()
+        .unwrap_or_else(|e| panic!("run scripts/{script}: {e}"));
+    assert!(
+        out.status.success(),
+        "scripts/{script} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for wasm in String::from_utf8_lossy(&out.stdout).lines() {
+        let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-precompile");
+        let out = Command::new(wakeful_bin())
+            .args(["--data", scratch.to_str().unwrap()])
+            .args(["--cache", shared_cache().to_str().unwrap()])
+            .args(["check", wasm])
+            .output()
+            .expect("run wakeful check");
+        assert!(
+            out.status.success(),
+            "wakeful check {wasm}:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// The incident demo's config: `llm` answers `scale_out` offline.

@@ -2,8 +2,9 @@
 //! real binary: the approval pause across processes, crashes around the model
 //! call and the action, a colleague fixing the service first, a stale
 //! approval, another holder of the lease, and the kill switch. Every test
-//! runs twice: against the Rust agent (`agents/incident`) and against the
-//! same agent written in Python (`agents/python/incident`).
+//! runs three times: against the Rust agent (`agents/incident`) and
+//! against the same agent written in Python (`agents/python/incident`) and
+//! in TypeScript (`agents/ts/incident`).
 
 use serde_json::{Value, json};
 
@@ -22,6 +23,12 @@ macro_rules! in_each_language {
             $(#[test]
             fn $test() {
                 super::$test(crate::harness::Lang::Python)
+            })*
+        }
+        mod typescript {
+            $(#[test]
+            fn $test() {
+                super::$test(crate::harness::Lang::TypeScript)
             })*
         }
     };

@@ -110,10 +110,19 @@ pub const WORKLOADS: &[&str] = &[
 
 /// Where the build scripts put the components of each language, below the
 /// repository's root, by workload suffix.
-const BUILT_AGENTS: &[(&str, &str)] = &[
-    ("", "agents/target/wasm32-wasip2/release"),
-    ("-py", "agents/target/python"),
-    ("-ts", "agents/target/ts"),
+/// and the script that builds them.
+const BUILT_AGENTS: &[(&str, &str, &str)] = &[
+    (
+        "",
+        "agents/target/wasm32-wasip2/release",
+        "scripts/build-agents.sh",
+    ),
+    (
+        "-py",
+        "agents/target/python",
+        "scripts/build-python-agents.sh",
+    ),
+    ("-ts", "agents/target/ts", "scripts/build-ts-agents.sh"),
 ];
 
 /// The incident agent's model answer (as in `agents/incident/wakeful.toml`).
@@ -127,11 +136,11 @@ result = { action = "scale_out", reason = "memory at 97% after an OutOfMemoryErr
 /// The built-in workload `name`, its component looked up below the
 /// current directory's and this executable's ancestors.
 pub fn workload(name: &str) -> Result<Workload, AppError> {
-    let (base, dir) = BUILT_AGENTS
+    let (base, dir, script) = BUILT_AGENTS
         .iter()
         .rev()
-        .find_map(|(suffix, dir)| Some((name.strip_suffix(suffix)?, *dir)))
-        .unwrap_or((name, BUILT_AGENTS[0].1));
+        .find_map(|(suffix, dir, script)| Some((name.strip_suffix(suffix)?, *dir, *script)))
+        .unwrap_or((name, BUILT_AGENTS[0].1, BUILT_AGENTS[0].2));
     let file = match base {
         "invoice" => "invoice_mail.wasm",
         "incident" => "incident.wasm",
@@ -146,7 +155,7 @@ pub fn workload(name: &str) -> Result<Workload, AppError> {
     let wasm = find_built(dir, file).ok_or_else(|| {
         AppError::Invalid(format!(
             "workload `{name}` runs {dir}/{file}, which is not built here: run \
-             scripts/build-agents.sh in the repository (it is looked for below the current \
+             {script} in the repository (it is looked for below the current \
              directory and the wakeful executable), or give the .wasm file's path"
         ))
     })?;

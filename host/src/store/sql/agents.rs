@@ -106,16 +106,15 @@ pub(super) fn put_agent(
         let requested = to_json(&agent.requested_tools, "requested tools")?;
         let granted = to_json(&agent.granted_tools, "granted tools")?;
         tx.prepare_cached(
-            "INSERT INTO agents (name, version, digest, bytes, description, requested_tools, \
+            "INSERT INTO agents (name, version, digest, description, requested_tools, \
              granted_tools, size, deployed_at, owner) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
                 agent.name,
                 agent.version,
                 agent.digest,
-                bytes,
                 agent.description,
                 requested,
                 granted,
@@ -125,6 +124,9 @@ pub(super) fn put_agent(
             ])
         })
         .ctx_with(|| format!("inserting {label}"))?;
+        tx.prepare_cached("INSERT INTO components (digest, bytes) VALUES (?1, ?2)")
+            .and_then(|mut stmt| stmt.execute(params![agent.digest, bytes]))
+            .ctx_with(|| format!("storing the component of {label}"))?;
         Ok(PutAgent::Inserted)
     })
 }
@@ -205,7 +207,7 @@ pub(super) fn agent(
 }
 
 pub(super) fn agent_bytes(conn: &Connection, digest: &str) -> Result<Vec<u8>> {
-    conn.prepare_cached("SELECT bytes FROM agents WHERE digest = ?1")
+    conn.prepare_cached("SELECT bytes FROM components WHERE digest = ?1")
         .and_then(|mut stmt| stmt.query_row([digest], |row| row.get(0)).optional())
         .ctx_with(|| format!("reading the bytes of agent digest {digest}"))?
         .ok_or_else(|| StoreError::UnknownDigest(digest.to_string()))

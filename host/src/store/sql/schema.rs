@@ -4,7 +4,7 @@
 /// Schema migrations: entry `i` takes the schema from version `i` to `i + 1`.
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
-    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6,
+    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -276,4 +276,17 @@ CREATE TABLE hosts (
     stopped_at   BIGINT
 );
 CREATE INDEX runs_by_lease_owner ON runs (lease_owner) WHERE lease_owner IS NOT NULL;
+"#;
+
+/// A component's bytes move out of its `agents` row. SQLite keeps a row's
+/// columns in order and a large value in a chain of overflow pages, so
+/// every read of a column after `bytes` (the tools, the owner) walked the
+/// whole component: tens of megabytes per step for a Python agent.
+const SCHEMA_V7: &str = r#"
+CREATE TABLE components (
+    digest TEXT PRIMARY KEY NOT NULL REFERENCES agents (digest),
+    bytes  BLOB NOT NULL
+);
+INSERT INTO components (digest, bytes) SELECT digest, bytes FROM agents;
+ALTER TABLE agents DROP COLUMN bytes;
 "#;

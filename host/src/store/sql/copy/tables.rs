@@ -34,7 +34,6 @@ pub(super) const TABLES: &[Table] = &[
             "name",
             "version",
             "digest",
-            "bytes",
             "description",
             "requested_tools",
             "granted_tools",
@@ -42,6 +41,11 @@ pub(super) const TABLES: &[Table] = &[
             "deployed_at",
             "owner",
         ],
+        key: &[("digest", T)],
+    },
+    Table {
+        name: "components",
+        columns: &["digest", "bytes"],
         key: &[("digest", T)],
     },
     Table {

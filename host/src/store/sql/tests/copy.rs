@@ -299,7 +299,7 @@ fn a_sqlite_store_copied_to_postgres_reads_the_same_and_is_not_copied_twice() {
             .unwrap()
             .rows
     };
-    assert_eq!(copied.tables.len(), 17);
+    assert_eq!(copied.tables.len(), 18);
     assert_eq!((rows("runs"), rows("retired_runs")), (4, 1));
     assert_eq!((rows("broadcasts"), rows("intents")), (1, 1));
     assert!(copied.tables.iter().all(|t| t.rows > 0), "{copied:?}");
@@ -418,4 +418,41 @@ fn a_source_a_host_still_runs_on_is_not_copied() {
     // Silent for long enough, it is taken to have died.
     let copied = copy(&sqlite_url(&from), &sqlite_url(&to), 200).unwrap();
     assert_eq!(copied.rows, 1);
+}
+
+#[test]
+fn a_schema_6_file_moves_component_bytes_out_of_the_agents_rows() {
+    let db = TempDb::new("components-v7");
+    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
+    let component = vec![7u8; 300_000];
+    {
+        let conn = raw(&db.path());
+        for sql in &crate::store::sql::schema::MIGRATIONS[..6] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 6).unwrap();
+        conn.execute(
+            "INSERT INTO agents (name, version, digest, bytes, description, requested_tools, \
+             granted_tools, size, deployed_at, owner) \
+             VALUES ('a', '1.0.0', 'd1', ?1, 'an agent', '[\"kv\"]', '[\"kv\"]', 300000, 5, 'ops')",
+            [&component],
+        )
+        .unwrap();
+    }
+    let store = SqlStore::open(db.path()).unwrap();
+    assert_eq!(store.agent_bytes("d1").unwrap(), component);
+    let agents = store.agents().unwrap();
+    assert_eq!(agents.len(), 1);
+    assert_eq!(agents[0].granted_tools, ["kv"]);
+    assert_eq!(agents[0].owner.as_deref(), Some("ops"));
+    drop(store);
+    let conn = raw(&db.path());
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('agents')")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!columns.iter().any(|c| c == "bytes"), "{columns:?}");
 }
