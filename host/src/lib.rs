@@ -34,6 +34,7 @@ pub mod failpoint;
 pub mod logs;
 pub mod model;
 pub mod runtime;
+pub mod scaffold;
 pub mod schedule;
 pub mod serve;
 pub mod store;

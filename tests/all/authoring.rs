@@ -121,3 +121,104 @@ fn check_names_what_is_wrong_with_files_that_are_no_component() {
     let err = env.fails(&["check", "/nonexistent/agent.wasm"]);
     assert!(err.contains("cannot read /nonexistent/agent.wasm"), "{err}");
 }
+
+/// Runs a command of an author's toolchain in `dir`; it must succeed.
+fn run_in(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, String)]) -> String {
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args).current_dir(dir);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{program} {args:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{program} {args:?} in {} failed:\n{stdout}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Deploys the component a new project built and walks a run through it:
+/// start, wait for `NAME:go`, the event, the kv write, done.
+fn deploy_and_run(env: &Env, wasm: &std::path::Path, name: &str) {
+    let checked = env.ok(&["check", wasm.to_str().unwrap()]);
+    assert!(
+        checked.contains(&format!("agent     {name} 0.1.0")),
+        "{checked}"
+    );
+    env.ok(&["deploy", wasm.to_str().unwrap(), "--grant", "kv"]);
+    env.ok(&["start", name, "--id", "r1", "--input", r#"{"ticket": 7}"#]);
+    env.work();
+    let show = env.show("r1");
+    assert_eq!(show["status"], "waiting", "{show}");
+    assert_eq!(show["wake_when"], format!("event:{name}:go"), "{show}");
+    env.ok(&[
+        "send",
+        "r1",
+        "--topic",
+        &format!("{name}:go"),
+        "--id",
+        "e1",
+        "--payload",
+        r#"{"hello": "world"}"#,
+    ]);
+    env.work();
+    let show = env.show("r1");
+    assert_eq!(show["status"], "done", "{show}");
+    assert_eq!(
+        env.kv(&format!("{name}/r1")),
+        serde_json::json!({"hello": "world"})
+    );
+}
+
+#[test]
+fn a_new_rust_agent_tests_builds_and_runs() {
+    let env = Env::new("new-rust", "");
+    let project = env.dir.join("order-refund");
+    let out = env.ok(&[
+        "new",
+        "order-refund",
+        "--lang",
+        "rust",
+        "--dir",
+        project.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("cargo build --release --target wasm32-wasip2"),
+        "{out}"
+    );
+    // A second `new` into the same place writes nothing.
+    let err = env.fails(&[
+        "new",
+        "order-refund",
+        "--lang",
+        "rust",
+        "--dir",
+        project.to_str().unwrap(),
+    ]);
+    assert!(err.contains("already exists and is not empty"), "{err}");
+    let err = env.fails(&["new", "../escape", "--lang", "rust"]);
+    assert!(err.contains("cannot name an agent"), "{err}");
+
+    // One target directory for every run of this test, so that the SDK's
+    // dependencies compile once.
+    let target = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("new-rust-target");
+    let cargo_env = [("CARGO_TARGET_DIR", target.display().to_string())];
+    let tested = run_in(&project, "cargo", &["test", "--quiet"], &cargo_env);
+    assert!(tested.contains("1 passed"), "{tested}");
+    run_in(
+        &project,
+        "cargo",
+        &["build", "--quiet", "--release", "--target", "wasm32-wasip2"],
+        &cargo_env,
+    );
+    deploy_and_run(
+        &env,
+        &target.join("wasm32-wasip2/release/order_refund.wasm"),
+        "order-refund",
+    );
+}

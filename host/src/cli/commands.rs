@@ -14,8 +14,8 @@ use crate::upgrade;
 use crate::worker::Worker;
 
 /// Runs one command line. `bench` works on a store of its own and
-/// `migrate-store` on the stores it names; `wit` and `check FILE` use no
-/// store: none of them opens (or creates) the store; every other command
+/// `migrate-store` on the stores it names; `wit`, `new` and `check FILE`
+/// use no store: none of them opens (or creates) the store; every other command
 /// does.
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
@@ -73,6 +73,24 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Wit => {
             print!("{}", crate::runtime::inspect::WIT);
+            Ok(())
+        }
+        Command::New { name, lang, dir } => {
+            let created = crate::scaffold::new_project(&name, lang, dir.as_deref())?;
+            if json {
+                return print_json(&created);
+            }
+            println!(
+                "wrote {} ({:?} agent {}, {} files)",
+                created.dir.display(),
+                created.lang,
+                created.name,
+                created.files.len()
+            );
+            println!("next, in {}:", created.dir.display());
+            for step in &created.next_steps {
+                println!("  {step}");
+            }
             Ok(())
         }
         Command::Check { file: Some(file) } => super::check::component(&file, &data, config, json),
@@ -389,7 +407,7 @@ fn operate(
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
-        Command::Wit | Command::Check { file: Some(_) } => {
+        Command::Wit | Command::New { .. } | Command::Check { file: Some(_) } => {
             bail!("this command does not use a store")
         }
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,

@@ -274,6 +274,18 @@ pub enum Command {
     /// Print the WIT contract this host speaks (`wit/agent.wit`): what an
     /// agent in any language implements.
     Wit,
+    /// Write a new agent project (a starter agent, its unit test, the SDK
+    /// and the contract) that builds with one command.
+    New {
+        /// The agent's name: a letter, then letters, digits, `-`, `_`.
+        name: String,
+        /// The language to write it in.
+        #[arg(long, value_enum)]
+        lang: crate::scaffold::Lang,
+        /// Where to write it (default: ./NAME); must be missing or empty.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// List the hosts (`serve` processes) sharing the store: live, stopped
     /// or silent, their last heartbeat and the runs they are stepping.
     Hosts,

@@ -1,0 +1,179 @@
+//! `wakeful new NAME --lang rust|python|ts`: a new agent project that
+//! builds with one command and passes its own unit test. The files are the
+//! repository's `templates/<lang>/`, that language's SDK and the WIT
+//! contract, embedded at build time (see `build.rs`), with `{{name}}` and
+//! `{{name_snake}}` replaced in texts and file names.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// (language, path in the project, contents)
+static FILES: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/scaffold_files.rs"));
+
+/// The languages an agent can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Rust,
+    Python,
+    #[value(alias = "typescript")]
+    Ts,
+}
+
+impl Lang {
+    fn key(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::Ts => "ts",
+        }
+    }
+
+    /// The commands that test, build and check the new project, in order.
+    pub fn next_steps(self, name: &str) -> Vec<String> {
+        let snake = name.replace('-', "_");
+        match self {
+            Lang::Rust => vec![
+                "cargo test".into(),
+                "cargo build --release --target wasm32-wasip2".into(),
+                format!("wakeful check target/wasm32-wasip2/release/{snake}.wasm"),
+                format!("wakeful deploy target/wasm32-wasip2/release/{snake}.wasm --grant kv"),
+            ],
+            Lang::Python => vec![
+                "python3 -m unittest".into(),
+                "./build.sh".into(),
+                format!("wakeful check {snake}.wasm"),
+                format!("wakeful deploy {snake}.wasm --grant kv"),
+            ],
+            Lang::Ts => vec![
+                "npm install".into(),
+                "npm test".into(),
+                "npm run build".into(),
+                format!("wakeful check {snake}.wasm"),
+                format!("wakeful deploy {snake}.wasm --grant kv"),
+            ],
+        }
+    }
+}
+
+/// What `new` wrote.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    pub name: String,
+    pub lang: Lang,
+    pub dir: PathBuf,
+    pub files: Vec<String>,
+    pub next_steps: Vec<String>,
+}
+
+/// Why `new` wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum NewError {
+    #[error(
+        "`{0}` cannot name an agent: use a letter, then letters, digits, `-` or `_` (at most 64)"
+    )]
+    BadName(String),
+    #[error("{0} already exists and is not empty: choose another name or --dir")]
+    NotEmpty(PathBuf),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Whether `name` can name an agent (as `deploy` requires) and a package
+/// in every language's toolchain.
+fn valid_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Writes a new project for agent `name` in `lang` into `dir` (default:
+/// `./NAME`), which must be missing or empty.
+pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created, NewError> {
+    if !valid_name(name) {
+        return Err(NewError::BadName(name.to_owned()));
+    }
+    let dir = dir.map_or_else(|| PathBuf::from(name), Path::to_path_buf);
+    if std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some()) {
+        return Err(NewError::NotEmpty(dir));
+    }
+    let snake = name.replace('-', "_");
+    let fill = |text: &str| {
+        text.replace("{{name_snake}}", &snake)
+            .replace("{{name}}", name)
+    };
+    let mut files = Vec::new();
+    for (_, rel, contents) in FILES.iter().filter(|(l, _, _)| *l == lang.key()) {
+        let rel = fill(rel);
+        let path = dir.join(&rel);
+        let contents = match std::str::from_utf8(contents) {
+            Ok(text) => fill(text).into_bytes(),
+            Err(_) => contents.to_vec(),
+        };
+        let write = || -> std::io::Result<()> {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&path, &contents)?;
+            // Scripts stay runnable: `./build.sh` is the build command.
+            #[cfg(unix)]
+            if rel.ends_with(".sh") {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+            }
+            Ok(())
+        };
+        write().map_err(|source| NewError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        files.push(rel);
+    }
+    Ok(Created {
+        name: name.to_owned(),
+        lang,
+        next_steps: lang.next_steps(name),
+        dir,
+        files,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_a_template_the_sdk_and_the_contract() {
+        for lang in [Lang::Rust, Lang::Python, Lang::Ts] {
+            let files: Vec<&str> = FILES
+                .iter()
+                .filter(|(l, _, _)| *l == lang.key())
+                .map(|(_, rel, _)| *rel)
+                .collect();
+            assert!(files.contains(&"wit/agent.wit"), "{lang:?}: {files:?}");
+            assert!(files.contains(&"README.md"), "{lang:?}: {files:?}");
+            let sdk = match lang {
+                Lang::Rust => "wakeful-sdk/src/lib.rs",
+                Lang::Python => "wakeful_sdk/__init__.py",
+                Lang::Ts => "wakeful-sdk/src/index.ts",
+            };
+            assert!(files.contains(&sdk), "{lang:?}: {files:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_checked() {
+        for bad in ["", "1st", "a b", "../x", "a/b", "ü"] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+        for good in ["order-refund", "a", "Triage_2"] {
+            assert!(valid_name(good), "{good}");
+        }
+    }
+}
