@@ -18,6 +18,7 @@ mod console;
 mod crash;
 mod data_file;
 mod fake_servers;
+mod guest_errors;
 mod harness;
 mod hostile_clients;
 mod hosts;
