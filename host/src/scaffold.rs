@@ -167,6 +167,33 @@ mod tests {
         }
     }
 
+    /// A new TypeScript project pins the toolchain the repository's agents
+    /// are built and tested with, in its package.json and its lock file.
+    #[test]
+    fn the_typescript_template_pins_the_tested_toolchain() {
+        let pins = |text: &str| -> serde_json::Value {
+            let json: serde_json::Value = serde_json::from_str(text).unwrap();
+            json["devDependencies"].clone()
+        };
+        let tested = include_str!("../../agents/ts/package.json");
+        let template = include_str!("../../templates/ts/package.json");
+        assert_eq!(pins(tested), pins(template));
+        let lock = |text: &str| -> serde_json::Value {
+            let mut json: serde_json::Value = serde_json::from_str(text).unwrap();
+            let packages = json["packages"].as_object_mut().unwrap();
+            // The project itself and the link to the SDK differ by design.
+            packages.retain(|path, _| {
+                path.starts_with("node_modules/") && !path.ends_with("wakeful-sdk")
+            });
+            json["packages"].clone()
+        };
+        assert_eq!(
+            lock(include_str!("../../agents/ts/package-lock.json")),
+            lock(include_str!("../../templates/ts/package-lock.json")),
+            "regenerate templates/ts/package-lock.json after changing agents/ts's"
+        );
+    }
+
     #[test]
     fn names_are_checked() {
         for bad in ["", "1st", "a b", "../x", "a/b", "ü"] {

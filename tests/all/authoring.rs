@@ -123,6 +123,7 @@ fn check_names_what_is_wrong_with_files_that_are_no_component() {
 }
 
 /// Runs a command of an author's toolchain in `dir`; it must succeed.
+/// Returns what it printed on stdout and stderr.
 fn run_in(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, String)]) -> String {
     let mut cmd = std::process::Command::new(program);
     cmd.args(args).current_dir(dir);
@@ -132,14 +133,17 @@ fn run_in(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, Str
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{program} {args:?}: {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{program} {args:?} in {} failed:\n{stdout}\n{}",
-        dir.display(),
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    stdout
+    assert!(
+        out.status.success(),
+        "{program} {args:?} in {} failed:\n{printed}",
+        dir.display(),
+    );
+    printed
 }
 
 /// Deploys the component a new project built and walks a run through it:
@@ -220,5 +224,62 @@ fn a_new_rust_agent_tests_builds_and_runs() {
         &env,
         &target.join("wasm32-wasip2/release/order_refund.wasm"),
         "order-refund",
+    );
+}
+
+/// A new project in `lang`: written by `wakeful new`, unit-tested and built
+/// with the commands `new` prints, then deployed and run by the host.
+/// `passed` is what the unit test prints when its tests pass.
+fn new_project_in(lang: &str, test: &[&str], passed: &str, build: &[&[&str]]) {
+    let env = Env::new(&format!("new-{lang}"), "").clone_with_env(
+        "WAKEFUL_CACHE",
+        crate::harness::shared_cache().to_str().unwrap(),
+    );
+    let project = env.dir.join("triage-bot");
+    let out = env.ok(&[
+        "new",
+        "triage-bot",
+        "--lang",
+        lang,
+        "--dir",
+        project.to_str().unwrap(),
+    ]);
+    for command in build {
+        assert!(out.contains(&command.join(" ")), "{out}");
+    }
+    // The toolchain first where there is one to install (`npm install`),
+    // then the unit tests, then the build.
+    let (install, build) = match build.split_first() {
+        Some((first, rest)) if first.contains(&"install") => (Some(*first), rest),
+        _ => (None, build),
+    };
+    if let Some(install) = install {
+        run_in(&project, install[0], &install[1..], &[]);
+    }
+    let tested = run_in(&project, test[0], &test[1..], &[]);
+    assert!(tested.contains(passed), "{tested}");
+    for command in build {
+        run_in(&project, command[0], &command[1..], &[]);
+    }
+    deploy_and_run(&env, &project.join("triage_bot.wasm"), "triage-bot");
+}
+
+#[test]
+fn a_new_python_agent_tests_builds_and_runs() {
+    new_project_in(
+        "python",
+        &["python3", "-m", "unittest"],
+        "Ran 2 tests",
+        &[&["./build.sh"]],
+    );
+}
+
+#[test]
+fn a_new_typescript_agent_tests_builds_and_runs() {
+    new_project_in(
+        "ts",
+        &["npm", "test"],
+        "pass 2",
+        &[&["npm", "install"], &["npm", "run", "build"]],
     );
 }
