@@ -49,13 +49,23 @@ impl ComponentCheck {
     }
 }
 
-/// Checks `bytes` as `deploy` would. `runtime` is built on demand: the
-/// checks before compiling need no engine.
+/// Checks `bytes` as `deploy` would: [`read`], then, if it finds nothing
+/// wrong, [`compile`].
 pub fn component(
     bytes: &[u8],
     config: &Config,
     runtime: impl FnOnce() -> anyhow::Result<std::sync::Arc<Runtime>>,
 ) -> ComponentCheck {
+    let mut check = read(bytes, config);
+    if check.accepted() {
+        compile(&mut check, bytes, config, runtime);
+    }
+    check
+}
+
+/// The checks that read the bytes without compiling them: the header and
+/// size, the imports and exports. Fast for any component.
+pub fn read(bytes: &[u8], config: &Config) -> ComponentCheck {
     let mut check = ComponentCheck {
         size: bytes.len(),
         digest: digest(bytes),
@@ -78,14 +88,22 @@ pub fn component(
         }
         Err(e) => check.problems.push(e.to_string()),
     }
-    if !check.problems.is_empty() {
-        return check;
-    }
+    check
+}
+
+/// Compiles the component (into the runtime's cache) and asks it for its
+/// `info`: its name, version and the tools it asks for.
+pub fn compile(
+    check: &mut ComponentCheck,
+    bytes: &[u8],
+    config: &Config,
+    runtime: impl FnOnce() -> anyhow::Result<std::sync::Arc<Runtime>>,
+) {
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(e) => {
             check.problems.push(format!("{e:#}"));
-            return check;
+            return;
         }
     };
     let started = Instant::now();
@@ -95,7 +113,7 @@ pub fn component(
         Ok(loaded) => loaded,
         Err(e) => {
             check.problems.push(e.to_string());
-            return check;
+            return;
         }
     };
     let info = match runtime.info(&loaded) {
@@ -104,7 +122,7 @@ pub fn component(
             check
                 .problems
                 .push(format!("the component's `info` export failed: {e}"));
-            return check;
+            return;
         }
     };
     if let Err(problem) = check_info(&info) {
@@ -126,5 +144,4 @@ pub fn component(
         })
         .collect();
     check.info = Some(info);
-    check
 }

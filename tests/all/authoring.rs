@@ -53,6 +53,17 @@ fn check_accepts_an_agent_and_names_its_tools() {
 
     // The compiled artifact is kept: a deploy after the check reuses it.
     bare.ok(&["deploy", incident.to_str().unwrap(), "--grant-all"]);
+
+    // Reading only: no compile, no info, and it says what it left out.
+    let quick = Env::new("check-quick", "");
+    let out = quick.ok(&["check", incident.to_str().unwrap(), "--no-compile"]);
+    assert!(out.contains("exports   info, step, migrate"), "{out}");
+    assert!(!out.contains("compiled  in"), "{out}");
+    assert!(
+        out.contains("not compiled: its info and tools are unchecked"),
+        "{out}"
+    );
+    assert!(!quick.dir.join("data").exists(), "nothing was written");
 }
 
 #[test]

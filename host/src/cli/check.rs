@@ -11,21 +11,36 @@ use crate::check::ComponentCheck;
 use crate::config::Config;
 use crate::runtime::Runtime;
 
-pub(super) fn component(file: &Path, data: &Path, config: Config, json: bool) -> Result<()> {
+pub(super) fn component(
+    file: &Path,
+    no_compile: bool,
+    data: &Path,
+    config: Config,
+    json: bool,
+) -> Result<()> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let cache = config.cache_dir(data);
-    let limits = config.runtime_limits();
-    let check = crate::check::component(&bytes, &config, || {
-        Ok(Arc::new(Runtime::new(&cache, limits)?))
-    });
+    let mut check = crate::check::read(&bytes, &config);
+    if !json {
+        // What reading found is shown before the compile, which takes
+        // seconds for a Python or JavaScript component.
+        print_read(file, &check);
+    }
+    if check.accepted() && !no_compile {
+        let cache = config.cache_dir(data);
+        let limits = config.runtime_limits();
+        crate::check::compile(&mut check, &bytes, &config, || {
+            Ok(Arc::new(Runtime::new(&cache, limits)?))
+        });
+    }
     if json {
         print_json(&serde_json::json!({
             "file": file.display().to_string(),
             "accepted": check.accepted(),
+            "compiled": check.compile_ms.is_some(),
             "check": &check,
         }))?;
     } else {
-        print_text(file, &check);
+        print_compiled(&check, no_compile);
     }
     if !check.accepted() {
         bail!(
@@ -37,7 +52,7 @@ pub(super) fn component(file: &Path, data: &Path, config: Config, json: bool) ->
     Ok(())
 }
 
-fn print_text(file: &Path, check: &ComponentCheck) {
+fn print_read(file: &Path, check: &ComponentCheck) {
     println!(
         "component {}: {:.1} MB, sha256:{}",
         file.display(),
@@ -70,6 +85,10 @@ fn print_text(file: &Path, check: &ComponentCheck) {
         }
         println!("exports   {}", shape.exports.join(", "));
     }
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+}
+
+fn print_compiled(check: &ComponentCheck, no_compile: bool) {
     if let Some(ms) = check.compile_ms {
         println!(
             "compiled  in {:.2} s (kept in the cache: a deploy from this data directory reuses it)",
@@ -98,7 +117,11 @@ fn print_text(file: &Path, check: &ComponentCheck) {
     for problem in &check.problems {
         println!("refused   {problem}");
     }
-    if check.accepted() {
+    if check.accepted() && no_compile {
+        println!(
+            "ok: its imports and exports are what this host runs (not compiled: its info and tools are unchecked)"
+        );
+    } else if check.accepted() {
         println!("ok: this host would accept it");
     }
 }

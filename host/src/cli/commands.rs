@@ -93,7 +93,10 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Check { file: Some(file) } => super::check::component(&file, &data, config, json),
+        Command::Check {
+            file: Some(file),
+            no_compile,
+        } => super::check::component(&file, no_compile, &data, config, json),
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;
@@ -382,7 +385,7 @@ fn operate(
             println!("backed up to {} (checked: ok)", file.display());
         }
         Command::Hosts => output::hosts(&app.hosts()?, json)?,
-        Command::Check { file: None } => {
+        Command::Check { file: None, .. } => {
             app.store.check_integrity()?;
             println!("the store is sound");
         }
@@ -407,7 +410,7 @@ fn operate(
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
-        Command::Wit | Command::New { .. } | Command::Check { file: Some(_) } => {
+        Command::Wit | Command::New { .. } | Command::Check { file: Some(_), .. } => {
             bail!("this command does not use a store")
         }
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,

@@ -270,6 +270,10 @@ pub enum Command {
     Check {
         /// An agent component (`.wasm`) to check instead of the store.
         file: Option<PathBuf>,
+        /// With FILE: only read its imports and exports (well under a
+        /// second for any component); do not compile it or call `info`.
+        #[arg(long, requires = "file")]
+        no_compile: bool,
     },
     /// Print the WIT contract this host speaks (`wit/agent.wit`): what an
     /// agent in any language implements.
