@@ -259,7 +259,7 @@ pub(super) fn bench(
             "{key:<18} {}{ratio}",
             cells
                 .iter()
-                .map(|c| format!("{c:<22}"))
+                .map(|c| format!("{c:<24} "))
                 .collect::<String>()
                 .trim_end()
         );
