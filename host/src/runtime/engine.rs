@@ -16,7 +16,7 @@ use super::fn_cache::{self, FunctionCache};
 /// How often the epoch advances: the precision of step deadlines.
 pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
-/// Wasm stack per call. The guest runs on a thread of its own whose native
+/// Wasm stack per call. The guest runs on a guest thread whose native
 /// stack (`GUEST_THREAD_STACK`) leaves room for the host frames below it.
 const MAX_WASM_STACK: usize = 1 << 20;
 
