@@ -161,7 +161,7 @@ impl Runtime {
     /// interruption) and its epoch ticker; compiled agents are kept in
     /// `cache_dir`, which is created if missing.
     pub fn new(cache_dir: &Path, limits: Limits) -> Result<Runtime, RuntimeError> {
-        let engine = engine::build(cache_dir)?;
+        let engine = engine::build(cache_dir, limits.memory_bytes)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         let cache = cache::Cache::new(cache_dir, &engine)?;

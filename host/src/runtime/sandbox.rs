@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn the_linker_builds() {
-        let engine = super::super::engine::build(&std::env::temp_dir()).unwrap();
+        let engine = super::super::engine::build(&std::env::temp_dir(), 64 << 20).unwrap();
         linker(&engine).unwrap();
     }
 }
