@@ -36,7 +36,7 @@ use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 
-pub use self::cache::{check_header, digest};
+pub use self::cache::{check_header, digest, trim_heap};
 pub use self::error::{LoadError, RuntimeError};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
