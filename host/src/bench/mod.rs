@@ -74,9 +74,10 @@ pub struct Report {
     /// compile it): measured from after the compiling runtimes were
     /// dropped and the heap they freed was given back to the system
     /// ([`trim_heap`](crate::runtime::trim_heap)), so that it counts what
-    /// stepping holds, not what compiling left behind. It still counts
-    /// the benchmark's own process: the binary, SQLite's cache, and the
-    /// agents measured before this one in the same run.
+    /// stepping holds, not what compiling left behind (nor the component's
+    /// bytes, which the benchmark drops first). It still counts the
+    /// benchmark's own process: the binary, SQLite's cache, and what the
+    /// agents measured before this one in the same run left.
     pub stepping_rss_kib: Option<u64>,
 }
 
@@ -273,6 +274,9 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         ms(t.elapsed())
     };
 
+    // Not held while stepping is measured.
+    let component_bytes = bytes.len() as u64;
+    drop(bytes);
     let mut app = App::open(&scratch.dir, config)?;
     crate::runtime::trim_heap();
     let before_stepping = reset_peak_rss();
@@ -353,7 +357,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         db_bytes: scratch.bytes(&app)?,
         stepping_rss_kib: before_stepping.then(peak_rss_kib).flatten(),
         peak_rss_kib: peak_rss_kib_ever(),
-        component_bytes: bytes.len() as u64,
+        component_bytes,
         redeploy_ms,
         artifact_bytes,
     })
