@@ -6,9 +6,11 @@
 //! Each thread has a channel of its own. An idle thread's sender waits in
 //! the pool; a call takes one (or starts a thread when none is idle), sends
 //! it its job, and the thread puts its sender back once the job is done.
-//! At most [`MAX_IDLE`] threads wait; one more ends instead. When the pool
-//! is dropped (with its runtime), the idle senders go with it, and every
-//! thread ends after its current job.
+//! The thread that came back last is taken first, so that one worker's
+//! calls keep to one thread, and to the instance-pool slot its last call
+//! left (see [`Leftover`]). At most [`MAX_IDLE`] threads wait; one more
+//! ends instead. When the pool is dropped (with its runtime), the idle
+//! senders go with it, and every thread ends after its current job.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -21,12 +23,14 @@ const MAX_IDLE: usize = 8;
 
 /// What a guest thread runs: one call, start to finish. It reports its own
 /// result (the pool does not) and must not unwind: panics are caught by the
-/// caller's job (see `exec.rs`). What it returns is dropped after the
-/// thread is back in the pool: the next job sent to this thread waits for
-/// that, but its caller does not.
+/// caller's job (see `exec.rs`).
 pub(super) type Job = Box<dyn FnOnce() -> Leftover + Send + 'static>;
 
-/// What a job leaves to be dropped once its caller has its result.
+/// What a job leaves to be dropped once it has reported its result: the
+/// thread is back in the pool by then, and a job sent to it meanwhile runs
+/// once the leftover is gone. A call's store is one: dropping it resets a
+/// large agent's memory, which its caller need not wait for, while the
+/// next call on this thread finds the slot that store held free again.
 pub(super) type Leftover = Option<Box<dyn Send>>;
 
 /// A job, and the way back to the thread that runs it.
@@ -178,6 +182,47 @@ mod tests {
         wait_for(|| pool.idle() == MAX_IDLE);
         thread::sleep(Duration::from_millis(20));
         assert_eq!(pool.idle(), MAX_IDLE);
+    }
+
+    #[test]
+    fn a_leftover_is_dropped_after_the_job_and_before_the_next() {
+        struct Leftover(Arc<Mutex<Vec<&'static str>>>);
+        impl Drop for Leftover {
+            fn drop(&mut self) {
+                thread::sleep(Duration::from_millis(20));
+                self.0.lock().unwrap().push("leftover dropped");
+            }
+        }
+        let pool = GuestThreads::new("test-guest", 1 << 20);
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = mpsc::channel();
+        let first = {
+            let (events, tx) = (Arc::clone(&events), tx.clone());
+            Box::new(move || {
+                events.lock().unwrap().push("first job");
+                tx.send(()).unwrap();
+                Some(Box::new(Leftover(events)) as Box<dyn Send>)
+            })
+        };
+        pool.run(first).unwrap();
+        rx.recv().unwrap();
+        // The thread is back before its leftover is dropped; the second job
+        // goes to it and runs once the leftover is gone.
+        wait_for(|| pool.idle() == 1);
+        let second = {
+            let events = Arc::clone(&events);
+            Box::new(move || {
+                events.lock().unwrap().push("second job");
+                tx.send(()).unwrap();
+                None
+            })
+        };
+        pool.run(second).unwrap();
+        rx.recv().unwrap();
+        assert_eq!(
+            *events.lock().unwrap(),
+            ["first job", "leftover dropped", "second job"]
+        );
     }
 
     #[test]
