@@ -142,6 +142,35 @@ fn the_sandbox_pins_time_and_hides_the_host() {
 }
 
 #[test]
+fn no_memory_outlives_a_step() {
+    // One process steps every run, one after another, so instances reuse
+    // the pooled memory of the ones before: each must find it as the
+    // component's image left it, also after a guest grew it to its limit.
+    let env = Env::new("fresh", STRICT);
+    env.deploy("hostile", &["kv"]);
+    let runs = ["m1", "m2", "membomb", "m3", "m4"];
+    for run in runs {
+        let mode = if run == "membomb" {
+            "membomb"
+        } else {
+            "memory"
+        };
+        let input = json!({"mode": mode}).to_string();
+        env.ok(&["start", "hostile", "--id", run, "--input", &input]);
+    }
+    env.work();
+    for run in runs {
+        let show = env.show(run);
+        if run == "membomb" {
+            parked_with(&show, "memory");
+        } else {
+            assert_eq!(show["status"], "done", "{show}");
+            assert_eq!(show["state"], json!({"data": 8, "bss": 1}), "{show}");
+        }
+    }
+}
+
+#[test]
 fn a_failing_step_is_retried_then_parked_and_can_be_resumed() {
     let env = Env::new(
         "retry",

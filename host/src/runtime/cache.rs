@@ -157,11 +157,31 @@ impl Cache {
                 .serialize()
                 .map_err(|e| std::io::Error::other(e.to_string()))
                 .and_then(|artifact| write_atomically(&path, &artifact));
+            // Compiling a Python or JavaScript agent allocates hundreds of
+            // megabytes on the compiler's threads, freed by now but kept by
+            // the allocator; a host that steps for days should not carry
+            // them.
+            trim_heap();
         }
         Ok(Arc::new(LoadedAgent {
             digest: digest.to_owned(),
             pre,
         }))
+    }
+}
+
+/// Gives the heap's free memory back to the system, where the allocator
+/// keeps it otherwise (glibc: in every thread's arena, until that arena's
+/// top is free). Does nothing elsewhere.
+pub fn trim_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: `malloc_trim` only releases memory that glibc's allocator
+    // holds as free; it takes the allocator's own locks and is safe to call
+    // from any thread at any time. Its result (whether anything was
+    // released) is not needed.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

@@ -8,7 +8,9 @@ use std::thread;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use wasmtime::{Config, Engine, EngineWeak};
+use wasmtime::{
+    Config, Enabled, Engine, EngineWeak, InstanceAllocationStrategy, PoolingAllocationConfig,
+};
 
 use super::RuntimeError;
 use super::fn_cache::{self, FunctionCache};
@@ -16,17 +18,66 @@ use super::fn_cache::{self, FunctionCache};
 /// How often the epoch advances: the precision of step deadlines.
 pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
-/// Wasm stack per call. The guest runs on a thread of its own whose native
+/// Wasm stack per call. The guest runs on a guest thread whose native
 /// stack (`GUEST_THREAD_STACK`) leaves room for the host frames below it.
 const MAX_WASM_STACK: usize = 1 << 20;
 
 /// Native stack of the thread a guest runs on.
 pub(super) const GUEST_THREAD_STACK: usize = 8 << 20;
 
+/// Guest calls (stores) the instance pool holds at once: `serve`'s workers,
+/// and the `info` and `migrate` calls of deploys and upgrades beside them.
+/// A call past this fails as a [host fault](super::StepFailure::HostFault)
+/// (retried like any failed step) rather than waiting.
+pub(super) const POOL_CALLS: u32 = 64;
+
+/// What one call may take from the pool. Today's components need at most 14
+/// core instances (a componentize-py agent: CPython and the libraries it
+/// links), 1 memory and 2 tables; the limits leave room for more, and a
+/// component needing even more is refused when it is loaded.
+const CORE_INSTANCES_PER_CALL: u32 = 32;
+const MEMORIES_PER_CALL: u32 = 4;
+const TABLES_PER_CALL: u32 = 8;
+
+/// The pool's totals, for [`POOL_CALLS`] calls of components like today's
+/// (fewer calls fit when every one takes its most).
+const POOL_CORE_INSTANCES: u32 = POOL_CALLS * 16;
+const POOL_MEMORIES: u32 = POOL_CALLS * 2;
+const POOL_TABLES: u32 = POOL_CALLS * 4;
+
+/// Elements of one pooled table: a table cannot grow past this (`table.grow`
+/// fails as wasm says it may), and a component declaring a larger one is
+/// refused when loaded. Python's and JavaScript's interpreters declare 5 674
+/// and 7 692. Each pooled table reserves 8 bytes per element of address
+/// space.
+const TABLE_ELEMENTS: usize = 64 << 10;
+
+/// The largest linear memory a pool slot holds: the whole 32-bit space,
+/// which is also what the engine reserves per memory, so that the memory
+/// limit (`StoreLimiter`) is what stops a guest, never the slot.
+const POOL_MAX_MEMORY: usize = 4 << 30;
+
+/// Pool slots last used by other agents that are kept as they are (their
+/// memory image mapped, their pages resident) before being reused for
+/// another agent. Bounds what agents that no longer run keep resident.
+const MAX_UNUSED_WARM_SLOTS: u32 = 4;
+
+/// The most of a memory that is reset by copying its initial image back
+/// after a call and stays resident; the rest is given back to the kernel.
+/// 16 MiB holds a Python or JavaScript agent's whole memory (13 and 9.5
+/// MiB at their start).
+const KEEP_RESIDENT: usize = 16 << 20;
+
 /// Builds the engine. This is the only place that configures wasmtime, so
 /// that every compiled artifact and every store agree on the same settings.
 /// Compiled functions are cached under `cache_dir`.
-pub(super) fn build(cache_dir: &Path) -> Result<Engine, RuntimeError> {
+///
+/// Instances come from a pool (see [`pooling`]) whose memories and tables
+/// are reset in place after each call instead of being mapped and unmapped;
+/// where the pool cannot be had (a memory limit above what a slot holds,
+/// or no room to reserve the pool's address space), every instance is
+/// allocated on its own, as before.
+pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, RuntimeError> {
     let mut config = Config::new();
     config
         .wasm_component_model(true)
@@ -35,10 +86,73 @@ pub(super) fn build(cache_dir: &Path) -> Result<Engine, RuntimeError> {
         .consume_fuel(true)
         .epoch_interruption(true)
         .max_wasm_stack(MAX_WASM_STACK)
+        // A memory starts as a copy-on-write mapping of its initial image;
+        // with the pool, the mapping stays from one instance to the next.
+        .memory_init_cow(true)
+        // The default, said out loud: a table's elements are made when
+        // first used. A JavaScript agent's 7 692-element table made whole
+        // at every instantiation doubles its call time. (Python's is filled
+        // at instantiation anyway: its libraries' element segments start at
+        // an imported `__table_base`, which wasmtime cannot precompute.)
+        .table_lazy_init(true)
         .parallel_compilation(true)
         .enable_incremental_compilation(Arc::new(FunctionCache::new(cache_dir.join(fn_cache::DIR))))
         .map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
+    if memory_bytes <= POOL_MAX_MEMORY {
+        let mut pooled = config.clone();
+        pooled.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling(memory_bytes)));
+        match Engine::new(&pooled) {
+            Ok(engine) => return Ok(engine),
+            Err(e) => tracing::warn!(
+                error = %format!("{e:#}"),
+                "the instance pool could not be set up; instances are allocated one by one"
+            ),
+        }
+    }
     Engine::new(&config).map_err(|e| RuntimeError::Engine(format!("{e:#}")))
+}
+
+/// The instance pool for calls whose memories may grow to `memory_bytes`
+/// together.
+///
+/// After a call, the first [`KEEP_RESIDENT`] bytes of each memory are
+/// reset by copying the initial image back over them (and tables by
+/// zeroing them), so they stay resident and writable: the next call of the
+/// same agent in that slot takes no page faults there. A Python agent
+/// writes a few hundred pages scattered over its 13 MiB heap per step;
+/// faulting them in again (a copy and a TLB flush on every core each)
+/// cost more than the copy. The copy runs on the guest thread after the
+/// caller has its result (see `exec.rs`). Linux's `PAGEMAP_SCAN`, which
+/// would copy only the written pages, stays off: wasmtime stops its scan
+/// after 32 runs of written pages and gives the rest back, so such an
+/// agent faults them in again at every call.
+///
+/// Whichever way, the next instance sees exactly the initial image:
+/// nothing of a call survives it.
+fn pooling(memory_bytes: usize) -> PoolingAllocationConfig {
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(POOL_CALLS)
+        .total_core_instances(POOL_CORE_INSTANCES)
+        .total_memories(POOL_MEMORIES)
+        .total_tables(POOL_TABLES)
+        // Calls are synchronous: no fiber stacks.
+        .total_stacks(0)
+        .max_core_instances_per_component(CORE_INSTANCES_PER_CALL)
+        .max_memories_per_component(MEMORIES_PER_CALL)
+        .max_tables_per_component(TABLES_PER_CALL)
+        .max_memories_per_module(MEMORIES_PER_CALL)
+        .max_tables_per_module(TABLES_PER_CALL)
+        // Instance metadata is allocated per instance at its real size;
+        // these only refuse absurd components.
+        .max_core_instance_size(16 << 20)
+        .max_component_instance_size(64 << 20)
+        .table_elements(TABLE_ELEMENTS)
+        .max_memory_size(POOL_MAX_MEMORY)
+        .max_unused_warm_slots(MAX_UNUSED_WARM_SLOTS)
+        .pagemap_scan(Enabled::No)
+        .linear_memory_keep_resident(KEEP_RESIDENT.min(memory_bytes))
+        .table_keep_resident(TABLE_ELEMENTS * 8);
+    pool
 }
 
 /// Starts the thread that advances the engine's epoch every `EPOCH_TICK`.
@@ -112,11 +226,20 @@ mod tests {
     }
 
     #[test]
+    fn instances_come_from_the_pool_unless_a_memory_may_outgrow_a_slot() {
+        let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));
+        let pooled = build(&dir, 64 << 20).unwrap();
+        assert!(pooled.pooling_allocator_metrics().is_some());
+        let unpooled = build(&dir, POOL_MAX_MEMORY + 1).unwrap();
+        assert!(unpooled.pooling_allocator_metrics().is_none());
+    }
+
+    #[test]
     fn compatibility_key_is_stable_for_one_engine() {
         let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));
-        let engine = build(&dir).unwrap();
+        let engine = build(&dir, 64 << 20).unwrap();
         let key = compatibility_key(&engine);
         assert_eq!(key.len(), 32);
-        assert_eq!(key, compatibility_key(&build(&dir).unwrap()));
+        assert_eq!(key, compatibility_key(&build(&dir, 64 << 20).unwrap()));
     }
 }

@@ -1,24 +1,26 @@
 //! One call into a guest, start to finish: a fresh store with its limits, on
-//! a thread of its own, while the calling thread answers the guest's tool
-//! calls through the [`ToolGate`].
+//! a guest thread, while the calling thread answers the guest's tool calls
+//! through the [`ToolGate`].
 //!
-//! The guest runs on a second thread because a `Store`'s data must be
+//! The guest runs on another thread because a `Store`'s data must be
 //! `'static` and the gate is a borrowed `&mut dyn ToolGate`: the gate stays
-//! on the caller's thread and tool calls reach it over a channel. The thread
-//! also gives the guest a native stack of known size whatever thread the
-//! caller is on.
+//! on the caller's thread and tool calls reach it over a channel. The guest
+//! threads (`threads.rs`) also give the guest a native stack of known size
+//! whatever thread the caller is on. They outlive calls, so what a call
+//! hands them is owned; nothing of one call's store is left on the thread
+//! for the next.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
-use wasmtime::Store;
+use wasmtime::{Engine, Store};
 
 use super::bindings::{Agent, AgentPre};
-use super::engine::{self, GUEST_THREAD_STACK};
+use super::engine;
 use super::outcome::{self, StepFailure, TrapContext};
 use super::output::LogSink;
-use super::sandbox::{CallContext, StoreData};
+use super::sandbox::{CallContext, FromGuest, StoreData};
 use super::{LoadedAgent, Runtime, ToolGate, ToolReply};
 use crate::model::{LogLevel, LogLine, ToolError};
 
@@ -39,36 +41,61 @@ struct GuestRun<R> {
 }
 
 /// Instantiates `agent` in a fresh store for `cx` and runs `call` on it.
-pub(super) fn call<R: Send>(
+pub(super) fn call<R: Send + 'static>(
     runtime: &Runtime,
     agent: &LoadedAgent,
     cx: &CallContext<'_>,
     gate: &mut dyn ToolGate,
-    call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R> + Send,
+    call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R> + Send + 'static,
 ) -> CallReport<R> {
     let limits = &runtime.limits;
     let log = LogSink::new(limits.max_log_bytes);
     let (tools, requests) = mpsc::channel();
+    let returned = tools.clone();
     let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
-    let pre = &agent.pre;
+    let engine = runtime.engine.clone();
+    let pre = agent.pre.clone();
     let fuel = cx.fuel;
+    let deadline = engine::deadline_ticks(limits.step_deadline);
 
-    let joined = thread::scope(|scope| {
-        let guest = thread::Builder::new()
-            .name("wakeful-guest".into())
-            .stack_size(GUEST_THREAD_STACK)
-            .spawn_scoped(scope, move || run_guest(runtime, pre, data, fuel, call))
-            .map_err(|e| format!("could not start a thread for the guest: {e}"))?;
-        // Ends when the guest's store, and with it the sender, is dropped.
-        for request in requests {
-            let reply = gate.call(&request.name, &request.args, &request.idempotency_key);
-            // The guest may be gone already if it trapped meanwhile.
-            let _ = request.reply.send(reply);
-        }
-        guest
-            .join()
-            .map_err(|panic| format!("the runtime panicked: {}", panic_message(&*panic)))
+    let (done, finished) = mpsc::sync_channel(1);
+    let job = Box::new(move || {
+        let run = panic::catch_unwind(AssertUnwindSafe(|| {
+            run_guest(&engine, &pre, data, fuel, deadline, call)
+        }));
+        let (run, store) = match run {
+            Ok((run, store)) => (Ok(run), Some(store)),
+            Err(panic) => (Err(panic), None),
+        };
+        // The caller waits for these; it is gone only if it panicked itself.
+        let _ = done.send(run);
+        let _ = returned.send(FromGuest::Returned);
+        // Resetting the instance's memories for the next call takes a
+        // while for a large agent: the guest thread does it once the
+        // caller has its result.
+        store.map(|store| Box::new(store) as Box<dyn Send>)
     });
+    let joined = match runtime.guests.run(job) {
+        Err(e) => Err(format!("could not start a thread for the guest: {e}")),
+        Ok(()) => {
+            // Ends when the guest returned, or when its thread dropped every
+            // sender without saying so (it cannot).
+            for message in requests {
+                let request = match message {
+                    FromGuest::Tool(request) => request,
+                    FromGuest::Returned => break,
+                };
+                let reply = gate.call(&request.name, &request.args, &request.idempotency_key);
+                // The guest may be gone already if it trapped meanwhile.
+                let _ = request.reply.send(reply);
+            }
+            match finished.recv() {
+                Ok(Ok(run)) => Ok(run),
+                Ok(Err(panic)) => Err(format!("the runtime panicked: {}", panic_message(&*panic))),
+                Err(mpsc::RecvError) => Err("the guest thread ended without a result".into()),
+            }
+        }
+    };
 
     let mut logs = log.lines();
     let run = match joined {
@@ -113,18 +140,20 @@ pub(super) fn call<R: Send>(
     }
 }
 
+/// Runs one call in a new store, and hands the store back to be dropped
+/// once the caller has the result.
 fn run_guest<R>(
-    runtime: &Runtime,
+    engine: &Engine,
     pre: &AgentPre<StoreData>,
     data: StoreData,
     fuel: u64,
+    deadline_ticks: u64,
     call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
-) -> GuestRun<R> {
-    let (engine, limits) = (&runtime.engine, &runtime.limits);
+) -> (GuestRun<R>, Store<StoreData>) {
     let mut store = Store::new(engine, data);
     store.limiter(|data| &mut data.limiter);
     let fuel_set = store.set_fuel(fuel);
-    store.set_epoch_deadline(engine::deadline_ticks(limits.step_deadline));
+    store.set_epoch_deadline(deadline_ticks);
     store.epoch_deadline_trap();
 
     let start = Instant::now();
@@ -133,12 +162,13 @@ fn run_guest<R>(
         .and_then(|agent| call(&agent, &mut store));
     let wall = start.elapsed();
     let fuel_left = store.get_fuel().unwrap_or(0);
-    GuestRun {
+    let run = GuestRun {
         result,
         fuel_used: fuel.saturating_sub(fuel_left),
         memory_refused: store.data().limiter.refused(),
         wall,
-    }
+    };
+    (run, store)
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {

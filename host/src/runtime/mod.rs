@@ -10,7 +10,8 @@
 //! - `sandbox.rs`: the WASI context and the host side of `wit/agent.wit`
 //! - `output.rs`: the step's bounded log (`host.log`, stdout, stderr)
 //! - `limiter.rs`: the per-store memory limit
-//! - `exec.rs`: one call into a guest, on its own thread
+//! - `exec.rs`: one call into a guest, on a guest thread
+//! - `threads.rs`: the guest threads, kept from one call to the next
 //! - `outcome.rs`: classifying failures, checking results
 //! - `bindings.rs`: the generated bindings and their conversions
 
@@ -25,6 +26,7 @@ mod limiter;
 mod outcome;
 mod output;
 mod sandbox;
+mod threads;
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -34,7 +36,7 @@ use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 
-pub use self::cache::{check_header, digest};
+pub use self::cache::{check_header, digest, trim_heap};
 pub use self::error::{LoadError, RuntimeError};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
@@ -84,6 +86,8 @@ pub struct Runtime {
     linker: Linker<StoreData>,
     cache: cache::Cache,
     limits: Limits,
+    /// The threads guests run on.
+    guests: threads::GuestThreads,
 }
 
 /// A compiled, pre-linked agent version, ready to be instantiated.
@@ -157,7 +161,7 @@ impl Runtime {
     /// interruption) and its epoch ticker; compiled agents are kept in
     /// `cache_dir`, which is created if missing.
     pub fn new(cache_dir: &Path, limits: Limits) -> Result<Runtime, RuntimeError> {
-        let engine = engine::build(cache_dir)?;
+        let engine = engine::build(cache_dir, limits.memory_bytes)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
         let cache = cache::Cache::new(cache_dir, &engine)?;
@@ -167,6 +171,7 @@ impl Runtime {
             linker,
             cache,
             limits,
+            guests: threads::GuestThreads::new("wakeful-guest", engine::GUEST_THREAD_STACK),
         })
     }
 
@@ -253,9 +258,10 @@ impl Runtime {
     ) -> StepReport {
         let cx = self.call_context(input);
         let wake = bindings::Wake::from(&input.wake);
-        let state = input.state.as_str();
-        let report = exec::call(self, agent, &cx, gate, |guest, store| {
-            guest.call_step(store, state, &wake)
+        // The guest thread outlives this call, so it gets a copy.
+        let state = input.state.clone();
+        let report = exec::call(self, agent, &cx, gate, move |guest, store| {
+            guest.call_step(store, &state, &wake)
         });
         let result = report.result.and_then(|returned| match returned {
             Ok(result) => {
@@ -285,10 +291,11 @@ impl Runtime {
         from_version: &str,
     ) -> Result<String, StepFailure> {
         let cx = self.call_context(input);
-        let state = input.state.as_str();
+        let state = input.state.clone();
+        let from_version = from_version.to_owned();
         let mut gate = exec::NoTools("no tools during migrate");
-        let returned = exec::call(self, agent, &cx, &mut gate, |guest, store| {
-            guest.call_migrate(store, from_version, state)
+        let returned = exec::call(self, agent, &cx, &mut gate, move |guest, store| {
+            guest.call_migrate(store, &from_version, &state)
         })
         .result?;
         let state = returned.map_err(|message| {

@@ -73,6 +73,13 @@ pub(super) fn classify(error: &wasmtime::Error, cx: &TrapContext<'_>) -> StepFai
     if let Some(fault) = error.downcast_ref::<HostFault>() {
         return StepFailure::HostFault(fault.0.clone());
     }
+    if let Some(full) = error.downcast_ref::<wasmtime::PoolConcurrencyLimitError>() {
+        return StepFailure::HostFault(format!(
+            "no sandbox free for the call ({full}): this host runs at most {} guest calls at \
+             once; the step is retried",
+            super::engine::POOL_CALLS
+        ));
+    }
     if error.downcast_ref::<MemoryLimitExceeded>().is_some() {
         return StepFailure::MemoryLimit {
             limit: limits.memory_bytes,

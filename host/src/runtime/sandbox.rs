@@ -43,6 +43,14 @@ pub(super) struct ToolRequest {
     pub reply: mpsc::SyncSender<ToolReply>,
 }
 
+/// What the guest's thread tells the thread that owns the gate.
+pub(super) enum FromGuest {
+    /// A tool call to answer.
+    Tool(ToolRequest),
+    /// The call returned (or failed): no tool call follows.
+    Returned,
+}
+
 /// The data of one store: the WASI context, the limiter and the step's log.
 pub(super) struct StoreData {
     wasi: WasiCtx,
@@ -51,7 +59,7 @@ pub(super) struct StoreData {
     log: LogSink,
     run_id: String,
     now_ms: u64,
-    tools: mpsc::Sender<ToolRequest>,
+    tools: mpsc::Sender<FromGuest>,
 }
 
 impl StoreData {
@@ -60,7 +68,7 @@ impl StoreData {
         cx: &CallContext<'_>,
         memory_bytes: usize,
         log: LogSink,
-        tools: mpsc::Sender<ToolRequest>,
+        tools: mpsc::Sender<FromGuest>,
     ) -> Self {
         let seed = |purpose: &str| -> [u8; 32] {
             let mut hash = Sha256::new();
@@ -167,7 +175,9 @@ impl agent::tools::Host for StoreData {
             reply,
         };
         let gone = || HostFault("the worker stopped answering tool calls".into());
-        self.tools.send(request).map_err(|_| gone())?;
+        self.tools
+            .send(FromGuest::Tool(request))
+            .map_err(|_| gone())?;
         match answer.recv().map_err(|_| gone())? {
             Ok(Ok(result)) => Ok(Ok(result)),
             Ok(Err(error)) => Ok(Err(error.into())),
@@ -265,7 +275,7 @@ mod tests {
 
     #[test]
     fn the_linker_builds() {
-        let engine = super::super::engine::build(&std::env::temp_dir()).unwrap();
+        let engine = super::super::engine::build(&std::env::temp_dir(), 64 << 20).unwrap();
         linker(&engine).unwrap();
     }
 }

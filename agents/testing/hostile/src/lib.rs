@@ -14,12 +14,14 @@
 //! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
 //! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
+//! | `memory` | done; state `{"data", "bss"}`: a static that starts at 7 and one that starts at 0, each incremented (8 and 1 unless memory outlived an earlier call) |
 //! | `ok` | done with "ok" |
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::hint::black_box;
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use wakeful_sdk::prelude::*;
@@ -105,11 +107,15 @@ impl Agent for Hostile {
                     Err(e) => format!("err: {e}"),
                 },
             )),
+            "memory" => {
+                *state = memory();
+                Ok(Step::done("counted"))
+            }
             "ok" => Ok(Step::done("ok")),
             other => Err(format!(
                 "unknown mode '{other}'; expected spin, membomb, recurse, panic, bigstate, \
                  chatty, error, clock, files, tool, manywaits, bigquestion, bigdetails, \
-                 longtopic, forever, bigoutcome, longkey or ok"
+                 longtopic, forever, bigoutcome, longkey, memory or ok"
             )),
         }
     }
@@ -173,6 +179,16 @@ fn clock() -> Value {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(0);
     json!({"now": now(), "wall": wall, "random": format!("{:016x}", hasher.finish())})
+}
+
+/// In the memory's initial image (`.data`) and after it (`.bss`).
+static DATA: AtomicU64 = AtomicU64::new(7);
+static BSS: AtomicU64 = AtomicU64::new(0);
+
+fn memory() -> Value {
+    let data = DATA.fetch_add(1, Ordering::Relaxed) + 1;
+    let bss = BSS.fetch_add(1, Ordering::Relaxed) + 1;
+    json!({"data": data, "bss": bss})
 }
 
 fn files() -> Value {
