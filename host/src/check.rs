@@ -1,8 +1,9 @@
 //! `wakeful check FILE.wasm`: whether this host would accept a component,
 //! and why not, without deploying it. The same checks as `deploy`, in the
-//! same order: the header, the imports and exports read off the bytes (no
-//! compiling), then the component compiled (into the host's cache, so that
-//! a deploy after it compiles nothing) and asked for its `info`.
+//! same order: [`read`] the header, the imports and exports off the bytes
+//! (no compiling), then, if nothing is wrong, [`compile`] the component
+//! (into the host's cache, so that a deploy after it compiles nothing) and
+//! ask it for its `info`.
 
 use std::time::Instant;
 
@@ -47,20 +48,6 @@ impl ComponentCheck {
     pub fn accepted(&self) -> bool {
         self.problems.is_empty()
     }
-}
-
-/// Checks `bytes` as `deploy` would: [`read`], then, if it finds nothing
-/// wrong, [`compile`].
-pub fn component(
-    bytes: &[u8],
-    config: &Config,
-    runtime: impl FnOnce() -> anyhow::Result<std::sync::Arc<Runtime>>,
-) -> ComponentCheck {
-    let mut check = read(bytes, config);
-    if check.accepted() {
-        compile(&mut check, bytes, config, runtime);
-    }
-    check
 }
 
 /// The checks that read the bytes without compiling them: the header and
