@@ -157,6 +157,10 @@ pub struct LimitsConfig {
     /// woke it: timers, and wakes written by other processes, are seen
     /// within this (the API's own wake its workers at once).
     pub idle_recheck_ms: u64,
+    /// Due runs a worker claims at once and commits in one transaction
+    /// (group commit: one flush to disk for all of them). `1` commits each
+    /// step alone.
+    pub steps_per_commit: usize,
 }
 
 impl Default for LimitsConfig {
@@ -179,6 +183,7 @@ impl Default for LimitsConfig {
             usd_per_run: 5.0,
             max_approval_valid_ms: 30 * 24 * 3600 * 1000,
             idle_recheck_ms: 200,
+            steps_per_commit: 16,
         }
     }
 }
@@ -331,6 +336,12 @@ impl Config {
             return Err(format!(
                 "limits.idle_recheck_ms must be between 10 and 3600000, got {}",
                 l.idle_recheck_ms
+            ));
+        }
+        if !(1..=1024).contains(&l.steps_per_commit) {
+            return Err(format!(
+                "limits.steps_per_commit must be between 1 and 1024, got {}",
+                l.steps_per_commit
             ));
         }
         if !(l.usd_per_run.is_finite() && l.usd_per_run >= 0.0) {

@@ -244,8 +244,9 @@ fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
     }
 }
 
-/// One worker thread: step due runs until `stop`, checking it between steps
-/// so that a shutdown waits for at most the step in flight.
+/// One worker thread: step due runs until `stop`, checking it between
+/// groups of steps committed together, so that a shutdown waits for at most
+/// the group in flight (`[limits] steps_per_commit`).
 fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
     let retention = app.config.retention.ended_runs_days;
     let recheck = Duration::from_millis(app.config.limits.idle_recheck_ms);
@@ -269,12 +270,16 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
             Err(e) => tracing::error!(error = %e, "firing due schedules failed"),
         }
         let seen = wakeup.generation();
-        match worker.claim_and_step() {
-            Ok(Some(stepped)) => {
-                counters.record(&stepped.what);
-                logs::step(&stepped);
+        match worker.claim_and_step_many() {
+            Ok(stepped) if stepped.is_empty() => {
+                wakeup.wait(seen, until_next_timer(worker.app(), recheck))
             }
-            Ok(None) => wakeup.wait(seen, until_next_timer(worker.app(), recheck)),
+            Ok(stepped) => {
+                for s in &stepped {
+                    counters.record(&s.what);
+                    logs::step(s);
+                }
+            }
             Err(e) => {
                 tracing::error!(error = %e, "the worker could not take a step");
                 std::thread::sleep(POLL);

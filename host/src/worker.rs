@@ -15,6 +15,8 @@ use crate::store::{AuditEntry, Claim, ClaimedRun, StepCommit, StepFailed, StepHe
 use crate::tools::gate::{Spend, StepGate};
 use crate::waits;
 
+mod batch;
+
 /// What happened to one claimed run.
 #[derive(Debug, Serialize)]
 pub struct Stepped {
@@ -141,14 +143,11 @@ impl<'a> Worker<'a> {
         // between those two reads.
         let mut last_look = false;
         loop {
-            match self.step_next()? {
-                Some(stepped) => {
-                    steps += 1;
-                    last_look = false;
-                    on_step(&stepped);
-                }
-                None if last_look => return Ok(steps),
-                None => {
+            crate::schedule::fire_due(self.app)?;
+            let stepped = self.claim_and_step_many()?;
+            match stepped.len() {
+                0 if last_look => return Ok(steps),
+                0 => {
                     let now = self.app.now();
                     match self.app.store.first_claimed_due(now)? {
                         None => last_look = true,
@@ -160,6 +159,11 @@ impl<'a> Worker<'a> {
                             std::thread::sleep(std::time::Duration::from_millis(100));
                         }
                     }
+                }
+                n => {
+                    steps += n;
+                    last_look = false;
+                    stepped.iter().for_each(&mut on_step);
                 }
             }
         }
@@ -183,25 +187,10 @@ impl<'a> Worker<'a> {
         };
         let run_id = claim.run.run_id.clone();
         crate::failpoint::hit("claim", &run_id);
-        let what = match self.step_claimed(&claim, wake.clone()) {
+        let what = match self.step_claimed(&claim, wake.clone(), None) {
             Ok(end) => end,
             Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
-            // The store failed mid-step: the step is void. Recorded as a
-            // failed attempt when the store takes the record, so that a
-            // fault that repeats on this run parks it rather than looping;
-            // when it does not (a full disk), the worker stops with it.
-            Err(AppError::Store(e)) => {
-                let f = Failure {
-                    error: format!("the store failed during the step: {e}"),
-                    fuel_used: 0,
-                    rows: vec![],
-                    park: false,
-                };
-                match self.fail(&claim, &wake, f) {
-                    Ok(end) => end,
-                    Err(_) => return Err(AppError::Store(e)),
-                }
-            }
+            Err(AppError::Store(e)) => self.store_failed(&claim, &wake, e)?,
             Err(e) => return Err(e),
         };
         Ok(Some(Stepped {
@@ -214,7 +203,15 @@ impl<'a> Worker<'a> {
         }))
     }
 
-    fn step_claimed(&mut self, claim: &Claim, wake: Wake) -> Result<StepEnd, AppError> {
+    /// Steps a claimed run. Its checkpoint is committed here, or, given
+    /// `later`, pushed there for the caller to commit with others; the
+    /// other endings (failed, parked, held) are written here either way.
+    fn step_claimed(
+        &mut self,
+        claim: &Claim,
+        wake: Wake,
+        later: Option<&mut Vec<StepCommit>>,
+    ) -> Result<StepEnd, AppError> {
         let run = &claim.run;
         let now = self.app.now();
         if run.steps >= run.step_budget {
@@ -242,11 +239,15 @@ impl<'a> Worker<'a> {
         });
         // Compiling a component on a cache miss can outlast the claim: check
         // that no other worker took the run over meanwhile, and renew the
-        // lease for the step itself.
+        // lease for the step itself. A load from memory or the cache takes
+        // a sliver of the lease, and the step needs no extra write then.
         let claim_ms = self.app.config.limits.claim_ms;
-        self.app
-            .store
-            .extend_claim(&run.run_id, claim.epoch, self.app.now(), claim_ms)?;
+        let loaded_at = self.app.now();
+        if loaded_at.saturating_sub(now) > claim_ms / 8 {
+            self.app
+                .store
+                .extend_claim(&run.run_id, claim.epoch, loaded_at, claim_ms)?;
+        }
         let loaded = match loaded {
             Ok(l) => l,
             Err(e) => {
@@ -430,9 +431,14 @@ impl<'a> Worker<'a> {
             at: now,
             park: budget_spent.clone(),
         };
-        crate::failpoint::hit("before-commit", &run.run_id);
-        self.app.store.commit_step(&commit)?;
-        crate::failpoint::hit("after-commit", &run.run_id);
+        match later {
+            Some(later) => later.push(commit),
+            None => {
+                crate::failpoint::hit("before-commit", &run.run_id);
+                self.app.store.commit_step(&commit)?;
+                crate::failpoint::hit("after-commit", &run.run_id);
+            }
+        }
         if let (Some(reason), false) = (budget_spent, matches!(result.next, Next::Done { .. })) {
             return Ok(StepEnd::Parked { reason });
         }

@@ -22,9 +22,11 @@ use crate::store::{Delivery, KvOp};
 use crate::worker::{StepEnd, Worker};
 use scratch::Scratch;
 
+mod record;
 mod scale;
 mod scratch;
 
+pub use record::{Record, RecordOptions, record};
 pub use scale::{ScaleOptions, ScaleReport, scale};
 
 /// What one benchmark run measured.

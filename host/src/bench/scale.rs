@@ -107,7 +107,7 @@ pub fn scale(options: &ScaleOptions, config: &Config) -> Result<ScaleReport, App
 
 /// A scratch store with `workload`'s agent deployed; returns the app, the
 /// scratch (kept alive by the caller) and `name@version`.
-fn prepare(
+pub(super) fn prepare(
     store: Option<&str>,
     workload: &Workload,
     config: &Config,
@@ -131,7 +131,7 @@ fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
     Ok(other)
 }
 
-fn start(app: &mut App, workload: &Workload, agent: &str, runs: usize) -> Result<(), AppError> {
+pub(super) fn start(app: &mut App, workload: &Workload, agent: &str, runs: usize) -> Result<(), AppError> {
     for i in 0..runs {
         for (key, value) in (workload.world)(i) {
             let put = KvOp::Put {
@@ -213,7 +213,7 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
     })
 }
 
-fn latency(store: Option<&str>, samples: usize, config: &Config) -> Result<Latency, AppError> {
+pub(super) fn latency(store: Option<&str>, samples: usize, config: &Config) -> Result<Latency, AppError> {
     let workload = workload("invoice")?;
     let Some(BenchWake::Event { topic, payload }) = workload.wake.clone() else {
         return Err(AppError::Invalid(
@@ -324,6 +324,25 @@ fn due_lookup(
     let seed_secs = t.elapsed().as_secs_f64();
     app.store.maintain()?;
 
+    let (idle_claim_ms, due_claim_ms) = claim_medians(&mut app, &topic, &payload)?;
+    Ok(DueLookup {
+        store: scratch.describe(),
+        sleeping_runs: sleeping,
+        seed_secs: (seed_secs * 10.0).round() / 10.0,
+        idle_claim_ms,
+        due_claim_ms,
+        store_bytes: scratch.bytes(&app)?,
+    })
+}
+
+/// Among sleeping runs of the invoice workload (`bench-0` among them,
+/// waiting for an event on `topic`): the median time of a claim that finds
+/// nothing due, and of one that finds `bench-0` once it has its event.
+pub(super) fn claim_medians(
+    app: &mut App,
+    topic: &str,
+    payload: &str,
+) -> Result<(f64, f64), AppError> {
     let median = |app: &mut App, due: bool| -> Result<f64, AppError> {
         let mut times = Vec::new();
         for _ in 0..20 {
@@ -346,15 +365,8 @@ fn due_lookup(
         times.sort_unstable();
         Ok(ms(times[times.len() / 2]))
     };
-    let idle_claim_ms = median(&mut app, false)?;
-    app.send(Some("bench-0"), &topic, "due", Some(&payload), "bench")?;
-    let due_claim_ms = median(&mut app, true)?;
-    Ok(DueLookup {
-        store: scratch.describe(),
-        sleeping_runs: sleeping,
-        seed_secs: (seed_secs * 10.0).round() / 10.0,
-        idle_claim_ms,
-        due_claim_ms,
-        store_bytes: scratch.bytes(&app)?,
-    })
+    let idle_claim_ms = median(app, false)?;
+    app.send(Some("bench-0"), topic, "due", Some(payload), "bench")?;
+    let due_claim_ms = median(app, true)?;
+    Ok((idle_claim_ms, due_claim_ms))
 }

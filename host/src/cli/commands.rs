@@ -29,6 +29,28 @@ pub fn run(cli: Cli) -> Result<()> {
     match command {
         Command::Bench {
             agents,
+            record: true,
+            runs,
+            in_flight,
+            guest_samples,
+            latency_samples,
+            sleeping,
+            ..
+        } => {
+            if let Some(agent) = agents.first() {
+                bail!("--record measures the repository's agents, not `{agent}`: drop one");
+            }
+            let options = crate::bench::RecordOptions {
+                sequential: runs,
+                in_flight,
+                guest_samples,
+                latency_samples,
+                sleeping,
+            };
+            super::record::bench_record(&options, config, json)
+        }
+        Command::Bench {
+            agents,
             scale: true,
             runs,
             hosts,

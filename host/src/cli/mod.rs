@@ -6,6 +6,7 @@ mod admin;
 mod check;
 mod commands;
 mod output;
+mod record;
 
 use std::path::PathBuf;
 
@@ -321,6 +322,12 @@ pub enum Command {
     /// PostgreSQL `--store`, PostgreSQL (a scratch schema in it), on
     /// steps/s with several hosts, event → committed step latency, and
     /// claims among many sleeping runs.
+    ///
+    /// With `--record`, the benchmark of record on SQLite: the incident
+    /// workload one at a time and many in flight (steps/s, fsyncs and CPU
+    /// per step), the guest alone, event → committed step, many sleeping
+    /// runs (claims, stepping among them, `serve` start and memory), and
+    /// the disk's floor; `scripts/bench.sh` runs it in a release build.
     Bench {
         /// Built-in workloads (`invoice`, `incident`: the repository's
         /// agents as `scripts/build-agents.sh` builds them, with their
@@ -328,19 +335,32 @@ pub enum Command {
         /// in Python and TypeScript), or agent components (`.wasm` files).
         /// Several are measured one after another in one run and compared
         /// with the first.
-        #[arg(required_unless_present = "scale")]
+        #[arg(required_unless_present_any = ["scale", "record"])]
         agents: Vec<String>,
         /// Compare the stores (see above) instead of measuring one agent.
         #[arg(long, conflicts_with_all = ["input", "topic", "payload"])]
         scale: bool,
+        /// The benchmark of record (see above): every workload in one run,
+        /// each figure with its conditions and its ratio to the disk's
+        /// floor measured in the same run. `--runs` incidents run one
+        /// after another.
+        #[arg(long, conflicts_with_all = ["input", "topic", "payload", "scale"])]
+        record: bool,
+        /// With `--record`: incidents started and stepped together.
+        #[arg(long, default_value_t = 1000)]
+        in_flight: usize,
+        /// With `--record`: guest calls timed.
+        #[arg(long, default_value_t = 2000)]
+        guest_samples: usize,
         /// With `--scale`: the numbers of hosts to measure steps/s with.
         #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
         hosts: Vec<usize>,
-        /// With `--scale`: events timed from acceptance to committed step.
+        /// With `--scale` or `--record`: events timed from acceptance to
+        /// committed step.
         #[arg(long, default_value_t = 200)]
         latency_samples: usize,
-        /// With `--scale`: sleeping runs among which claims look for work
-        /// (1000000 for the full measurement).
+        /// With `--scale` or `--record`: sleeping runs among which claims
+        /// look for work (1000000 for the full measurement).
         #[arg(long, default_value_t = 100_000)]
         sleeping: usize,
         /// How many runs to start.

@@ -144,6 +144,15 @@ pub trait Store: Send {
     /// topic it waits for; an approval it waits for that expired unanswered
     /// (`Expired`); an `until`/`cron` wait that is due (`Timer`).
     fn claim(&mut self, now: Millis, owner: &str, lease_ms: u64) -> Result<Option<(Claim, Wake)>>;
+    /// Claims up to `max` runs with a wake, as [`claim`](Store::claim)
+    /// would one after another, in one transaction.
+    fn claim_many(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+        max: usize,
+    ) -> Result<Vec<(Claim, Wake)>>;
     /// How many runs have a wake to deliver now but are leased by a live
     /// claim (another worker is stepping them, or a dead one's lease has not
     /// expired yet).
@@ -159,6 +168,12 @@ pub trait Store: Send {
     /// ones that already exist), appends the audit rows and releases the
     /// claim — all in one transaction.
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()>;
+    /// Commits several steps in one transaction, with one flush to disk:
+    /// each as [`commit_step`](Store::commit_step) would, and each refused
+    /// on its own (a lost claim, a cancelled run) without keeping the
+    /// others from committing; the outer error is the database's, and then
+    /// none committed.
+    fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>>;
     /// Records a failed attempt (retry later, or park when `retry_at` is
     /// `None`) and releases the claim. State, waits and wakes are untouched.
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()>;
@@ -368,6 +383,10 @@ pub trait Store: Send {
     fn backup(&self, to: &std::path::Path) -> Result<()>;
     /// Bytes the store's tables and indexes take.
     fn size_bytes(&self) -> Result<u64>;
+    /// How many write transactions this store handle committed with a
+    /// flush to disk (an fsync of SQLite's WAL, a synchronous PostgreSQL
+    /// commit); claims and built-in tool calls commit without one.
+    fn synced_commits(&self) -> u64;
     /// Keeps the database's query planning up to date with the tables'
     /// sizes (PostgreSQL statistics; nothing on SQLite); long-lived hosts
     /// call it on their heartbeat. Returns the tables refreshed.

@@ -33,164 +33,202 @@ pub(super) fn new_token() -> Result<String> {
 pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
-        check_claim(tx, run_id, c.epoch)?;
-        let (steps, version): (u64, String) = tx
-            .prepare_cached("SELECT steps, version FROM runs WHERE run_id = ?1")
-            .and_then(|mut stmt| stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?))))
-            .ctx_with(|| format!("reading run {run_id}"))?;
-        let seq = steps + 1;
+        write_step(tx, c)
+    })
+}
 
-        let wake_json = to_json(&c.wake, "the wake")?;
-        let next_json = to_json(&c.next, "the next step")?;
+/// Group commit: the steps in one transaction, one flush to disk for all.
+/// Each is written inside a savepoint, so that a step refused for what it
+/// is (its claim lost, its run gone) is undone alone and the others commit.
+/// A database error fails the whole transaction, which is run again when
+/// PostgreSQL aborted it for a conflict.
+pub(super) fn commit_steps(
+    conn: &mut Connection,
+    commits: &[StepCommit],
+) -> Result<Vec<Result<()>>> {
+    write(conn, &format!("committing {} steps", commits.len()), |tx| {
+        let mut outcomes = Vec::with_capacity(commits.len());
+        for c in commits {
+            tx.execute_batch("SAVEPOINT step")
+                .ctx("opening a savepoint for a step")?;
+            match write_step(tx, c) {
+                Ok(()) => {
+                    tx.execute_batch("RELEASE SAVEPOINT step")
+                        .ctx("closing a step's savepoint")?;
+                    outcomes.push(Ok(()));
+                }
+                Err(e @ (StoreError::LostClaim { .. } | StoreError::UnknownRun(_))) => {
+                    tx.execute_batch("ROLLBACK TO SAVEPOINT step; RELEASE SAVEPOINT step")
+                        .ctx("undoing a refused step")?;
+                    outcomes.push(Err(e));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(outcomes)
+    })
+}
+
+/// Writes one step's commit inside the caller's transaction.
+fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
+    let run_id = c.run_id.as_str();
+    check_claim(tx, run_id, c.epoch)?;
+    let (steps, version): (u64, String) = tx
+        .prepare_cached("SELECT steps, version FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?))))
+        .ctx_with(|| format!("reading run {run_id}"))?;
+    let seq = steps + 1;
+
+    let wake_json = to_json(&c.wake, "the wake")?;
+    let next_json = to_json(&c.next, "the next step")?;
+    tx.prepare_cached(
+        "INSERT INTO checkpoints (run_id, seq, version, wake, state, next, status_text, \
+         fuel_used, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            seq,
+            version,
+            wake_json,
+            c.state,
+            next_json,
+            c.status_text,
+            c.fuel_used,
+            c.at,
+        ])
+    })
+    .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+
+    // A finished run waits for nothing, whatever the caller passed.
+    let (status, outcome, pending, waits, wake_when) = match &c.next {
+        Next::Continue => ("active", None, Some("resume"), &c.waits[..], &c.wake_when),
+        Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
+        Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
+    };
+    let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
+    let waits_json = to_json(&wait_list, "the waits")?;
+    tx.prepare_cached(
+        "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
+         wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
+         last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
+         lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            status,
+            c.status_text,
+            c.state,
+            outcome,
+            wake_when,
+            waits_json,
+            seq,
+            c.fuel_used,
+            pending,
+            c.at,
+        ])
+    })
+    .ctx_with(|| format!("updating run {run_id}"))?;
+
+    consume_wake(tx, run_id, &c.wake, seq)?;
+
+    tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.execute([run_id]))
+        .ctx_with(|| format!("clearing the waits of run {run_id}"))?;
+    for (pos, stored) in waits.iter().enumerate() {
+        let (kind, key) = wait_key(&stored.wait);
+        let wait_json = to_json(&stored.wait, "a wait")?;
         tx.prepare_cached(
-            "INSERT INTO checkpoints (run_id, seq, version, wake, state, next, status_text, \
-             fuel_used, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO waits (run_id, pos, kind, key, due_at, wait) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
                 run_id,
-                seq,
-                version,
-                wake_json,
-                c.state,
-                next_json,
-                c.status_text,
-                c.fuel_used,
-                c.at,
+                pos as i64,
+                kind,
+                key,
+                stored.due_at.map(clamp_time),
+                wait_json
             ])
         })
-        .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+        .ctx_with(|| format!("recording a {kind} wait of run {run_id}"))?;
 
-        // A finished run waits for nothing, whatever the caller passed.
-        let (status, outcome, pending, waits, wake_when) = match &c.next {
-            Next::Continue => ("active", None, Some("resume"), &c.waits[..], &c.wake_when),
-            Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
-            Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
-        };
-        let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
-        let waits_json = to_json(&wait_list, "the waits")?;
-        tx.prepare_cached(
-            "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
-             wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
-             last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
-             lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
-                run_id,
-                status,
-                c.status_text,
-                c.state,
-                outcome,
-                wake_when,
-                waits_json,
-                seq,
-                c.fuel_used,
-                pending,
-                c.at,
-            ])
-        })
-        .ctx_with(|| format!("updating run {run_id}"))?;
-
-        consume_wake(tx, run_id, &c.wake, seq)?;
-
-        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
-            .and_then(|mut stmt| stmt.execute([run_id]))
-            .ctx_with(|| format!("clearing the waits of run {run_id}"))?;
-        for (pos, stored) in waits.iter().enumerate() {
-            let (kind, key) = wait_key(&stored.wait);
-            let wait_json = to_json(&stored.wait, "a wait")?;
+        if let WaitFor::Event { topic } = &stored.wait {
+            super::triggers::deliver_kept(tx, run_id, topic, c.at)?;
+        }
+        // A request asked again with the same question and details keeps
+        // its first expiry, token and answer: waiting again must not
+        // extend the time an approver has. Changed question or details
+        // make a new request in its place: a new token (the old link is
+        // dead), a new expiry, and no answer, since any answer was given
+        // to what the approver saw then. A request already consumed is
+        // never re-opened (the worker refuses such a step).
+        if let WaitFor::Approval(request) = &stored.wait {
+            let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
+            let token = new_token()?;
             tx.prepare_cached(
-                "INSERT INTO waits (run_id, pos, kind, key, due_at, wait) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
+                 requested_at, expires_at, answered, consumed) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
+                 ON CONFLICT (run_id, id) DO UPDATE SET question = excluded.question, \
+                 details = excluded.details, details_digest = excluded.details_digest, \
+                 token = excluded.token, requested_at = excluded.requested_at, \
+                 expires_at = excluded.expires_at, answered = 0, approved = NULL, \
+                 answered_by = NULL, answered_at = NULL, comment = NULL, \
+                 expiry_delivered = 0 \
+                 WHERE approvals.consumed = 0 \
+                   AND approvals.details_digest <> excluded.details_digest",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
                     run_id,
-                    pos as i64,
-                    kind,
-                    key,
-                    stored.due_at.map(clamp_time),
-                    wait_json
+                    request.id,
+                    request.question,
+                    request.details,
+                    approval_digest(&request.question, &request.details),
+                    token,
+                    c.at,
+                    expires,
                 ])
             })
-            .ctx_with(|| format!("recording a {kind} wait of run {run_id}"))?;
-
-            if let WaitFor::Event { topic } = &stored.wait {
-                super::triggers::deliver_kept(tx, run_id, topic, c.at)?;
-            }
-            // A request asked again with the same question and details keeps
-            // its first expiry, token and answer: waiting again must not
-            // extend the time an approver has. Changed question or details
-            // make a new request in its place: a new token (the old link is
-            // dead), a new expiry, and no answer, since any answer was given
-            // to what the approver saw then. A request already consumed is
-            // never re-opened (the worker refuses such a step).
-            if let WaitFor::Approval(request) = &stored.wait {
-                let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
-                let token = new_token()?;
-                tx.prepare_cached(
-                    "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
-                     requested_at, expires_at, answered, consumed) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
-                     ON CONFLICT (run_id, id) DO UPDATE SET question = excluded.question, \
-                     details = excluded.details, details_digest = excluded.details_digest, \
-                     token = excluded.token, requested_at = excluded.requested_at, \
-                     expires_at = excluded.expires_at, answered = 0, approved = NULL, \
-                     answered_by = NULL, answered_at = NULL, comment = NULL, \
-                     expiry_delivered = 0 \
-                     WHERE approvals.consumed = 0 \
-                       AND approvals.details_digest <> excluded.details_digest",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        run_id,
-                        request.id,
-                        request.question,
-                        request.details,
-                        approval_digest(&request.question, &request.details),
-                        token,
-                        c.at,
-                        expires,
-                    ])
-                })
-                .ctx_with(|| {
-                    format!("recording approval request {} of run {run_id}", request.id)
-                })?;
-                // The request's own expiry is the truth, whatever the
-                // caller computed: the claim filter finds it by `due_at`.
-                tx.prepare_cached(
-                    "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
-                     WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
-                )
-                .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
-                .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
-            }
-        }
-
-        for entry in &c.audit {
-            audit::insert(tx, entry, c.at)?;
-        }
-
-        // The step is kept; only the next one waits for an operator. Its
-        // waits stay, so a resume puts the run back where this step left it.
-        if let (Some(reason), false) = (&c.park, status == "done") {
+            .ctx_with(|| {
+                format!("recording approval request {} of run {run_id}", request.id)
+            })?;
+            // The request's own expiry is the truth, whatever the
+            // caller computed: the claim filter finds it by `due_at`.
             tx.prepare_cached(
-                "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
-                 WHERE run_id = ?1",
+                "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
+                 WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
             )
-            .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
-            .ctx_with(|| format!("parking run {run_id}"))?;
-            audit::insert_kind(
-                tx,
-                Some(run_id),
-                "parked",
-                json!({ "reason": reason }),
-                c.at,
-            )?;
+            .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
+            .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
         }
-        Ok(())
-    })
+    }
+
+    for entry in &c.audit {
+        audit::insert(tx, entry, c.at)?;
+    }
+
+    // The step is kept; only the next one waits for an operator. Its
+    // waits stay, so a resume puts the run back where this step left it.
+    if let (Some(reason), false) = (&c.park, status == "done") {
+        tx.prepare_cached(
+            "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
+             WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
+        .ctx_with(|| format!("parking run {run_id}"))?;
+        audit::insert_kind(
+            tx,
+            Some(run_id),
+            "parked",
+            json!({ "reason": reason }),
+            c.at,
+        )?;
+    }
+    Ok(())
 }
 
 /// Marks the delivered wake as used so that no later claim delivers it again.

@@ -7,7 +7,7 @@
 //! found by a later attempt of the step means the earlier attempt died or
 //! lost its answer mid-call: its outcome is unknown.
 
-use super::db::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
 
 use super::claims::check_claim;
@@ -57,9 +57,10 @@ pub(super) fn extend_claim(
     now: Millis,
     lease_ms: u64,
 ) -> Result<()> {
-    write(
+    write_deferred(
         conn,
         &format!("extending the claim on run {run_id}"),
+        Isolation::Serializable,
         |tx| check_and_extend(tx, run_id, epoch, now, lease_ms),
     )
 }
@@ -99,9 +100,12 @@ pub(super) fn begin_external(
 }
 
 pub(super) fn forget(conn: &mut Connection, run_id: &str, key: &str, epoch: u64) -> Result<()> {
-    write(
+    // Deferred: an intent forgotten only in memory at a power cut is
+    // remembered as in doubt, the safe side.
+    write_deferred(
         conn,
         &format!("forgetting the intent {key} of run {run_id}"),
+        Isolation::Serializable,
         |tx| {
             check_claim(tx, run_id, epoch)?;
             tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")

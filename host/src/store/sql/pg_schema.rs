@@ -13,6 +13,7 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (5, PG_SCHEMA_V5),
     (6, super::schema::SCHEMA_V6),
     (7, PG_SCHEMA_V7),
+    (8, super::schema::SCHEMA_V8),
 ];
 
 /// The component's bytes in a table of their own, as on SQLite (where it

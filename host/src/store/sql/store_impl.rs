@@ -72,6 +72,16 @@ impl Store for SqlStore {
         claims::claim(&mut self.conn, now, owner, lease_ms)
     }
 
+    fn claim_many(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+        max: usize,
+    ) -> Result<Vec<(Claim, Wake)>> {
+        claims::claim_many(&mut self.conn, now, owner, lease_ms, max)
+    }
+
     fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>> {
         claims::next_due_wait(&self.conn, now)
     }
@@ -82,6 +92,10 @@ impl Store for SqlStore {
 
     fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
         claims::first_claimed_due(&self.conn, now)
+    }
+
+    fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
+        commits::commit_steps(&mut self.conn, commits)
     }
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
@@ -142,6 +156,10 @@ impl Store for SqlStore {
 
     fn size_bytes(&self) -> Result<u64> {
         health::size_bytes(&self.conn)
+    }
+
+    fn synced_commits(&self) -> u64 {
+        self.conn.synced_commits()
     }
 
     fn maintain(&mut self) -> Result<Vec<String>> {

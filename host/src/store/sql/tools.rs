@@ -3,7 +3,7 @@
 //! audit row are written in one transaction under the claim's epoch, so the
 //! effect happens at most once even if the worker dies right after it.
 
-use super::db::{Connection, OptionalExtension, Row, params};
+use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
 
 use super::claims::check_claim;
@@ -170,9 +170,14 @@ pub(super) fn ledger_put(
     usage: Option<&Usage>,
     at: Millis,
 ) -> Result<()> {
-    write(
+    // Deferred: the intent was synced before the call left the host, so a
+    // result lost to a power cut leaves the call in doubt (sent again only
+    // to a tool that drops repeats, else settled by an operator), never
+    // sent twice; and the step that saw it has not committed yet.
+    write_deferred(
         conn,
         &format!("recording tool call {} of run {}", call.key, call.run_id),
+        Isolation::Serializable,
         |tx| {
             check_claim(tx, &call.run_id, call.epoch)?;
             let recorded = record(tx, call, result, at)?;
@@ -284,7 +289,7 @@ pub(super) fn kv(
     {
         return kv_op(conn, op);
     }
-    write(conn, "a kv operation", |tx| {
+    write_as_call(conn, "a kv operation", ledger.is_some(), |tx| {
         if let Some((call, _)) = &ledger {
             begin_call(tx, call)?;
         }
@@ -294,6 +299,23 @@ pub(super) fn kv(
         }
         Ok(outcome)
     })
+}
+
+/// Writes a built-in tool's effect: deferred when a step makes the call,
+/// since until that step commits (synced) nobody outside the store has seen
+/// the effect, and a power cut that loses it loses the step too, which then
+/// runs again and makes the call again. An operator's write is synced.
+fn write_as_call<T>(
+    conn: &mut Connection,
+    what: &str,
+    by_step: bool,
+    f: impl FnMut(&super::db::Transaction<'_>) -> Result<T>,
+) -> Result<T> {
+    if by_step {
+        write_deferred(conn, what, Isolation::Serializable, f)
+    } else {
+        write(conn, what, f)
+    }
 }
 
 /// An operator's kv operation and its audit row, in one transaction: the
@@ -382,7 +404,7 @@ pub(super) fn lease(
     ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
     now: Millis,
 ) -> Result<LeaseOutcome> {
-    write(conn, "a lease operation", |tx| {
+    write_as_call(conn, "a lease operation", ledger.is_some(), |tx| {
         if let Some((call, _)) = &ledger {
             begin_call(tx, call)?;
         }

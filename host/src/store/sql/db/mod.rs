@@ -108,6 +108,13 @@ pub enum Dialect {
 /// One connection to the store's database.
 pub struct Connection {
     backend: Backend,
+    /// On SQLite, whether `synchronous` is known to be `FULL` on this
+    /// connection: `Some(false)` inside and after a [`Durability::Deferred`]
+    /// transaction until set back, `None` when setting it failed.
+    sync_full: Cell<Option<bool>>,
+    /// Commits of [`Durability::Synced`] write transactions on this
+    /// connection: each is one flush of the log to disk.
+    synced_commits: Cell<u64>,
 }
 
 enum Backend {
@@ -133,6 +140,9 @@ impl Connection {
     pub fn sqlite(conn: rusqlite::Connection) -> Connection {
         Connection {
             backend: Backend::Sqlite(conn),
+            // The store opens SQLite files with `synchronous=FULL`.
+            sync_full: Cell::new(Some(true)),
+            synced_commits: Cell::new(0),
         }
     }
 
@@ -145,6 +155,8 @@ impl Connection {
                 statements: RefCell::new(HashMap::new()),
                 conflicted: Cell::new(false),
             })),
+            sync_full: Cell::new(Some(true)),
+            synced_commits: Cell::new(0),
         }
     }
 
@@ -228,6 +240,32 @@ impl Connection {
             Backend::Sqlite(_) => Ok(Vec::new()),
             Backend::Postgres(pg) => pg.refresh_statistics(),
         }
+    }
+
+    /// How many synced write transactions this connection committed.
+    pub fn synced_commits(&self) -> u64 {
+        self.synced_commits.get()
+    }
+
+    /// Sets SQLite's `synchronous` to `FULL` (a commit flushes the WAL to
+    /// disk) or `NORMAL` (it does not), unless it is known to be so
+    /// already. A no-op on PostgreSQL, where a transaction says it itself.
+    fn set_sync_full(&self, full: bool) -> Result<()> {
+        let Backend::Sqlite(c) = &self.backend else {
+            return Ok(());
+        };
+        if self.sync_full.get() == Some(full) {
+            return Ok(());
+        }
+        self.sync_full.set(None);
+        let sql = if full {
+            "PRAGMA synchronous = FULL"
+        } else {
+            "PRAGMA synchronous = NORMAL"
+        };
+        c.prepare_cached(sql)?.execute([])?;
+        self.sync_full.set(Some(full));
+        Ok(())
     }
 
     /// Whether the last failure was PostgreSQL aborting the transaction
@@ -369,10 +407,19 @@ impl Statement<'_> {
 pub struct Transaction<'c> {
     conn: &'c Connection,
     open: bool,
+    durability: Durability,
 }
 
 impl<'c> Transaction<'c> {
-    fn begin(conn: &'c Connection, isolation: Isolation) -> Result<Transaction<'c>> {
+    fn begin(
+        conn: &'c Connection,
+        isolation: Isolation,
+        durability: Durability,
+    ) -> Result<Transaction<'c>> {
+        // A synced transaction must never run with the flush turned off:
+        // setting it back failed once, so it is set again here or the
+        // transaction does not start.
+        conn.set_sync_full(durability == Durability::Synced)?;
         conn.execute_batch(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
@@ -381,7 +428,18 @@ impl<'c> Transaction<'c> {
             (Dialect::Postgres, Isolation::RowLocks) => "BEGIN ISOLATION LEVEL READ COMMITTED",
         })?;
         conn.set_in_transaction(true);
-        Ok(Transaction { conn, open: true })
+        let tx = Transaction {
+            conn,
+            open: true,
+            durability,
+        };
+        if durability == Durability::Deferred && conn.dialect() == Dialect::Postgres {
+            // Asynchronous commit: PostgreSQL flushes its WAL in order, so
+            // the next synchronous commit on any connection flushes this
+            // one with it.
+            conn.execute_batch("SET LOCAL synchronous_commit TO OFF")?;
+        }
+        Ok(tx)
     }
 
     pub fn commit(mut self) -> Result<()> {
@@ -392,8 +450,22 @@ impl<'c> Transaction<'c> {
             // SQLite keeps the transaction open after a failed COMMIT;
             // PostgreSQL has ended it already and only warns here.
             let _ = self.conn.execute_batch("ROLLBACK");
+        } else if self.durability == Durability::Synced {
+            self.conn
+                .synced_commits
+                .set(self.conn.synced_commits.get() + 1);
         }
+        self.restore_sync();
         committed
+    }
+
+    /// Turns the flush back on after a deferred transaction, so that
+    /// statements outside transactions are synced as before. Should this
+    /// fail, the next synced transaction sets it before it begins.
+    fn restore_sync(&self) {
+        if self.durability == Durability::Deferred {
+            let _ = self.conn.set_sync_full(true);
+        }
     }
 }
 
@@ -412,6 +484,7 @@ impl Drop for Transaction<'_> {
             // A connection whose rollback failed is broken; its next
             // statement reports that (or, on PostgreSQL, connects again).
             let _ = self.conn.execute_batch("ROLLBACK");
+            self.restore_sync();
         }
     }
 }
@@ -430,6 +503,34 @@ pub fn write<T>(
     f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
 ) -> StoreResult<T> {
     write_with(conn, what, Isolation::Serializable, f)
+}
+
+/// Whether a write transaction's commit waits for the disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// On disk when the commit returns: an fsync of SQLite's WAL, a flush
+    /// of PostgreSQL's.
+    Synced,
+    /// Written to the log, but forced to disk only by the next synced
+    /// commit (both logs are flushed in order, so a synced commit carries
+    /// every earlier one with it). A crash of the process loses nothing; a
+    /// power loss may lose it, together with everything that came after
+    /// it and was not synced. Only for writes whose loss is harmless
+    /// because nothing outside the store has seen their effect before the
+    /// next synced commit: a claim (the run is claimed again), a built-in
+    /// tool call (its step has not committed; the step runs again and so
+    /// does the call).
+    Deferred,
+}
+
+/// [`write_with`] for a [`Durability::Deferred`] transaction.
+pub fn write_deferred<T>(
+    conn: &mut Connection,
+    what: &str,
+    isolation: Isolation,
+    f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
+) -> StoreResult<T> {
+    write_as(conn, what, isolation, Durability::Deferred, f)
 }
 
 /// How a PostgreSQL write transaction keeps concurrent ones apart (SQLite
@@ -451,13 +552,23 @@ pub fn write_with<T>(
     conn: &mut Connection,
     what: &str,
     isolation: Isolation,
+    f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
+) -> StoreResult<T> {
+    write_as(conn, what, isolation, Durability::Synced, f)
+}
+
+fn write_as<T>(
+    conn: &mut Connection,
+    what: &str,
+    isolation: Isolation,
+    durability: Durability,
     mut f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
 ) -> StoreResult<T> {
     let mut attempt = 0;
     loop {
         // A failure outside this transaction must not make it run again.
         conn.take_conflict();
-        let outcome = Transaction::begin(conn, isolation)
+        let outcome = Transaction::begin(conn, isolation, durability)
             .map_err(|e| db_error(&format!("starting a transaction for {what}"), e))
             .and_then(|tx| {
                 let value = f(&tx)?;

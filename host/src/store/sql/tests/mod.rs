@@ -278,6 +278,7 @@ mod approvals;
 mod callbacks;
 mod claims;
 mod copy;
+mod group;
 mod schedules;
 mod tools;
 

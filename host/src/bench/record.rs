@@ -1,0 +1,451 @@
+//! `wakeful bench --record`: the benchmark of record. Every figure in one
+//! run, each with its conditions, and the ones the disk bounds as a ratio
+//! to the disk's floor measured in the same run (the floor of one machine
+//! moved tenfold between runs of one day):
+//! - (a) the incident workload, one incident at a time;
+//! - (b) many incidents in flight, stepped with group commit;
+//! - (c) instantiating the agent and calling its step, with no store;
+//! - (d) an event accepted → its step committed, as `serve` steps it;
+//! - (e) many sleeping runs: creating them, their bytes, finding due work
+//!   among them, stepping among them, and `serve` starting on them;
+//! - (f) the floor: one-row SQLite commits per second, WAL and
+//!   `synchronous=FULL`, on the disk the scratch store is on.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::scale::{self, Latency, prepare, start};
+use super::scratch::Scratch;
+use super::{BenchWake, Workload, guest_calls, ms, per_sec, send, workload};
+use crate::app::{App, AppError};
+use crate::config::Config;
+use crate::worker::{StepEnd, Worker};
+
+mod serve_start;
+
+/// What to measure.
+pub struct RecordOptions {
+    /// Incidents run one after another (a).
+    pub sequential: usize,
+    /// Incidents started together and stepped together (b).
+    pub in_flight: usize,
+    /// Guest calls timed (c).
+    pub guest_samples: usize,
+    /// Events timed from acceptance to committed step (d).
+    pub latency_samples: usize,
+    /// Sleeping runs (e).
+    pub sleeping: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Record {
+    pub conditions: Conditions,
+    /// (f) measured before (a), before (b) and at the end; ratios use the
+    /// median.
+    pub floor: Floor,
+    pub sequential: Flow,
+    pub in_flight: Flow,
+    pub guest: Guest,
+    pub event_to_commit: Latency,
+    pub sleeping: Sleeping,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Conditions {
+    pub cpus: usize,
+    /// `release` or `debug`: only a release build's figures mean anything.
+    pub build: &'static str,
+    pub store: &'static str,
+    pub steps_per_commit: usize,
+    pub scratch_dir: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Floor {
+    pub commits_per_sec: f64,
+    pub samples: Vec<f64>,
+}
+
+/// A flow of incidents: start, step to the approval, approve, step to done.
+#[derive(Debug, Serialize)]
+pub struct Flow {
+    pub incidents: usize,
+    pub steps: usize,
+    /// Steps per second of stepping time (starts and approvals apart).
+    pub steps_per_sec: f64,
+    pub ratio_to_floor: f64,
+    /// CPU time of the whole process per step (every thread: guest threads,
+    /// SQLite), while stepping.
+    pub cpu_ms_per_step: f64,
+    /// Commits flushed to disk per step, per start, per approval: each is
+    /// one fsync of SQLite's WAL (checkpoints aside).
+    pub synced_commits_per_step: f64,
+    pub synced_commits_per_start: f64,
+    pub synced_commits_per_approval: f64,
+    pub starts_per_sec: f64,
+    pub approvals_per_sec: f64,
+    /// Time per worker pass (claim, step the runs claimed, commit), p50 and
+    /// p99: one step in (a), a group in (b).
+    pub pass_p50_ms: f64,
+    pub pass_p99_ms: f64,
+    /// The store's growth per finished incident, history included.
+    pub bytes_per_incident: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Guest {
+    pub agent: String,
+    pub samples: usize,
+    pub p50_us: f64,
+    pub p99_us: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Sleeping {
+    pub runs: usize,
+    pub seed_secs: f64,
+    pub store_bytes: u64,
+    pub bytes_per_run: u64,
+    /// A claim finding that nothing is due, and finding the one due run
+    /// (median of 20).
+    pub idle_claim_ms: f64,
+    pub due_claim_ms: f64,
+    /// (a)'s workload stepped among the sleeping runs, and its ratio to
+    /// (a) on an empty store: 1.0 is flat.
+    pub incidents: usize,
+    pub steps_per_sec: f64,
+    pub ratio_to_sequential: f64,
+    /// `wakeful serve` on this store: process start to listening, and its
+    /// resident memory once at rest.
+    pub serve_start_ms: Option<f64>,
+    pub serve_rss_kib: Option<u64>,
+    /// Why serve was not measured, if it was not.
+    pub serve_note: Option<String>,
+}
+
+/// Runs every measurement on SQLite scratch stores.
+pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppError> {
+    if options.sequential == 0 || options.in_flight == 0 {
+        return Err(AppError::Invalid(
+            "--runs and --in-flight must be at least 1".into(),
+        ));
+    }
+    let scratch_dir = std::env::temp_dir();
+    let mut floors = vec![floor()?];
+    let incident = workload("incident")?;
+    let sequential = flow(&incident, options.sequential, false, config)?;
+    floors.push(floor()?);
+    let in_flight = flow(&incident, options.in_flight, true, config)?;
+    let guest = guest(options.guest_samples, config)?;
+    let event_to_commit = scale::latency(None, options.latency_samples, config)?;
+    let sleeping = sleeping(options.sleeping, &incident, &sequential, config)?;
+    floors.push(floor()?);
+
+    let mut sorted = floors.clone();
+    sorted.sort_by(f64::total_cmp);
+    let floor = sorted[sorted.len() / 2];
+    let ratio = |f: &mut Flow| f.ratio_to_floor = round2(f.steps_per_sec / floor);
+    let (mut sequential, mut in_flight) = (sequential, in_flight);
+    ratio(&mut sequential);
+    ratio(&mut in_flight);
+    Ok(Record {
+        conditions: Conditions {
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            build: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
+            store: "sqlite (WAL, synchronous=FULL)",
+            steps_per_commit: config.limits.steps_per_commit,
+            scratch_dir: scratch_dir.display().to_string(),
+        },
+        floor: Floor {
+            commits_per_sec: floor,
+            samples: floors,
+        },
+        sequential,
+        in_flight,
+        guest,
+        event_to_commit,
+        sleeping,
+    })
+}
+
+/// (f) One-row commits per second on a new SQLite file in `dir`, set up as
+/// the store sets up its own: WAL, `synchronous=FULL`. Runs for about a
+/// second.
+fn floor() -> Result<f64, AppError> {
+    let scratch = Scratch::new(None)?;
+    let path = scratch.dir.join("floor.db");
+    let fail = |e: rusqlite::Error| AppError::Invalid(format!("measuring the disk's floor: {e}"));
+    let conn = rusqlite::Connection::open(&path).map_err(fail)?;
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+        .map_err(fail)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(fail)?;
+    conn.execute_batch("CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB NOT NULL)")
+        .map_err(fail)?;
+    let mut insert = conn
+        .prepare("INSERT INTO t (v) VALUES (zeroblob(100))")
+        .map_err(fail)?;
+    let t = Instant::now();
+    let mut n = 0;
+    while n < 20 || (t.elapsed() < Duration::from_secs(1) && n < 20_000) {
+        insert.execute([]).map_err(fail)?;
+        n += 1;
+    }
+    Ok(per_sec(n, t.elapsed()))
+}
+
+/// CPU time this process has used, all threads: user and system time from
+/// `/proc/self/stat`, in the kernel's fixed 1/100 s ticks (`USER_HZ`);
+/// zero where there is no such file.
+fn cpu_time() -> Duration {
+    let ticks = || -> Option<u64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // After the command name (in parentheses, which may hold spaces):
+        // utime is field 14, stime 15.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+    };
+    Duration::from_millis(ticks().unwrap_or(0) * 10)
+}
+
+/// What stepping took: steps, wall time, CPU time, synced commits, and each
+/// worker pass's time.
+#[derive(Default)]
+struct Stepping {
+    steps: usize,
+    wall: Duration,
+    cpu: Duration,
+    synced: u64,
+    passes: Vec<Duration>,
+}
+
+/// Steps every due run with one worker, group commit on, until none is due.
+fn step_until_idle(app: &mut App, into: &mut Stepping) -> Result<(), AppError> {
+    let synced = app.store.synced_commits();
+    let (wall, cpu) = (Instant::now(), cpu_time());
+    let mut worker = Worker::new(app);
+    loop {
+        let t = Instant::now();
+        let stepped = worker.claim_and_step_many()?;
+        if stepped.is_empty() {
+            break;
+        }
+        into.passes.push(t.elapsed());
+        into.steps += stepped.len();
+        if let Some(bad) = stepped.iter().find(|s| {
+            matches!(
+                s.what,
+                StepEnd::Failed { .. } | StepEnd::Parked { .. } | StepEnd::LostClaim
+            )
+        }) {
+            return Err(AppError::Invalid(format!(
+                "run {} did not step cleanly: {bad}",
+                bad.run_id
+            )));
+        }
+    }
+    into.wall += wall.elapsed();
+    into.cpu += cpu_time().saturating_sub(cpu);
+    into.synced += app.store.synced_commits() - synced;
+    Ok(())
+}
+
+/// (a) or (b): `n` incidents one after another, or all in flight together.
+fn flow(
+    workload: &Workload,
+    n: usize,
+    together: bool,
+    config: &Config,
+) -> Result<Flow, AppError> {
+    let (mut app, scratch, agent) = prepare(None, workload, config)?;
+    let wake = workload.wake.clone().ok_or_else(|| {
+        AppError::Invalid("the incident workload is woken by an approval".into())
+    })?;
+    let bytes_before = scratch.bytes(&app)?;
+    let mut stepping = Stepping::default();
+    let (mut starting, mut approving) = (Duration::ZERO, Duration::ZERO);
+    let (mut start_synced, mut approve_synced) = (0, 0);
+    let batches: Vec<Vec<usize>> = if together {
+        vec![(0..n).collect()]
+    } else {
+        (0..n).map(|i| vec![i]).collect()
+    };
+    for batch in batches {
+        for &i in &batch {
+            for (key, value) in (workload.world)(i) {
+                app.kv(
+                    &crate::store::KvOp::Put {
+                        key,
+                        value,
+                        expected_version: None,
+                    },
+                    "bench",
+                )?;
+            }
+        }
+        let (t, synced) = (Instant::now(), app.store.synced_commits());
+        for &i in &batch {
+            start_one(&mut app, workload, &agent, i)?;
+        }
+        starting += t.elapsed();
+        start_synced += app.store.synced_commits() - synced;
+        step_until_idle(&mut app, &mut stepping)?;
+        let (t, synced) = (Instant::now(), app.store.synced_commits());
+        for &i in &batch {
+            send(&mut app, &format!("bench-{i}"), i, &wake)?;
+        }
+        approving += t.elapsed();
+        approve_synced += app.store.synced_commits() - synced;
+        step_until_idle(&mut app, &mut stepping)?;
+    }
+    let steps = stepping.steps.max(1);
+    stepping.passes.sort_unstable();
+    let pick = |q: f64| {
+        stepping
+            .passes
+            .get(((stepping.passes.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .map_or(0.0, ms)
+    };
+    Ok(Flow {
+        incidents: n,
+        steps: stepping.steps,
+        steps_per_sec: per_sec(stepping.steps, stepping.wall),
+        ratio_to_floor: 0.0,
+        cpu_ms_per_step: round3(stepping.cpu.as_secs_f64() * 1000.0 / steps as f64),
+        synced_commits_per_step: round2(stepping.synced as f64 / steps as f64),
+        synced_commits_per_start: round2(start_synced as f64 / n as f64),
+        synced_commits_per_approval: round2(approve_synced as f64 / n as f64),
+        starts_per_sec: per_sec(n, starting),
+        approvals_per_sec: per_sec(n, approving),
+        pass_p50_ms: pick(0.5),
+        pass_p99_ms: pick(0.99),
+        bytes_per_incident: scratch.bytes(&app)?.saturating_sub(bytes_before) / n as u64,
+    })
+}
+
+/// (c) The invoice agent, instantiated and stepped with no store.
+fn guest(samples: usize, config: &Config) -> Result<Guest, AppError> {
+    let workload = workload("invoice")?;
+    let (app, _scratch, agent) = prepare(None, &workload, config)?;
+    let version = agent.split_once('@').map(|(n, v)| (n, v));
+    let stored = match version {
+        Some((name, version)) => app.store.agent(name, Some(version))?,
+        None => None,
+    }
+    .ok_or_else(|| AppError::Invalid(format!("{agent} was not deployed")))?;
+    let runtime = app.runtime()?;
+    let loaded = runtime.load_stored(&stored.digest, || {
+        Err("the artifact should be cached".into())
+    })?;
+    // Warm the instance pool and the guest threads first.
+    guest_calls(&runtime, &loaded, &workload, 50);
+    let (p50, p99) = guest_calls(&runtime, &loaded, &workload, samples.max(1));
+    Ok(Guest {
+        agent,
+        samples: samples.max(1),
+        p50_us: round3(p50 * 1000.0),
+        p99_us: round3(p99 * 1000.0),
+    })
+}
+
+/// (e) `n` sleeping runs (copies of an invoice run waiting for an event),
+/// then claims among them, incidents stepped among them, and `serve`
+/// started on them.
+fn sleeping(
+    n: usize,
+    incident: &Workload,
+    sequential: &Flow,
+    config: &Config,
+) -> Result<Sleeping, AppError> {
+    let invoice = workload("invoice")?;
+    let Some(BenchWake::Event { topic, payload }) = invoice.wake.clone() else {
+        return Err(AppError::Invalid(
+            "the invoice workload waits for an event".into(),
+        ));
+    };
+    let (mut app, scratch, agent) = prepare(None, &invoice, config)?;
+    start(&mut app, &invoice, &agent, 1)?;
+    step_until_idle(&mut app, &mut Stepping::default())?;
+    let before = scratch.bytes(&app)?;
+    let t = Instant::now();
+    app.store.seed_sleeping_copies("bench-0", n)?;
+    let seed_secs = (t.elapsed().as_secs_f64() * 10.0).round() / 10.0;
+    app.store.maintain()?;
+    let store_bytes = scratch.bytes(&app)?;
+    let (idle_claim_ms, due_claim_ms) = scale::claim_medians(&mut app, &topic, &payload)?;
+
+    // The incident workload among them: its runs are numbered past the
+    // invoice run's, and its kv keys are its own.
+    let bytes = std::fs::read(&incident.wasm).map_err(|e| {
+        AppError::Invalid(format!("cannot read {}: {e}", incident.wasm.display()))
+    })?;
+    let mut incident_config = app.config.clone();
+    incident_config.tools.extend(incident.tools.iter().cloned());
+    drop(app);
+    let mut app = App::open(&scratch.dir, incident_config)?;
+    let deployed = app.deploy(&bytes, &[], true, None, "bench")?;
+    let incident_agent = format!("{}@{}", deployed.agent.name, deployed.agent.version);
+    let incidents = sequential.incidents.min(100);
+    let mut stepping = Stepping::default();
+    let wake = incident.wake.clone().ok_or_else(|| {
+        AppError::Invalid("the incident workload is woken by an approval".into())
+    })?;
+    for i in 1..=incidents {
+        for (key, value) in (incident.world)(i) {
+            app.kv(
+                &crate::store::KvOp::Put {
+                    key,
+                    value,
+                    expected_version: None,
+                },
+                "bench",
+            )?;
+        }
+        start_one(&mut app, incident, &incident_agent, i)?;
+        step_until_idle(&mut app, &mut stepping)?;
+        send(&mut app, &format!("bench-{i}"), i, &wake)?;
+        step_until_idle(&mut app, &mut stepping)?;
+    }
+    let steps_per_sec = per_sec(stepping.steps, stepping.wall);
+    drop(app);
+    let serve = serve_start::measure(&scratch);
+    let (serve_start_ms, serve_rss_kib, serve_note) = match serve {
+        Ok((start_ms, rss)) => (Some(start_ms), rss, None),
+        Err(why) => (None, None, Some(why)),
+    };
+    Ok(Sleeping {
+        runs: n,
+        seed_secs,
+        store_bytes,
+        bytes_per_run: store_bytes.saturating_sub(before) / n.max(1) as u64,
+        idle_claim_ms,
+        due_claim_ms,
+        incidents,
+        steps_per_sec,
+        ratio_to_sequential: round2(steps_per_sec / sequential.steps_per_sec.max(1.0)),
+        serve_start_ms,
+        serve_rss_kib,
+        serve_note,
+    })
+}
+
+/// Starts run `bench-<i>` of the workload (its kv world written already).
+fn start_one(app: &mut App, workload: &Workload, agent: &str, i: usize) -> Result<(), AppError> {
+    let input = (workload.input)(i);
+    app.start(agent, Some(&input), Some(&format!("bench-{i}")), "bench")?;
+    Ok(())
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

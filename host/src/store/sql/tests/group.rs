@@ -1,0 +1,119 @@
+//! What reaches the disk when: claims and built-in tool calls ride on the
+//! next synced commit, a step's commit is synced, and several steps share
+//! one synced commit without one refused step undoing the others.
+
+use super::*;
+
+fn render(outcome: &KvOutcome) -> String {
+    serde_json::to_string(outcome).unwrap()
+}
+
+/// SQLite's `synchronous` on the store's own connection: 2 is FULL.
+fn synchronous(store: &SqlStore) -> Option<i64> {
+    let conn = store.conn.as_sqlite()?;
+    Some(
+        conn.pragma_query_value(None, "synchronous", |row| row.get(0))
+            .unwrap(),
+    )
+}
+
+#[test]
+fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
+    let (db, mut store) = setup("flush-once");
+    let before = store.synced_commits();
+    let (c, wake) = claim(&mut store, 10).expect("r1 is due");
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        incarnation: "i1".into(),
+        epoch: c.epoch,
+        key: "put-1".into(),
+        tool: "kv".into(),
+        args: r#"{"op":"put"}"#.into(),
+    };
+    let put = KvOp::Put {
+        key: "k".into(),
+        value: "1".into(),
+        expected_version: None,
+    };
+    store.kv(&put, Some((&call, &render)), 11).unwrap();
+    assert_eq!(
+        store.synced_commits(),
+        before,
+        "a claim and a built-in tool call must not wait for the disk"
+    );
+    // Not waiting for the disk is not skipping the log: another handle
+    // sees both, and the connection flushes again for everything else.
+    let other = db.open();
+    assert!(other.ledger_get("r1", "put-1").unwrap().is_some());
+    assert_eq!(synchronous(&store).unwrap_or(2), 2);
+
+    let next = waiting(&[event_wait("mail")]);
+    store
+        .commit_step(&step(&c, wake, next, vec![event_wait("mail")], 12))
+        .unwrap();
+    assert_eq!(store.synced_commits(), before + 1, "the step's commit is synced");
+
+    // An operator's write is synced.
+    let entry = |_: &KvOutcome| AuditEntry {
+        run_id: None,
+        kind: "kv".into(),
+        data: json!({}),
+    };
+    store.kv_audited(&put, &entry, 13).unwrap();
+    assert_eq!(store.synced_commits(), before + 2);
+}
+
+#[test]
+fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
+    let (_db, mut store) = setup("group");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    store.create_run(&new_run("r3", 3)).unwrap();
+    let claims = store.claim_many(10, "w1", 60_000, 10).unwrap();
+    let ids: Vec<&str> = claims.iter().map(|(c, _)| c.run.run_id.as_str()).collect();
+    assert_eq!(ids, ["r1", "r2", "r3"], "oldest first, each once");
+    assert!(store.claim_many(11, "w2", 60_000, 10).unwrap().is_empty());
+
+    // Another worker took r2 over while the group was stepped.
+    store
+        .conn
+        .execute_batch("UPDATE runs SET epoch = epoch + 1 WHERE run_id = 'r2'")
+        .unwrap();
+    let commits: Vec<StepCommit> = claims
+        .iter()
+        .map(|(c, wake)| step(c, wake.clone(), Next::Continue, vec![], 20))
+        .collect();
+    let before = store.synced_commits();
+    let outcomes = store.commit_steps(&commits).unwrap();
+    assert_eq!(store.synced_commits(), before + 1, "one flush for the group");
+    assert!(outcomes[0].is_ok() && outcomes[2].is_ok(), "{outcomes:?}");
+    assert!(
+        matches!(outcomes[1], Err(StoreError::LostClaim { .. })),
+        "{outcomes:?}"
+    );
+    for (run, steps) in [("r1", 1), ("r2", 0), ("r3", 1)] {
+        assert_eq!(store.run(run).unwrap().unwrap().steps, steps, "{run}");
+        assert_eq!(store.checkpoints(run).unwrap().len() as u64, steps, "{run}");
+    }
+}
+
+#[test]
+fn claims_read_woken_runs_off_indexes_without_sorting_them() {
+    let (_db, store) = setup("plans");
+    let Some(conn) = store.conn.as_sqlite() else {
+        // PostgreSQL plans by its statistics; the bench measures it.
+        return;
+    };
+    for sql in super::super::claims::CLAIMABLE {
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(rusqlite::params![1_000, 16], |row| row.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            !plan.iter().any(|step| step.contains("TEMP B-TREE")),
+            "a claim query sorts what it reads:\n{sql}\n{plan:#?}"
+        );
+    }
+}
