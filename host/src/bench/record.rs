@@ -256,16 +256,12 @@ fn step_until_idle(app: &mut App, into: &mut Stepping) -> Result<(), AppError> {
 }
 
 /// (a) or (b): `n` incidents one after another, or all in flight together.
-fn flow(
-    workload: &Workload,
-    n: usize,
-    together: bool,
-    config: &Config,
-) -> Result<Flow, AppError> {
+fn flow(workload: &Workload, n: usize, together: bool, config: &Config) -> Result<Flow, AppError> {
     let (mut app, scratch, agent) = prepare(None, workload, config)?;
-    let wake = workload.wake.clone().ok_or_else(|| {
-        AppError::Invalid("the incident workload is woken by an approval".into())
-    })?;
+    let wake = workload
+        .wake
+        .clone()
+        .ok_or_else(|| AppError::Invalid("the incident workload is woken by an approval".into()))?;
     let bytes_before = scratch.bytes(&app)?;
     let mut stepping = Stepping::default();
     let (mut starting, mut approving) = (Duration::ZERO, Duration::ZERO);
@@ -382,9 +378,8 @@ fn sleeping(
 
     // The incident workload among them: its runs are numbered past the
     // invoice run's, and its kv keys are its own.
-    let bytes = std::fs::read(&incident.wasm).map_err(|e| {
-        AppError::Invalid(format!("cannot read {}: {e}", incident.wasm.display()))
-    })?;
+    let bytes = std::fs::read(&incident.wasm)
+        .map_err(|e| AppError::Invalid(format!("cannot read {}: {e}", incident.wasm.display())))?;
     let mut incident_config = app.config.clone();
     incident_config.tools.extend(incident.tools.iter().cloned());
     drop(app);
@@ -393,9 +388,10 @@ fn sleeping(
     let incident_agent = format!("{}@{}", deployed.agent.name, deployed.agent.version);
     let incidents = sequential.incidents.min(100);
     let mut stepping = Stepping::default();
-    let wake = incident.wake.clone().ok_or_else(|| {
-        AppError::Invalid("the incident workload is woken by an approval".into())
-    })?;
+    let wake = incident
+        .wake
+        .clone()
+        .ok_or_else(|| AppError::Invalid("the incident workload is woken by an approval".into()))?;
     for i in 1..=incidents {
         for (key, value) in (incident.world)(i) {
             app.kv(

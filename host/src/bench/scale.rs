@@ -131,7 +131,12 @@ fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
     Ok(other)
 }
 
-pub(super) fn start(app: &mut App, workload: &Workload, agent: &str, runs: usize) -> Result<(), AppError> {
+pub(super) fn start(
+    app: &mut App,
+    workload: &Workload,
+    agent: &str,
+    runs: usize,
+) -> Result<(), AppError> {
     for i in 0..runs {
         for (key, value) in (workload.world)(i) {
             let put = KvOp::Put {
@@ -213,7 +218,11 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
     })
 }
 
-pub(super) fn latency(store: Option<&str>, samples: usize, config: &Config) -> Result<Latency, AppError> {
+pub(super) fn latency(
+    store: Option<&str>,
+    samples: usize,
+    config: &Config,
+) -> Result<Latency, AppError> {
     let workload = workload("invoice")?;
     let Some(BenchWake::Event { topic, payload }) = workload.wake.clone() else {
         return Err(AppError::Invalid(

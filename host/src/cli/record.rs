@@ -40,10 +40,15 @@ fn table(r: &Record) -> Vec<String> {
                 .join(", ")
         ),
         String::new(),
-        format!("{:<38} {:<30} {:>22}   TARGET", "WORKLOAD", "FIGURE", "VALUE"),
+        format!(
+            "{:<38} {:<30} {:>22}   TARGET",
+            "WORKLOAD", "FIGURE", "VALUE"
+        ),
     ];
     let mut row = |workload: &str, figure: &str, value: String, target: &str| {
-        out.push(format!("{workload:<38} {figure:<30} {value:>22}   {target}"));
+        out.push(format!(
+            "{workload:<38} {figure:<30} {value:>22}   {target}"
+        ));
     };
     for (name, f, target) in [
         (

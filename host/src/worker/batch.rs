@@ -98,7 +98,8 @@ impl Worker<'_> {
                     // attempt, as a lone step's failed commit is.
                     let text = e.to_string();
                     for p in pending {
-                        let end = self.store_failed(&p.claim, &p.wake, StoreError::Db(text.clone()))?;
+                        let end =
+                            self.store_failed(&p.claim, &p.wake, StoreError::Db(text.clone()))?;
                         done.push(stepped(&p.claim, &p.wake, end));
                     }
                     return Ok(());

@@ -49,16 +49,17 @@ pub(super) fn commit_steps(
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
         for c in commits {
-            tx.execute_batch("SAVEPOINT step")
+            tx.control("SAVEPOINT step")
                 .ctx("opening a savepoint for a step")?;
             match write_step(tx, c) {
                 Ok(()) => {
-                    tx.execute_batch("RELEASE SAVEPOINT step")
+                    tx.control("RELEASE SAVEPOINT step")
                         .ctx("closing a step's savepoint")?;
                     outcomes.push(Ok(()));
                 }
                 Err(e @ (StoreError::LostClaim { .. } | StoreError::UnknownRun(_))) => {
-                    tx.execute_batch("ROLLBACK TO SAVEPOINT step; RELEASE SAVEPOINT step")
+                    tx.control("ROLLBACK TO SAVEPOINT step")
+                        .and_then(|()| tx.control("RELEASE SAVEPOINT step"))
                         .ctx("undoing a refused step")?;
                     outcomes.push(Err(e));
                 }
@@ -193,9 +194,7 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
                     expires,
                 ])
             })
-            .ctx_with(|| {
-                format!("recording approval request {} of run {run_id}", request.id)
-            })?;
+            .ctx_with(|| format!("recording approval request {} of run {run_id}", request.id))?;
             // The request's own expiry is the truth, whatever the
             // caller computed: the claim filter finds it by `due_at`.
             tx.prepare_cached(

@@ -37,6 +37,15 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
     // The store's statements outnumber rusqlite's default cache of 16;
     // a statement pushed out is compiled again on its next use.
     conn.set_prepared_statement_cache_capacity(256);
+    // With STAT4 statistics (the bundled build has them), SQLite compiles a
+    // statement again whenever a bound value could change its plan: every
+    // claim, since `now` bounds its ranges. The store's statements are
+    // written for their indexes; keep the plan they were compiled with.
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )
+    .ctx("keeping query plans stable")?;
 
     // Checked before any pragma that writes to the file, so that a newer
     // file is left exactly as it was.

@@ -175,6 +175,18 @@ impl Connection {
         }
     }
 
+    /// Runs one statement without parameters or results that runs often
+    /// (transaction control), kept compiled on SQLite.
+    pub fn control(&self, sql: &str) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                c.prepare_cached(sql)?.raw_execute()?;
+                Ok(())
+            }
+            Backend::Postgres(_) => self.execute_batch(sql),
+        }
+    }
+
     /// Runs statements without parameters or results (schema changes,
     /// transaction control).
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
@@ -420,7 +432,7 @@ impl<'c> Transaction<'c> {
         // setting it back failed once, so it is set again here or the
         // transaction does not start.
         conn.set_sync_full(durability == Durability::Synced)?;
-        conn.execute_batch(match (conn.dialect(), isolation) {
+        conn.control(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
             (Dialect::Sqlite, _) => "BEGIN IMMEDIATE",
@@ -444,12 +456,12 @@ impl<'c> Transaction<'c> {
 
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        let committed = self.conn.execute_batch("COMMIT");
+        let committed = self.conn.control("COMMIT");
         self.conn.set_in_transaction(false);
         if committed.is_err() {
             // SQLite keeps the transaction open after a failed COMMIT;
             // PostgreSQL has ended it already and only warns here.
-            let _ = self.conn.execute_batch("ROLLBACK");
+            let _ = self.conn.control("ROLLBACK");
         } else if self.durability == Durability::Synced {
             self.conn
                 .synced_commits
@@ -483,7 +495,7 @@ impl Drop for Transaction<'_> {
             self.conn.set_in_transaction(false);
             // A connection whose rollback failed is broken; its next
             // statement reports that (or, on PostgreSQL, connects again).
-            let _ = self.conn.execute_batch("ROLLBACK");
+            let _ = self.conn.control("ROLLBACK");
             self.restore_sync();
         }
     }

@@ -51,7 +51,11 @@ fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
     store
         .commit_step(&step(&c, wake, next, vec![event_wait("mail")], 12))
         .unwrap();
-    assert_eq!(store.synced_commits(), before + 1, "the step's commit is synced");
+    assert_eq!(
+        store.synced_commits(),
+        before + 1,
+        "the step's commit is synced"
+    );
 
     // An operator's write is synced.
     let entry = |_: &KvOutcome| AuditEntry {
@@ -84,7 +88,11 @@ fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
         .collect();
     let before = store.synced_commits();
     let outcomes = store.commit_steps(&commits).unwrap();
-    assert_eq!(store.synced_commits(), before + 1, "one flush for the group");
+    assert_eq!(
+        store.synced_commits(),
+        before + 1,
+        "one flush for the group"
+    );
     assert!(outcomes[0].is_ok() && outcomes[2].is_ok(), "{outcomes:?}");
     assert!(
         matches!(outcomes[1], Err(StoreError::LostClaim { .. })),
