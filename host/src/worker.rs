@@ -110,6 +110,8 @@ pub struct Worker<'a> {
     app: &'a mut App,
     /// Names this worker in claims: `<host>:<pid>[:<thread>]`.
     owner: String,
+    /// Whether its last claim found work: then the next one is likely to.
+    busy: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -119,7 +121,11 @@ impl<'a> Worker<'a> {
             Some(name) => format!("{host}:{name}"),
             None => host,
         };
-        Worker { app, owner }
+        Worker {
+            app,
+            owner,
+            busy: false,
+        }
     }
 
     /// The app this worker steps runs of.

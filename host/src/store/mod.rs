@@ -145,13 +145,16 @@ pub trait Store: Send {
     /// (`Expired`); an `until`/`cron` wait that is due (`Timer`).
     fn claim(&mut self, now: Millis, owner: &str, lease_ms: u64) -> Result<Option<(Claim, Wake)>>;
     /// Claims up to `max` runs with a wake, as [`claim`](Store::claim)
-    /// would one after another, in one transaction.
+    /// would one after another, in one transaction. A claim first looks
+    /// for due runs without the write lock, so that idle pollers never hold
+    /// it; `busy` (the caller's last claim found work) skips that look.
     fn claim_many(
         &mut self,
         now: Millis,
         owner: &str,
         lease_ms: u64,
         max: usize,
+        busy: bool,
     ) -> Result<Vec<(Claim, Wake)>>;
     /// How many runs have a wake to deliver now but are leased by a live
     /// claim (another worker is stepping them, or a dead one's lease has not

@@ -27,7 +27,8 @@ impl Worker<'_> {
         let claims = self
             .app
             .store
-            .claim_many(claimed_at, &self.owner, claim_ms, max)?;
+            .claim_many(claimed_at, &self.owner, claim_ms, max, self.busy)?;
+        self.busy = !claims.is_empty();
         let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
         let mut pending: Vec<Pending> = Vec::new();
         let mut commits: Vec<StepCommit> = Vec::new();

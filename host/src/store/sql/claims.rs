@@ -163,7 +163,7 @@ pub(super) fn claim(
     owner: &str,
     lease_ms: u64,
 ) -> Result<Option<(Claim, Wake)>> {
-    Ok(claim_many(conn, now, owner, lease_ms, 1)?.pop())
+    Ok(claim_many(conn, now, owner, lease_ms, 1, false)?.pop())
 }
 
 /// Claims up to `max` runs with a wake, oldest first, in one transaction:
@@ -174,11 +174,12 @@ pub(super) fn claim_many(
     owner: &str,
     lease_ms: u64,
     max: usize,
+    busy: bool,
 ) -> Result<Vec<(Claim, Wake)>> {
     let max = max.max(1);
     // Idle workers poll: look without the write lock first, so that polling
     // never queues behind (or blocks) the writers doing real work.
-    if claimable(conn, now, 1)?.is_empty() {
+    if !busy && claimable(conn, now, 1)?.is_empty() {
         return Ok(Vec::new());
     }
     // Deferred: a claim lost to a power cut only means the run is claimed

@@ -78,8 +78,9 @@ impl Store for SqlStore {
         owner: &str,
         lease_ms: u64,
         max: usize,
+        busy: bool,
     ) -> Result<Vec<(Claim, Wake)>> {
-        claims::claim_many(&mut self.conn, now, owner, lease_ms, max)
+        claims::claim_many(&mut self.conn, now, owner, lease_ms, max, busy)
     }
 
     fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>> {

@@ -417,8 +417,9 @@ fn an_upgrade_claim_waits_for_a_step_in_flight_and_fences_like_one() {
 #[test]
 fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
     let (db, mut store) = setup("undeliverable");
-    // Twenty runs that look due (a consumed approval, its expiry passed)
-    // but have no wake, more than one claim examines.
+    // Twenty runs that look due (a consumed approval, its expiry passed,
+    // before r1 was created, so that a claim looks at them first) but have
+    // no wake, more than one claim examines.
     for i in 0..20 {
         store
             .create_run(&new_run(&format!("stuck{i:02}"), 0))
@@ -427,10 +428,10 @@ fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
     db.execute_batch(
         "UPDATE runs SET status = 'waiting', pending_wake = NULL WHERE run_id LIKE 'stuck%';
          INSERT INTO waits (run_id, pos, kind, key, due_at, wait)
-             SELECT run_id, 0, 'approval', 'a', 5, '{}' FROM runs WHERE run_id LIKE 'stuck%';
+             SELECT run_id, 0, 'approval', 'a', 0, '{}' FROM runs WHERE run_id LIKE 'stuck%';
          INSERT INTO approvals (run_id, id, question, details, details_digest, token,
              requested_at, expires_at, answered, consumed)
-             SELECT run_id, 'a', 'q', '{}', 'd', 'tok-' || run_id, 0, 5, 0, 1
+             SELECT run_id, 'a', 'q', '{}', 'd', 'tok-' || run_id, 0, 0, 0, 1
              FROM runs WHERE run_id LIKE 'stuck%';",
     );
     let (c, wake) = claim(&mut store, 10).expect("the ordinary run is claimed");

@@ -5,7 +5,7 @@
 use super::*;
 
 fn render(outcome: &KvOutcome) -> String {
-    serde_json::to_string(outcome).unwrap()
+    format!("{outcome:?}")
 }
 
 /// SQLite's `synchronous` on the store's own connection: 2 is FULL.
@@ -72,10 +72,10 @@ fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
     let (_db, mut store) = setup("group");
     store.create_run(&new_run("r2", 2)).unwrap();
     store.create_run(&new_run("r3", 3)).unwrap();
-    let claims = store.claim_many(10, "w1", 60_000, 10).unwrap();
+    let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
     let ids: Vec<&str> = claims.iter().map(|(c, _)| c.run.run_id.as_str()).collect();
     assert_eq!(ids, ["r1", "r2", "r3"], "oldest first, each once");
-    assert!(store.claim_many(11, "w2", 60_000, 10).unwrap().is_empty());
+    assert!(store.claim_many(11, "w2", 60_000, 10, true).unwrap().is_empty());
 
     // Another worker took r2 over while the group was stepped.
     store
