@@ -30,6 +30,9 @@ pub struct RecordOptions {
     pub sequential: usize,
     /// Incidents started together and stepped together (b).
     pub in_flight: usize,
+    /// Worker threads stepping them, each its own connection (as `serve
+    /// --workers`).
+    pub workers: usize,
     /// Guest calls timed (c).
     pub guest_samples: usize,
     /// Events timed from acceptance to committed step (d).
@@ -71,6 +74,7 @@ pub struct Floor {
 #[derive(Debug, Serialize)]
 pub struct Flow {
     pub incidents: usize,
+    pub workers: usize,
     pub steps: usize,
     /// Steps per second of stepping time (starts and approvals apart).
     pub steps_per_sec: f64,
@@ -116,6 +120,11 @@ pub struct Sleeping {
     pub incidents: usize,
     pub steps_per_sec: f64,
     pub ratio_to_sequential: f64,
+    /// Then one event wakes every one of them: the time to deliver it, and
+    /// a claim's time among them all (median of 20), against `due_claim_ms`
+    /// with one woken.
+    pub wake_all_secs: f64,
+    pub claim_among_woken_ms: f64,
     /// `wakeful serve` on this store: process start to listening, and its
     /// resident memory once at rest.
     pub serve_start_ms: Option<f64>,
@@ -134,9 +143,9 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
     let scratch_dir = std::env::temp_dir();
     let mut floors = vec![floor()?];
     let incident = workload("incident")?;
-    let sequential = flow(&incident, options.sequential, false, config)?;
+    let sequential = flow(&incident, options.sequential, false, 1, config)?;
     floors.push(floor()?);
-    let in_flight = flow(&incident, options.in_flight, true, config)?;
+    let in_flight = flow(&incident, options.in_flight, true, options.workers, config)?;
     let guest = guest(options.guest_samples, config)?;
     let event_to_commit = scale::latency(None, options.latency_samples, config)?;
     let sleeping = sleeping(options.sleeping, &incident, &sequential, config)?;
@@ -224,19 +233,57 @@ struct Stepping {
     passes: Vec<Duration>,
 }
 
-/// Steps every due run with one worker, group commit on, until none is due.
-fn step_until_idle(app: &mut App, into: &mut Stepping) -> Result<(), AppError> {
-    let synced = app.store.synced_commits();
+/// Steps every due run, group commit on, with one worker thread per app
+/// (each its own store connection, as `serve`'s workers have), until none
+/// is due or claimed.
+fn step_until_idle(apps: &mut [App], into: &mut Stepping) -> Result<(), AppError> {
+    let synced: u64 = apps.iter().map(|a| a.store.synced_commits()).sum();
     let (wall, cpu) = (Instant::now(), cpu_time());
+    let results: Vec<Result<(usize, Vec<Duration>), AppError>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = apps
+            .iter_mut()
+            .enumerate()
+            .map(|(i, app)| {
+                // Named, so that each worker's claims carry an owner of its own.
+                std::thread::Builder::new()
+                    .name(format!("bench-worker-{i}"))
+                    .spawn_scoped(scope, move || work_until_idle(app))
+                    .expect("starting a bench worker")
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("a bench worker panicked"))
+            .collect()
+    });
+    into.wall += wall.elapsed();
+    into.cpu += cpu_time().saturating_sub(cpu);
+    for result in results {
+        let (steps, passes) = result?;
+        into.steps += steps;
+        into.passes.extend(passes);
+    }
+    into.synced += apps.iter().map(|a| a.store.synced_commits()).sum::<u64>() - synced;
+    Ok(())
+}
+
+/// One worker's loop: the steps it took and the time of each pass.
+fn work_until_idle(app: &mut App) -> Result<(usize, Vec<Duration>), AppError> {
     let mut worker = Worker::new(app);
+    let (mut steps, mut passes) = (0, Vec::new());
     loop {
         let t = Instant::now();
         let stepped = worker.claim_and_step_many()?;
         if stepped.is_empty() {
-            break;
+            let now = worker.app().now();
+            if worker.app().store.due_but_claimed(now)? == 0 {
+                return Ok((steps, passes));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
         }
-        into.passes.push(t.elapsed());
-        into.steps += stepped.len();
+        passes.push(t.elapsed());
+        steps += stepped.len();
         if let Some(bad) = stepped.iter().find(|s| {
             matches!(
                 s.what,
@@ -249,15 +296,23 @@ fn step_until_idle(app: &mut App, into: &mut Stepping) -> Result<(), AppError> {
             )));
         }
     }
-    into.wall += wall.elapsed();
-    into.cpu += cpu_time().saturating_sub(cpu);
-    into.synced += app.store.synced_commits() - synced;
-    Ok(())
 }
 
 /// (a) or (b): `n` incidents one after another, or all in flight together.
-fn flow(workload: &Workload, n: usize, together: bool, config: &Config) -> Result<Flow, AppError> {
-    let (mut app, _scratch, agent) = prepare(None, workload, config)?;
+fn flow(
+    workload: &Workload,
+    n: usize,
+    together: bool,
+    workers: usize,
+    config: &Config,
+) -> Result<Flow, AppError> {
+    let (mut app, scratch, agent) = prepare(None, workload, config)?;
+    // One worker steps on the app that starts and approves, as `wakeful
+    // work` does; more are other hosts on the same store, as `serve
+    // --workers` has.
+    let mut steppers = (0..workers.max(1))
+        .map(|_| scale::host(&app, &scratch))
+        .collect::<Result<Vec<App>, AppError>>()?;
     let wake = workload
         .wake
         .clone()
@@ -292,14 +347,14 @@ fn flow(workload: &Workload, n: usize, together: bool, config: &Config) -> Resul
         }
         starting += t.elapsed();
         start_synced += app.store.synced_commits() - synced;
-        step_until_idle(&mut app, &mut stepping)?;
+        step_until_idle(&mut steppers, &mut stepping)?;
         let (t, synced) = (Instant::now(), app.store.synced_commits());
         for &i in &batch {
             send(&mut app, &format!("bench-{i}"), i, &wake)?;
         }
         approving += t.elapsed();
         approve_synced += app.store.synced_commits() - synced;
-        step_until_idle(&mut app, &mut stepping)?;
+        step_until_idle(&mut steppers, &mut stepping)?;
     }
     let steps = stepping.steps.max(1);
     stepping.passes.sort_unstable();
@@ -312,6 +367,7 @@ fn flow(workload: &Workload, n: usize, together: bool, config: &Config) -> Resul
     };
     Ok(Flow {
         incidents: n,
+        workers: steppers.len(),
         steps: stepping.steps,
         steps_per_sec: per_sec(stepping.steps, stepping.wall),
         ratio_to_floor: 0.0,
@@ -331,7 +387,7 @@ fn flow(workload: &Workload, n: usize, together: bool, config: &Config) -> Resul
 fn guest(samples: usize, config: &Config) -> Result<Guest, AppError> {
     let workload = workload("invoice")?;
     let (app, _scratch, agent) = prepare(None, &workload, config)?;
-    let version = agent.split_once('@').map(|(n, v)| (n, v));
+    let version = agent.split_once('@');
     let stored = match version {
         Some((name, version)) => app.store.agent(name, Some(version))?,
         None => None,
@@ -369,7 +425,7 @@ fn sleeping(
     };
     let (mut app, scratch, agent) = prepare(None, &invoice, config)?;
     start(&mut app, &invoice, &agent, 1)?;
-    step_until_idle(&mut app, &mut Stepping::default())?;
+    step_until_idle(std::slice::from_mut(&mut app), &mut Stepping::default())?;
     let before = app.store.size_bytes()?;
     let t = Instant::now();
     app.store.seed_sleeping_copies("bench-0", n)?;
@@ -406,17 +462,20 @@ fn sleeping(
             )?;
         }
         start_one(&mut app, incident, &incident_agent, i)?;
-        step_until_idle(&mut app, &mut stepping)?;
+        step_until_idle(std::slice::from_mut(&mut app), &mut stepping)?;
         send(&mut app, &format!("bench-{i}"), i, &wake)?;
-        step_until_idle(&mut app, &mut stepping)?;
+        step_until_idle(std::slice::from_mut(&mut app), &mut stepping)?;
     }
     let steps_per_sec = per_sec(stepping.steps, stepping.wall);
-    drop(app);
     let serve = serve_start::measure(&scratch);
     let (serve_start_ms, serve_rss_kib, serve_note) = match serve {
         Ok((start_ms, rss)) => (Some(start_ms), rss, None),
         Err(why) => (None, None, Some(why)),
     };
+    let t = Instant::now();
+    app.send(None, &topic, "wake-all", Some(&payload), "bench")?;
+    let wake_all_secs = (t.elapsed().as_secs_f64() * 10.0).round() / 10.0;
+    let claim_among_woken_ms = claim_any_median(&mut app)?;
     Ok(Sleeping {
         runs: n,
         seed_secs,
@@ -427,10 +486,29 @@ fn sleeping(
         incidents,
         steps_per_sec,
         ratio_to_sequential: round2(steps_per_sec / sequential.steps_per_sec.max(1.0)),
+        wake_all_secs,
+        claim_among_woken_ms,
         serve_start_ms,
         serve_rss_kib,
         serve_note,
     })
+}
+
+/// The median time of 20 claims that each find some due run (released
+/// again, so that every claim chooses among the same runs).
+fn claim_any_median(app: &mut App) -> Result<f64, AppError> {
+    let mut times = Vec::with_capacity(20);
+    for _ in 0..20 {
+        let now = app.now();
+        let t = Instant::now();
+        let claimed = app.store.claim(now, "bench", 60_000)?;
+        times.push(t.elapsed());
+        let (claim, _) =
+            claimed.ok_or_else(|| AppError::Invalid("no run was due after the event".into()))?;
+        app.store.release(&claim.run.run_id, claim.epoch)?;
+    }
+    times.sort_unstable();
+    Ok(ms(times[times.len() / 2]))
 }
 
 /// Starts run `bench-<i>` of the workload (its kv world written already).

@@ -125,7 +125,7 @@ pub(super) fn prepare(
 }
 
 /// Another host on the same scratch store, sharing the engine.
-fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
+pub(super) fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
     let other = App::open(&scratch.dir, app.config.clone())?;
     other.share_runtime(app.runtime()?);
     Ok(other)
@@ -198,8 +198,9 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
                     let mut worker = Worker::new(app);
                     let mut steps = 0;
                     loop {
-                        if worker.claim_and_step()?.is_some() {
-                            steps += 1;
+                        let stepped = worker.claim_and_step_many()?.len();
+                        if stepped > 0 {
+                            steps += stepped;
                             continue;
                         }
                         let now = worker.app().now();
@@ -259,11 +260,14 @@ pub(super) fn latency(
             let mut worker = Worker::new(&mut stepper);
             while !stop_worker.load(Ordering::SeqCst) {
                 let seen = wakeup_worker.generation();
-                match worker.claim_and_step() {
-                    Ok(Some(stepped)) => {
-                        let _ = done_tx.send(stepped.run_id);
+                // As `serve`'s workers do.
+                match worker.claim_and_step_many() {
+                    Ok(stepped) if stepped.is_empty() => wakeup_worker.wait(seen, recheck),
+                    Ok(stepped) => {
+                        for s in stepped {
+                            let _ = done_tx.send(s.run_id);
+                        }
                     }
-                    Ok(None) => wakeup_worker.wait(seen, recheck),
                     Err(_) => std::thread::sleep(recheck),
                 }
             }

@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
             record: true,
             runs,
             in_flight,
+            workers,
             guest_samples,
             latency_samples,
             sleeping,
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let options = crate::bench::RecordOptions {
                 sequential: runs,
                 in_flight,
+                workers,
                 guest_samples,
                 latency_samples,
                 sleeping,

@@ -349,6 +349,10 @@ pub enum Command {
         /// With `--record`: incidents started and stepped together.
         #[arg(long, default_value_t = 1000)]
         in_flight: usize,
+        /// With `--record`: worker threads stepping the incidents in
+        /// flight (as `serve --workers`).
+        #[arg(long, default_value_t = 2)]
+        workers: usize,
         /// With `--record`: guest calls timed.
         #[arg(long, default_value_t = 2000)]
         guest_samples: usize,

@@ -57,7 +57,10 @@ fn table(r: &Record) -> Vec<String> {
             ">= 0.5x floor",
         ),
         (
-            format!("(b) {} incidents in flight", r.in_flight.incidents),
+            format!(
+                "(b) {} incidents in flight, {} workers",
+                r.in_flight.incidents, r.in_flight.workers
+            ),
             &r.in_flight,
             ">= 2x floor",
         ),
@@ -140,6 +143,18 @@ fn table(r: &Record) -> Vec<String> {
         &format!("{} incidents among them", s.incidents),
         format!("{} ({:.2}x (a))", s.steps_per_sec, s.ratio_to_sequential),
         "within 20% of (a)",
+    );
+    row(
+        "",
+        "one event wakes all: deliver (s)",
+        format!("{}", s.wake_all_secs),
+        "",
+    );
+    row(
+        "",
+        "claim among all woken (ms)",
+        format!("{:.3}", s.claim_among_woken_ms),
+        "= claim with one due",
     );
     match (s.serve_start_ms, &s.serve_note) {
         (Some(start), _) => row(

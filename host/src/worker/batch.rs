@@ -24,10 +24,10 @@ impl Worker<'_> {
         let max = self.app.config.limits.steps_per_commit;
         let claim_ms = self.app.config.limits.claim_ms;
         let claimed_at = self.app.now();
-        let claims = self
-            .app
-            .store
-            .claim_many(claimed_at, &self.owner, claim_ms, max, self.busy)?;
+        let claims =
+            self.app
+                .store
+                .claim_many(claimed_at, &self.owner, claim_ms, max, self.busy)?;
         self.busy = !claims.is_empty();
         let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
         let mut pending: Vec<Pending> = Vec::new();

@@ -75,7 +75,12 @@ fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
     let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
     let ids: Vec<&str> = claims.iter().map(|(c, _)| c.run.run_id.as_str()).collect();
     assert_eq!(ids, ["r1", "r2", "r3"], "oldest first, each once");
-    assert!(store.claim_many(11, "w2", 60_000, 10, true).unwrap().is_empty());
+    assert!(
+        store
+            .claim_many(11, "w2", 60_000, 10, true)
+            .unwrap()
+            .is_empty()
+    );
 
     // Another worker took r2 over while the group was stepped.
     store
