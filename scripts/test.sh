@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
-scripts/browser-deps.sh
+scripts/system-deps.sh
 # A PostgreSQL server for the tests (WAKEFUL_TEST_POSTGRES, the one on
 # 127.0.0.1:5432, or a throwaway cluster; see the script). The store's
 # unit tests and the end-to-end suite run once on SQLite and once on it;

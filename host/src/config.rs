@@ -64,6 +64,12 @@ pub struct RetentionConfig {
     /// kept for the runs that were live when it was sent but did not wait
     /// on the topic yet: each gets it once, when it next waits on it.
     pub broadcast_hours: u64,
+    /// Checkpoints kept of each run: each step keeps the newest N and
+    /// deletes the older ones in its own commit, so that a long-lived run's
+    /// history stays bounded. Unset: every checkpoint is kept. The run's
+    /// state, its step count and the audit log's line per step are kept
+    /// either way.
+    pub checkpoints_per_run: Option<u64>,
 }
 
 impl Config {
@@ -87,6 +93,7 @@ impl Default for RetentionConfig {
         RetentionConfig {
             ended_runs_days: None,
             broadcast_hours: 24,
+            checkpoints_per_run: None,
         }
     }
 }
@@ -349,6 +356,13 @@ impl Config {
                 "limits.usd_per_run must be 0 (no money limit) or more, got {}",
                 l.usd_per_run
             ));
+        }
+        if self.retention.checkpoints_per_run == Some(0) {
+            return Err(
+                "retention.checkpoints_per_run must be at least 1 (the checkpoint a step \
+                 writes); leave it out to keep every checkpoint"
+                    .into(),
+            );
         }
         self.check_api_tokens()?;
         if let Some(url) = &self.api.public_url

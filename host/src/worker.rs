@@ -436,6 +436,7 @@ impl<'a> Worker<'a> {
             audit: rows,
             at: now,
             park: budget_spent.clone(),
+            keep_checkpoints: self.app.config.retention.checkpoints_per_run,
         };
         match later {
             Some(later) => later.push(commit),

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::fake_servers::{FakeServer, Reply};
-use crate::harness::{Env, FAST_LIMITS};
+use crate::harness::{Env, FAST_LIMITS, INCIDENT_TOOLS};
 
 fn rows(env: &Env, run: &str, kind: &str) -> Vec<Value> {
     env.audit_rows(run, kind)
@@ -394,4 +394,44 @@ fn a_guest_flooding_refused_calls_cannot_flood_the_audit_log() {
         (&last["outcome"], &last["calls"]),
         (&json!("not audited"), &json!(136))
     );
+}
+
+#[test]
+fn a_run_told_to_keep_two_checkpoints_keeps_its_newest_two_and_nothing_else_is_lost() {
+    let config = format!("{INCIDENT_TOOLS}\n[retention]\ncheckpoints_per_run = 2\n");
+    let env = Env::new("keep-checkpoints", &config);
+    let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
+    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let input = json!({"incident": "INC-1", "service": "payments-api"});
+    env.start("incident", "inc-1", input);
+    env.work();
+    assert_eq!(env.checkpoint_seqs("inc-1"), [2, 3], "the newest two");
+    env.ok(&["approve", "inc-1", "approve-scale_out", "--by", "on-call"]);
+    env.work();
+    let show = env.show("inc-1");
+    assert_eq!(show["status"], "done", "{show}");
+    assert_eq!(show["outcome"], "resolved", "{show}");
+    assert_eq!(
+        show["steps"], 6,
+        "the step count is the run's, not its history's"
+    );
+    assert_eq!(env.checkpoint_seqs("inc-1"), [5, 6]);
+    assert_eq!(
+        env.kv("service/payments-api")["actions_applied"],
+        1,
+        "the action ran once"
+    );
+    assert_eq!(
+        rows(&env, "inc-1", "step").len(),
+        6,
+        "the audit log keeps a line per step"
+    );
+}
+
+#[test]
+fn keeping_no_checkpoint_is_refused_with_the_setting_named() {
+    let env = Env::new("keep-none", "[retention]\ncheckpoints_per_run = 0\n");
+    let err = env.fails(&["runs"]);
+    assert!(err.contains("retention.checkpoints_per_run"), "{err}");
 }

@@ -293,6 +293,9 @@ pub struct StepCommit {
     /// Park the run after this step, with this reason (a tool call found a
     /// run budget spent); a run the step finished is not parked.
     pub park: Option<String>,
+    /// Checkpoints of the run to keep, this one included
+    /// (`[retention] checkpoints_per_run`); `None` keeps all.
+    pub keep_checkpoints: Option<u64>,
 }
 
 /// A run moved to another version of its agent, with its migrated state.

@@ -4,7 +4,7 @@
 //! phone and an operator at a laptop see, and what their clicks do, down to
 //! what the server stored.
 //!
-//! `scripts/browser-deps.sh` installs Chromium and chromedriver; each test
+//! `scripts/system-deps.sh` installs Chromium and chromedriver; each test
 //! starts its own chromedriver and browser, so tests stay independent.
 
 mod approval;

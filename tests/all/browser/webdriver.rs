@@ -46,7 +46,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 fn missing(what: &str) -> String {
     format!(
         "`{what}` is not on PATH: the browser tests need Debian's chromium and chromium-driver \
-         (scripts/browser-deps.sh installs them: apt-get install -y --no-install-recommends \
+         (scripts/system-deps.sh installs them: apt-get install -y --no-install-recommends \
          chromium chromium-driver)"
     )
 }

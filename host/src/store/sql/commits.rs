@@ -100,6 +100,15 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
         ])
     })
     .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+    if let Some(keep) = c.keep_checkpoints
+        && seq > keep
+    {
+        // The primary key (run_id, seq) finds them: the cost of a step does
+        // not grow with the run's age.
+        tx.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1 AND seq <= ?2")
+            .and_then(|mut stmt| stmt.execute(params![run_id, seq - keep]))
+            .ctx_with(|| format!("deleting the oldest checkpoints of run {run_id}"))?;
+    }
 
     // A finished run waits for nothing, whatever the caller passed.
     let (status, outcome, pending, waits, wake_when) = match &c.next {

@@ -228,6 +228,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
         }],
         at,
         park: None,
+        keep_checkpoints: None,
     }
 }
 

@@ -1,0 +1,184 @@
+//! What a step costs the disk, counted on the real `wakeful` process: every
+//! `fsync`/`fdatasync` it makes, traced by `strace`. A step commits with
+//! one flush of SQLite's WAL; claims and built-in tool calls (`kv`,
+//! `lease`) add none; a group of steps shares one; a start and an approval
+//! are one each. Counts, not times: they do not depend on the machine's
+//! speed.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::json;
+
+use crate::harness::{Env, INCIDENT_TOOLS};
+
+/// Incidents stepped in each count.
+const INCIDENTS: usize = 12;
+
+/// Commits flushed to disk by `wakeful ARGS` on `env`: its flushes of
+/// SQLite's WAL, counted by strace, less the one SQLite makes when the
+/// process closes the file (it flushes the WAL before copying it into the
+/// data file). The flushes of the data file and its directory belong to that
+/// copy and to creating the WAL, not to a commit. The command must succeed.
+fn commits(env: &Env, args: &[&str]) -> usize {
+    static TRACES: AtomicUsize = AtomicUsize::new(0);
+    let n = TRACES.fetch_add(1, Ordering::SeqCst);
+    let trace = env.dir.join(format!("strace-{n}-{}.txt", args[0]));
+    let plain = env.command(args);
+    let mut cmd = Command::new("strace");
+    cmd.args([
+        "-f",
+        "-qq",
+        "-y",
+        "-e",
+        "trace=fsync,fdatasync,sync_file_range",
+    ])
+    .arg("-o")
+    .arg(&trace)
+    .arg(plain.get_program())
+    .args(plain.get_args())
+    .current_dir(plain.get_current_dir().unwrap_or(Path::new(".")));
+    for (k, v) in plain.get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run strace ({e}): this test counts the host's flushes to disk with it; \
+             install it (Debian: apt-get install strace; scripts/test.sh does so as root)"
+        )
+    });
+    assert!(
+        out.status.success(),
+        "strace wakeful {args:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let wal = format!("<{}-wal>", env.sqlite_file().display());
+    let flushes = text
+        .lines()
+        .filter(|l| l.contains(&wal) && !l.contains("resumed>"))
+        .count();
+    assert!(
+        flushes >= 1,
+        "wakeful {args:?} closed the file without flushing its WAL:\n{text}"
+    );
+    flushes - 1
+}
+
+/// A host with the incident agent deployed and `INCIDENTS` services
+/// degraded, one run started for each; `limits` is the `[limits]` table.
+fn incidents(name: &str, limits: &str) -> (Env, Vec<usize>) {
+    let env = Env::sqlite(name, &format!("{INCIDENT_TOOLS}\n[limits]\n{limits}"));
+    let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
+    for i in 0..INCIDENTS {
+        env.ok(&[
+            "kv",
+            "put",
+            &format!("service/svc-{i}"),
+            &degraded.to_string(),
+        ]);
+    }
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let starts = (0..INCIDENTS)
+        .map(|i| {
+            let input = json!({"incident": format!("INC-{i}"), "service": format!("svc-{i}")});
+            commits(
+                &env,
+                &[
+                    "start",
+                    "incident",
+                    "--id",
+                    &format!("inc-{i}"),
+                    "--input",
+                    &input.to_string(),
+                ],
+            )
+        })
+        .collect();
+    (env, starts)
+}
+
+/// Steps taken by every run so far.
+fn steps(env: &Env) -> u64 {
+    (0..INCIDENTS)
+        .map(|i| env.show(&format!("inc-{i}"))["steps"].as_u64().unwrap())
+        .sum()
+}
+
+fn approve_all(env: &Env) -> Vec<usize> {
+    (0..INCIDENTS)
+        .map(|i| {
+            commits(
+                env,
+                &[
+                    "approve",
+                    &format!("inc-{i}"),
+                    "approve-scale_out",
+                    "--by",
+                    "on-call engineer",
+                ],
+            )
+        })
+        .collect()
+}
+
+fn all_done(env: &Env) {
+    for i in 0..INCIDENTS {
+        let show = env.show(&format!("inc-{i}"));
+        assert_eq!(show["status"], "done", "{show}");
+        assert_eq!(show["outcome"], "resolved", "{show}");
+    }
+}
+
+#[test]
+fn a_step_alone_costs_one_flush_and_claims_and_built_in_tools_none() {
+    // Each step committed alone: no group commit to hide extra flushes.
+    let (env, starts) = incidents("fsyncs-alone", "steps_per_commit = 1");
+    let first = commits(&env, &["work", "--until-idle"]);
+    let to_approval = steps(&env);
+    assert_eq!(to_approval, 3 * INCIDENTS as u64, "triage, diagnose, ask");
+    let approvals = approve_all(&env);
+    let second = commits(&env, &["work", "--until-idle"]);
+    let total = steps(&env);
+    all_done(&env);
+    let per_step = (first + second) as f64 / total as f64;
+    // Each step reads kv, takes a lease or calls the model: were claims or
+    // those calls flushed, this would be 2 or more.
+    assert!(
+        per_step <= 1.1,
+        "{first} + {second} flushes for {total} steps ({per_step:.2} per step)"
+    );
+    assert!(
+        first + second >= total as usize,
+        "every committed step is flushed: {first} + {second} flushes for {total} steps"
+    );
+    // A start and an approval are one commit each.
+    for (what, counts) in [("start", &starts), ("approve", &approvals)] {
+        assert!(
+            counts.iter().all(|&n| n == 1),
+            "flushed commits per `{what}` process: {counts:?}"
+        );
+    }
+}
+
+#[test]
+fn steps_due_together_share_one_flush() {
+    let (env, _) = incidents("fsyncs-group", "steps_per_commit = 16");
+    let first = commits(&env, &["work", "--until-idle"]);
+    approve_all(&env);
+    let second = commits(&env, &["work", "--until-idle"]);
+    let total = steps(&env);
+    all_done(&env);
+    // Twelve runs due at once: a worker pass steps them all and commits
+    // them in one transaction.
+    assert!(
+        ((first + second) as u64) * 4 <= total,
+        "{first} + {second} flushes for {total} steps due together"
+    );
+}
