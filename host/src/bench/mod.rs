@@ -108,6 +108,21 @@ pub struct Workload {
     pub tools: Vec<(String, ToolConfig)>,
 }
 
+impl Workload {
+    /// Writes the kv keys run `i` expects.
+    pub(crate) fn write_world(&self, app: &mut App, i: usize) -> Result<(), AppError> {
+        for (key, value) in (self.world)(i) {
+            let put = KvOp::Put {
+                key,
+                value,
+                expected_version: None,
+            };
+            app.kv(&put, "bench")?;
+        }
+        Ok(())
+    }
+}
+
 /// The built-in workloads: the repository's agents, as
 /// `scripts/build-agents.sh` builds them; `-py` and `-ts` are the same
 /// agents written in Python and TypeScript.
@@ -295,16 +310,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         .map(|(before, after)| after.saturating_sub(before) / runs as u64);
 
     for i in 0..runs {
-        for (key, value) in (workload.world)(i) {
-            app.kv(
-                &KvOp::Put {
-                    key,
-                    value,
-                    expected_version: None,
-                },
-                "bench",
-            )?;
-        }
+        workload.write_world(&mut app, i)?;
     }
     let agent = format!("{}@{}", deployed.agent.name, deployed.agent.version);
     let t = Instant::now();

@@ -330,16 +330,7 @@ fn flow(
     };
     for batch in batches {
         for &i in &batch {
-            for (key, value) in (workload.world)(i) {
-                app.kv(
-                    &crate::store::KvOp::Put {
-                        key,
-                        value,
-                        expected_version: None,
-                    },
-                    "bench",
-                )?;
-            }
+            workload.write_world(&mut app, i)?;
         }
         let (t, synced) = (Instant::now(), app.store.synced_commits());
         for &i in &batch {
@@ -451,16 +442,7 @@ fn sleeping(
         .clone()
         .ok_or_else(|| AppError::Invalid("the incident workload is woken by an approval".into()))?;
     for i in 1..=incidents {
-        for (key, value) in (incident.world)(i) {
-            app.kv(
-                &crate::store::KvOp::Put {
-                    key,
-                    value,
-                    expected_version: None,
-                },
-                "bench",
-            )?;
-        }
+        incident.write_world(&mut app, i)?;
         start_one(&mut app, incident, &incident_agent, i)?;
         step_until_idle(std::slice::from_mut(&mut app), &mut stepping)?;
         send(&mut app, &format!("bench-{i}"), i, &wake)?;

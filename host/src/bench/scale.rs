@@ -20,7 +20,7 @@ use super::scratch::Scratch;
 use super::{BenchWake, Workload, ms, per_sec, send, workload};
 use crate::app::{App, AppError};
 use crate::config::Config;
-use crate::store::{KvOp, is_postgres};
+use crate::store::is_postgres;
 use crate::wakeup::Wakeup;
 use crate::worker::Worker;
 
@@ -138,14 +138,7 @@ pub(super) fn start(
     runs: usize,
 ) -> Result<(), AppError> {
     for i in 0..runs {
-        for (key, value) in (workload.world)(i) {
-            let put = KvOp::Put {
-                key,
-                value,
-                expected_version: None,
-            };
-            app.kv(&put, "bench")?;
-        }
+        workload.write_world(app, i)?;
         let input = (workload.input)(i);
         app.start(agent, Some(&input), Some(&format!("bench-{i}")), "bench")?;
     }
