@@ -13,14 +13,18 @@ const IN_FLIGHT: u64 = 8;
 /// Triage, diagnose, ask; then revalidate, act, verify.
 const STEPS_PER_INCIDENT: u64 = 6;
 
-fn small_record() -> Vec<String> {
-    [
+/// Runs a small record on `env` (building the incident agent first) and
+/// returns what it printed: the table, or with `json` the figures.
+fn small_record(env: &Env, json: bool) -> String {
+    crate::harness::agent("incident");
+    let (sequential, in_flight) = (SEQUENTIAL.to_string(), IN_FLIGHT.to_string());
+    let mut args = vec![
         "bench",
         "--record",
         "--runs",
-        &SEQUENTIAL.to_string(),
+        &sequential,
         "--in-flight",
-        &IN_FLIGHT.to_string(),
+        &in_flight,
         "--workers",
         "2",
         "--guest-samples",
@@ -29,10 +33,11 @@ fn small_record() -> Vec<String> {
         "5",
         "--sleeping",
         "300",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    ];
+    if json {
+        args.push("--json");
+    }
+    env.ok(&args)
 }
 
 fn f(v: &Value, path: &str) -> f64 {
@@ -43,11 +48,9 @@ fn f(v: &Value, path: &str) -> f64 {
 
 #[test]
 fn the_record_measures_every_workload_against_the_floor() {
-    crate::harness::agent("incident");
     let env = Env::sqlite("bench-record", "");
-    let args = small_record();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = env.json(&args);
+    let out = small_record(&env, true);
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
 
     assert_eq!(r["conditions"]["build"], "debug", "{r}");
     let floors = r["floor"]["samples"].as_array().unwrap();
@@ -113,11 +116,8 @@ fn the_record_measures_every_workload_against_the_floor() {
 
 #[test]
 fn the_record_prints_each_figure_beside_its_target() {
-    crate::harness::agent("incident");
     let env = Env::sqlite("bench-record-table", "");
-    let args = small_record();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let table = env.ok(&args);
+    let table = small_record(&env, false);
     for expected in [
         "debug build",
         "(f) floor:",
