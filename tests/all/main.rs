@@ -20,6 +20,7 @@ mod crash;
 mod data_file;
 mod fake_servers;
 mod fsyncs;
+mod group_commit;
 mod guest_errors;
 mod harness;
 mod hostile_clients;
