@@ -135,3 +135,39 @@ fn runs_move_to_a_new_version_through_migrate_and_failures_stay_put() {
     let ended = results(&env, &["upgrade", "c", "--to", "1.0.0"]);
     assert_eq!(ended[0]["result"], "ended");
 }
+
+#[test]
+fn a_run_whose_history_is_trimmed_still_upgrades_and_keeps_counting() {
+    let env = Env::new("upgrade-trimmed", "[retention]\ncheckpoints_per_run = 1\n");
+    env.deploy("counter-v1", &[]);
+    env.start("counter", "a", json!({}));
+    env.work();
+    for tick in ["t1", "t2"] {
+        env.ok(&["send", "a", "--topic", "tick", "--id", tick]);
+        env.work();
+    }
+    assert_eq!(env.show("a")["state"]["n"], 2);
+    assert_eq!(env.checkpoint_seqs("a"), [3], "only the newest is kept");
+
+    env.deploy("counter-v2", &["kv"]);
+    env.ok(&[
+        "upgrade",
+        "--agent",
+        "counter",
+        "--to",
+        "2.0.0",
+        "--allow-new-tools",
+    ]);
+    let a = env.show("a");
+    assert_eq!(
+        (a["version"].clone(), a["state"].clone()),
+        (json!("2.0.0"), json!({"count": 2})),
+        "{a}"
+    );
+    env.ok(&["send", "a", "--topic", "tick", "--id", "t3"]);
+    env.work();
+    let a = env.show("a");
+    assert_eq!(a["state"], json!({"count": 3}), "{a}");
+    assert_eq!(a["status_text"], "v2 counted 3", "{a}");
+    assert_eq!(env.checkpoint_seqs("a").len(), 1, "still only the newest");
+}
