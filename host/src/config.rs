@@ -26,9 +26,9 @@ pub struct Config {
     pub cache: CacheConfig,
 }
 
-/// Where compiled agents are kept.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Where compiled agents are kept, and how much of them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct CacheConfig {
     /// The directory of compiled agents and compiled functions. Unset:
     /// `cache` in the data directory. Hosts with several data directories
@@ -38,6 +38,36 @@ pub struct CacheConfig {
     /// write there runs code in the host: keep it private (it is created
     /// 0700). `--cache` and `WAKEFUL_CACHE` take precedence.
     pub dir: Option<std::path::PathBuf>,
+    /// Bytes on disk the directory may hold (precompiled agents and
+    /// compiled functions): after each compile, the least recently used
+    /// files are removed until it fits. A removed file only costs a
+    /// compile, from the component stored in the store, when it is next
+    /// needed. A process never removes the artifacts it has loaded, so the
+    /// cache may stay above the bound while one process uses more. Hosts
+    /// sharing the directory each prune it to their own bound. Default
+    /// 2 GiB.
+    pub max_bytes: u64,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig {
+            dir: None,
+            max_bytes: crate::runtime::prune::DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+impl CacheConfig {
+    fn check(&self) -> Result<(), String> {
+        if self.max_bytes == 0 {
+            return Err(
+                "cache.max_bytes must be at least 1 (bytes on disk of compiled agents kept);                  leave it out for the default of 2 GiB, and use `wakeful cache prune                  --max-bytes 0` to empty the cache once"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Where runs are stored.
@@ -364,6 +394,7 @@ impl Config {
                     .into(),
             );
         }
+        self.cache.check()?;
         self.check_api_tokens()?;
         if let Some(url) = &self.api.public_url
             && !(url.starts_with("http://") || url.starts_with("https://"))
@@ -425,6 +456,7 @@ impl Config {
             max_state_bytes: l.max_state_bytes,
             max_log_bytes: l.max_log_bytes,
             max_component_bytes: (l.max_component_mib as usize) << 20,
+            cache_max_bytes: self.cache.max_bytes,
         }
     }
 }
@@ -619,5 +651,17 @@ mod tests {
                 .unwrap_err()
                 .contains("built-in")
         );
+    }
+
+    #[test]
+    fn the_cache_bound_has_a_default_and_zero_is_refused() {
+        let c = Config::parse("").unwrap();
+        assert_eq!(c.cache.max_bytes, 2 << 30);
+        assert_eq!(c.runtime_limits().cache_max_bytes, 2 << 30);
+        let c = Config::parse("[cache]\nmax_bytes = 1000\n").unwrap();
+        assert_eq!((c.cache.max_bytes, c.cache.dir), (1000, None));
+        let err = Config::parse("[cache]\nmax_bytes = 0\n").unwrap_err();
+        assert!(err.contains("cache.max_bytes"), "{err}");
+        assert!(Config::parse("[cache]\nmax_bytes = -1\n").is_err());
     }
 }

@@ -14,6 +14,7 @@ mod bad_input;
 mod bench_record;
 mod broadcasts;
 mod browser;
+mod cache_prune;
 mod callbacks;
 mod console;
 mod crash;

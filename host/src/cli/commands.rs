@@ -14,9 +14,9 @@ use crate::upgrade;
 use crate::worker::Worker;
 
 /// Runs one command line. `bench` works on a store of its own and
-/// `migrate-store` on the stores it names; `wit`, `new` and `check FILE`
-/// use no store: none of them opens (or creates) the store; every other command
-/// does.
+/// `migrate-store` on the stores it names; `wit`, `new`, `check FILE` and
+/// `cache` use no store: none of them opens (or creates) the store; every
+/// other command does.
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(&cli)?;
     let Cli {
@@ -121,6 +121,7 @@ pub fn run(cli: Cli) -> Result<()> {
             file: Some(file),
             no_compile,
         } => super::check::component(&file, no_compile, &data, config, json),
+        Command::Cache { op } => super::cache::cache(op, &data, &config, json),
         command => {
             let given_by = by.clone();
             let by = actor(by.as_deref())?;
@@ -434,7 +435,10 @@ fn operate(
         // `run` takes bench apart before any store is opened.
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
-        Command::Wit | Command::New { .. } | Command::Check { file: Some(_), .. } => {
+        Command::Wit
+        | Command::New { .. }
+        | Command::Check { file: Some(_), .. }
+        | Command::Cache { .. } => {
             bail!("this command does not use a store")
         }
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,

@@ -1,8 +1,9 @@
 //! The `wakeful` command line: argument definitions here, the commands in
-//! [`commands`] (kv, leases, schedules and bench in [`admin`]), text and
-//! JSON rendering in [`output`].
+//! [`commands`] (kv, leases, schedules and bench in [`admin`], the compile
+//! cache in [`cache`]), text and JSON rendering in [`output`].
 
 mod admin;
+mod cache;
 mod check;
 mod commands;
 mod output;
@@ -392,6 +393,29 @@ pub enum Command {
     Lease {
         #[command(subcommand)]
         op: LeaseCommand,
+    },
+    /// The compile cache (`--cache`, else `[cache] dir`, else `cache` in
+    /// the data directory): what it holds, and pruning it. Uses no store.
+    Cache {
+        #[command(subcommand)]
+        op: CacheCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// The cache directory, and the number and bytes on disk of its
+    /// precompiled agents and compiled functions.
+    Show,
+    /// Remove the least recently used precompiled agents and compiled
+    /// functions until the cache fits, and temporary files left by writers
+    /// that died. Safe while hosts run: a removed file is compiled again
+    /// from the store when next needed.
+    Prune {
+        /// The bytes on disk to prune to; default: `[cache] max_bytes`.
+        /// `0` empties the cache.
+        #[arg(long, value_name = "BYTES")]
+        max_bytes: Option<u64>,
     },
 }
 

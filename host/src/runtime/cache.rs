@@ -1,6 +1,8 @@
 //! Agents are compiled once per digest: in this process (a map of loaded
 //! agents) and across restarts (precompiled artifacts in the cache
-//! directory, one file per digest and engine configuration).
+//! directory, one file per digest and engine configuration). Every file
+//! there is only a cache: one that is missing, damaged or removed by a
+//! prune (`prune.rs`) is compiled again from the component's bytes.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -19,6 +21,7 @@ use super::bindings::AgentPre;
 use super::engine;
 use super::error::{LoadError, RuntimeError};
 use super::inspect;
+use super::prune;
 use super::sandbox::StoreData;
 
 /// Lowercase hex SHA-256 of `bytes`: the identity of an agent version.
@@ -53,6 +56,9 @@ pub(super) struct Cache {
     dir: PathBuf,
     /// Part of every artifact's file name: which engine settings it needs.
     engine_key: String,
+    /// Bytes of artifacts and compiled functions the directory is pruned
+    /// to after each compile.
+    max_bytes: u64,
     /// One slot per digest. A slot's lock is held while its agent is
     /// compiled, so that concurrent loads of one version compile it once.
     loaded: Mutex<HashMap<String, Slot>>,
@@ -65,7 +71,7 @@ type Slot = Arc<Mutex<Option<Arc<LoadedAgent>>>>;
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Cache {
-    pub(super) fn new(dir: &Path, engine: &Engine) -> Result<Self, RuntimeError> {
+    pub(super) fn new(dir: &Path, engine: &Engine, max_bytes: u64) -> Result<Self, RuntimeError> {
         private_dir(dir).map_err(|source| RuntimeError::CacheDir {
             path: dir.to_owned(),
             source,
@@ -73,6 +79,7 @@ impl Cache {
         Ok(Cache {
             dir: dir.to_owned(),
             engine_key: engine::compatibility_key(engine),
+            max_bytes,
             loaded: Mutex::new(HashMap::new()),
         })
     }
@@ -129,7 +136,7 @@ impl Cache {
         bytes: impl FnOnce() -> Result<Cow<'b, [u8]>, LoadError>,
     ) -> Result<Arc<LoadedAgent>, LoadError> {
         let engine = linker.engine();
-        let path = self.dir.join(format!("{digest}-{}.cwasm", self.engine_key));
+        let path = self.artifact_path(digest);
         let (component, fresh) = match load_artifact(engine, &path) {
             Some(component) => (component, false),
             None => {
@@ -157,6 +164,7 @@ impl Cache {
                 .serialize()
                 .map_err(|e| std::io::Error::other(e.to_string()))
                 .and_then(|artifact| write_atomically(&path, &artifact));
+            self.prune(digest);
             // Compiling a Python or JavaScript agent allocates hundreds of
             // megabytes on the compiler's threads, freed by now but kept by
             // the allocator; a host that steps for days should not carry
@@ -167,6 +175,24 @@ impl Cache {
             digest: digest.to_owned(),
             pre,
         }))
+    }
+
+    fn artifact_path(&self, digest: &str) -> PathBuf {
+        self.dir.join(format!("{digest}-{}.cwasm", self.engine_key))
+    }
+
+    /// Brings the directory under its bound after a compile wrote to it,
+    /// keeping the artifact of `digest` and those of the agents this
+    /// process has loaded: they are in use, and removing a mapped file
+    /// frees no disk until it is unmapped. A prune that fails only leaves
+    /// the cache larger.
+    fn prune(&self, digest: &str) {
+        let mut keep: Vec<PathBuf> = {
+            let loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+            loaded.keys().map(|d| self.artifact_path(d)).collect()
+        };
+        keep.push(self.artifact_path(digest));
+        let _ = prune::prune(&self.dir, self.max_bytes, &keep);
     }
 }
 
@@ -197,11 +223,13 @@ fn private_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Loads a precompiled artifact, or `None` (after removing it) if there is
-/// none or wasmtime cannot use it.
+/// none or wasmtime cannot use it. A prune may remove the file at any
+/// moment: before the load that is a miss; after it, the mapping keeps the
+/// pages.
 fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
-    if !path.exists() {
-        return None;
-    }
+    // Opened first: the mtime is set on this file, not on one written
+    // under its name since.
+    let file = fs::File::open(path).ok()?;
     // SAFETY: wasmtime trusts a precompiled artifact to be what
     // `Component::serialize` produced; arbitrary bytes could contain arbitrary
     // machine code. This file is sound to load because only `load` above
@@ -215,7 +243,10 @@ fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
     #[allow(unsafe_code)]
     let loaded = unsafe { Component::deserialize_file(engine, path) };
     match loaded {
-        Ok(component) => Some(component),
+        Ok(component) => {
+            prune::touch(&file);
+            Some(component)
+        }
         Err(_) => {
             let _ = fs::remove_file(path);
             None

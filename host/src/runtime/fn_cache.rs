@@ -7,11 +7,12 @@
 //! the SHA-256 of its contents: a file cut short by a crash, or damaged on
 //! disk, fails that check and counts as a miss, so it is compiled again. No
 //! entry is synced to disk one by one (a compile writes thousands); losing
-//! some in a crash only costs their compilation.
+//! some in a crash only costs their compilation. A hit sets the entry's
+//! mtime, which `prune.rs` reads as when it was last used.
 
 use std::borrow::Cow;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -42,10 +43,13 @@ impl FunctionCache {
 
 impl CacheStore for FunctionCache {
     fn get(&self, key: &[u8]) -> Option<Cow<'_, [u8]>> {
-        let mut bytes = fs::read(self.path(key)).ok()?;
+        let mut file = fs::File::open(self.path(key)).ok()?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
         if bytes.len() < 32 || bytes[..32] != Sha256::digest(&bytes[32..])[..] {
             return None;
         }
+        super::prune::touch(&file);
         bytes.drain(..32);
         Some(Cow::Owned(bytes))
     }
@@ -83,6 +87,20 @@ mod tests {
         assert!(cache.insert(b"key", b"machine code".to_vec()));
         assert_eq!(cache.get(b"key").as_deref(), Some(&b"machine code"[..]));
         assert_eq!(cache.get(b"other"), None);
+
+        // A hit marks the entry used, so that pruning removes it last.
+        let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+        let entry = fs::File::options()
+            .write(true)
+            .open(cache.path(b"key"))
+            .unwrap();
+        entry.set_modified(long_ago).unwrap();
+        assert!(cache.get(b"key").is_some());
+        let used = fs::metadata(cache.path(b"key"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert!(used > long_ago + std::time::Duration::from_secs(3600));
 
         // Cut short, as by a crash before the data reached the disk.
         let path = cache.path(b"key");

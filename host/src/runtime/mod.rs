@@ -7,6 +7,7 @@
 //! - `inspect.rs`: a component's imports and exports, read before compiling
 //! - `cache.rs`: digests, compiled agents in memory and on disk
 //! - `fn_cache.rs`: compiled functions on disk, shared between versions
+//! - `prune.rs`: keeping the cache directory under its size bound
 //! - `sandbox.rs`: the WASI context and the host side of `wit/agent.wit`
 //! - `output.rs`: the step's bounded log (`host.log`, stdout, stderr)
 //! - `limiter.rs`: the per-store memory limit
@@ -25,6 +26,7 @@ pub mod inspect;
 mod limiter;
 mod outcome;
 mod output;
+pub mod prune;
 mod sandbox;
 mod threads;
 
@@ -46,7 +48,7 @@ use crate::model::{self, AgentInfo, LogLine};
 /// rest is cut off.
 const MAX_GUEST_ERROR_BYTES: usize = 4096;
 
-/// Limits of every call into a guest.
+/// Limits of every call into a guest, and of the compile cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Fuel (roughly, wasm instructions) one call may use.
@@ -63,6 +65,10 @@ pub struct Limits {
     pub max_log_bytes: usize,
     /// The largest component `load` accepts.
     pub max_component_bytes: usize,
+    /// Bytes on disk of precompiled agents and compiled functions the cache
+    /// directory is pruned to, least recently used first, after each
+    /// compile.
+    pub cache_max_bytes: u64,
 }
 
 impl Default for Limits {
@@ -75,6 +81,7 @@ impl Default for Limits {
             max_log_bytes: 64 << 10,
             // Components built from Python or JavaScript are 10-40 MiB.
             max_component_bytes: 128 << 20,
+            cache_max_bytes: prune::DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -164,7 +171,7 @@ impl Runtime {
         let engine = engine::build(cache_dir, limits.memory_bytes)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-        let cache = cache::Cache::new(cache_dir, &engine)?;
+        let cache = cache::Cache::new(cache_dir, &engine, limits.cache_max_bytes)?;
         engine::spawn_epoch_ticker(&engine)?;
         Ok(Runtime {
             engine,
