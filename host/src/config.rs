@@ -62,7 +62,9 @@ impl CacheConfig {
     fn check(&self) -> Result<(), String> {
         if self.max_bytes == 0 {
             return Err(
-                "cache.max_bytes must be at least 1 (bytes on disk of compiled agents kept);                  leave it out for the default of 2 GiB, and use `wakeful cache prune                  --max-bytes 0` to empty the cache once"
+                "cache.max_bytes must be at least 1 (bytes on disk of compiled agents kept); \
+                 leave it out for the default of 2 GiB, and use `wakeful cache prune \
+                 --max-bytes 0` to empty the cache once"
                     .into(),
             );
         }
