@@ -4,6 +4,16 @@ use serde_json::{Value, json};
 
 use crate::harness::Env;
 
+/// Moves every counter run to 2.0.0, allowing it tools 1.0.0 was not granted.
+const TO_V2_WITH_NEW_TOOLS: [&str; 6] = [
+    "upgrade",
+    "--agent",
+    "counter",
+    "--to",
+    "2.0.0",
+    "--allow-new-tools",
+];
+
 fn results(env: &Env, args: &[&str]) -> Vec<Value> {
     let mut all = args.to_vec();
     all.push("--json");
@@ -86,14 +96,7 @@ fn runs_move_to_a_new_version_through_migrate_and_failures_stay_put() {
     assert_eq!(env.show("a")["version"], "1.0.0", "a dry run saves nothing");
     assert_eq!(env.show("a")["state"]["n"], 1);
 
-    let err = env.fails(&[
-        "upgrade",
-        "--agent",
-        "counter",
-        "--to",
-        "2.0.0",
-        "--allow-new-tools",
-    ]);
+    let err = env.fails(&TO_V2_WITH_NEW_TOOLS);
     assert!(err.contains("1 run(s) were not upgraded"), "{err}");
     let a = env.show("a");
     assert_eq!(
@@ -150,14 +153,7 @@ fn a_run_whose_history_is_trimmed_still_upgrades_and_keeps_counting() {
     assert_eq!(env.checkpoint_seqs("a"), [3], "only the newest is kept");
 
     env.deploy("counter-v2", &["kv"]);
-    env.ok(&[
-        "upgrade",
-        "--agent",
-        "counter",
-        "--to",
-        "2.0.0",
-        "--allow-new-tools",
-    ]);
+    env.ok(&TO_V2_WITH_NEW_TOOLS);
     let a = env.show("a");
     assert_eq!(
         (a["version"].clone(), a["state"].clone()),
