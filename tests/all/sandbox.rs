@@ -165,7 +165,11 @@ fn no_memory_outlives_a_step() {
             parked_with(&show, "memory");
         } else {
             assert_eq!(show["status"], "done", "{show}");
-            assert_eq!(show["state"], json!({"data": 8, "bss": 1}), "{show}");
+            assert_eq!(
+                show["state"],
+                json!({"data": 8, "bss": 1, "scattered": 64}),
+                "{show}"
+            );
         }
     }
 }

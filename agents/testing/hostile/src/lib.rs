@@ -14,14 +14,14 @@
 //! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
 //! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
-//! | `memory` | done; state `{"data", "bss"}`: a static that starts at 7 and one that starts at 0, each incremented (8 and 1 unless memory outlived an earlier call) |
+//! | `memory` | done; state `{"data", "bss", "scattered"}`: a static that starts at 7 and one that starts at 0, each incremented, and a byte incremented on each of 64 pages with a clean page between each two, summed (8, 1 and 64 unless memory outlived an earlier call) |
 //! | `ok` | done with "ok" |
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::hint::black_box;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use wakeful_sdk::prelude::*;
@@ -185,10 +185,20 @@ fn clock() -> Value {
 static DATA: AtomicU64 = AtomicU64::new(7);
 static BSS: AtomicU64 = AtomicU64::new(0);
 
+/// Pages written one in two: more separate runs of written pages than the
+/// host's reset scans for (32), so that the rest must be reset another way.
+const SCATTERED_PAGES: usize = 64;
+const PAGE: usize = 4096;
+static SCATTERED: [AtomicU8; 2 * SCATTERED_PAGES * PAGE] =
+    [const { AtomicU8::new(0) }; 2 * SCATTERED_PAGES * PAGE];
+
 fn memory() -> Value {
     let data = DATA.fetch_add(1, Ordering::Relaxed) + 1;
     let bss = BSS.fetch_add(1, Ordering::Relaxed) + 1;
-    json!({"data": data, "bss": bss})
+    let scattered: u64 = (0..SCATTERED_PAGES)
+        .map(|i| u64::from(SCATTERED[2 * i * PAGE].fetch_add(1, Ordering::Relaxed)) + 1)
+        .sum();
+    json!({"data": data, "bss": bss, "scattered": scattered})
 }
 
 fn files() -> Value {
