@@ -22,6 +22,7 @@ use crate::app::{App, AppError};
 use crate::config::Config;
 use crate::worker::{StepEnd, Worker};
 
+mod compare;
 mod serve_start;
 
 /// What to measure.
@@ -39,6 +40,9 @@ pub struct RecordOptions {
     pub latency_samples: usize,
     /// Sleeping runs (e).
     pub sleeping: usize,
+    /// LangGraph's figures on the same workload, from this run
+    /// (`bench/langgraph/incident.py`'s JSON), set beside (a) and (b).
+    pub compare_json: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Serialize)]
@@ -52,6 +56,8 @@ pub struct Record {
     pub guest: Guest,
     pub event_to_commit: Latency,
     pub sleeping: Sleeping,
+    /// `None` when LangGraph was not measured (no `--compare-json`).
+    pub langgraph: Option<compare::LangGraph>,
 }
 
 #[derive(Debug, Serialize)]
@@ -140,6 +146,12 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
             "--runs and --in-flight must be at least 1".into(),
         ));
     }
+    // Read first: a bad file is refused before minutes of measuring.
+    let langgraph = options
+        .compare_json
+        .as_deref()
+        .map(compare::read)
+        .transpose()?;
     let scratch_dir = std::env::temp_dir();
     let mut floors = vec![floor()?];
     let incident = workload("incident")?;
@@ -170,6 +182,8 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
             steps_per_commit: config.limits.steps_per_commit,
             scratch_dir: scratch_dir.display().to_string(),
         },
+        // Before (a) and (b) move into the record.
+        langgraph: langgraph.map(|l| l.compare(&sequential, &in_flight)),
         floor: Floor {
             commits_per_sec: floor,
             samples: floors,

@@ -36,6 +36,7 @@ pub fn run(cli: Cli) -> Result<()> {
             guest_samples,
             latency_samples,
             sleeping,
+            compare_json,
             ..
         } => {
             if let Some(agent) = agents.first() {
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 guest_samples,
                 latency_samples,
                 sleeping,
+                compare_json,
             };
             super::record::bench_record(&options, config, json)
         }

@@ -354,6 +354,11 @@ pub enum Command {
         /// flight (as `serve --workers`).
         #[arg(long, default_value_t = 2)]
         workers: usize,
+        /// With `--record`: LangGraph's figures on the same workload,
+        /// measured in the same run (the JSON `scripts/bench-langgraph.sh`
+        /// prints), set beside (a) and (b) with wakeful's ratio to them.
+        #[arg(long, value_name = "FILE", requires = "record")]
+        compare_json: Option<PathBuf>,
         /// With `--record`: guest calls timed.
         #[arg(long, default_value_t = 2000)]
         guest_samples: usize,

@@ -174,5 +174,37 @@ fn table(r: &Record) -> Vec<String> {
             note.as_deref().unwrap_or(""),
         ),
     }
+    match &r.langgraph {
+        Some(lg) => {
+            for (name, f, target) in [
+                (
+                    format!(
+                        "(g) LangGraph {}: {} incidents",
+                        lg.version, lg.sequential.incidents
+                    ),
+                    &lg.sequential,
+                    "",
+                ),
+                (
+                    format!("    {} incidents in flight", lg.in_flight.incidents),
+                    &lg.in_flight,
+                    ">= 10x LangGraph",
+                ),
+            ] {
+                row(
+                    &name,
+                    "steps/s (wakeful x LangGraph)",
+                    format!("{} ({:.2}x)", f.steps_per_sec, f.wakeful_ratio),
+                    target,
+                );
+            }
+        }
+        None => row(
+            "(g) LangGraph",
+            "steps/s",
+            "not measured".into(),
+            "scripts/bench.sh measures it",
+        ),
+    }
     out
 }
