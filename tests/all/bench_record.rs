@@ -16,6 +16,11 @@ const STEPS_PER_INCIDENT: u64 = 6;
 /// Runs a small record on `env` (building the incident agent first) and
 /// returns what it printed: the table, or with `json` the figures.
 fn small_record(env: &Env, json: bool) -> String {
+    small_record_with(env, json, &[])
+}
+
+/// [`small_record`] with more arguments.
+fn small_record_with(env: &Env, json: bool, extra: &[&str]) -> String {
     crate::harness::agent("incident");
     let (sequential, in_flight) = (SEQUENTIAL.to_string(), IN_FLIGHT.to_string());
     let mut args = vec![
@@ -34,6 +39,7 @@ fn small_record(env: &Env, json: bool) -> String {
         "--sleeping",
         "300",
     ];
+    args.extend_from_slice(extra);
     if json {
         args.push("--json");
     }
@@ -129,6 +135,8 @@ fn the_record_prints_each_figure_beside_its_target() {
         "fsyncs per step",
         ">= 0.5x floor",
         ">= 2x floor",
+        "(g) LangGraph",
+        "not measured",
     ] {
         assert!(table.contains(expected), "no {expected:?} in:\n{table}");
     }
@@ -141,4 +149,110 @@ fn a_record_of_nothing_is_refused_with_the_flag_named() {
     assert!(err.contains("--runs"), "{err}");
     let err = env.fails(&["bench", "--record", "--in-flight", "0"]);
     assert!(err.contains("--in-flight"), "{err}");
+}
+
+/// LangGraph's figures as `bench/langgraph/incident.py` prints them, made
+/// up: rates of 0.5 and 0.25 steps/s make wakeful's ratio to them twice and
+/// four times its own rate.
+fn langgraph_figures(env: &Env) -> std::path::PathBuf {
+    let file = env.dir.join("langgraph.json");
+    let figures = serde_json::json!({
+        "framework": "langgraph",
+        "version": "1.2.24",
+        "sqlite": "WAL, synchronous=FULL",
+        "python": "3.11.7",
+        "sequential": {"incidents": SEQUENTIAL, "steps": SEQUENTIAL * STEPS_PER_INCIDENT, "steps_per_sec": 0.5},
+        "in_flight": {"incidents": IN_FLIGHT, "steps": IN_FLIGHT * STEPS_PER_INCIDENT, "steps_per_sec": 0.25},
+    });
+    std::fs::write(&file, figures.to_string()).unwrap();
+    file
+}
+
+#[test]
+fn the_record_sets_langgraphs_figures_beside_wakefuls() {
+    let env = Env::sqlite("bench-record-langgraph", "");
+    let file = langgraph_figures(&env);
+    let compare = ["--compare-json", file.to_str().unwrap()];
+
+    let out = small_record_with(&env, true, &compare);
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(r["langgraph"]["version"], "1.2.24", "{r}");
+    assert_eq!(r["langgraph"]["sqlite"], "WAL, synchronous=FULL", "{r}");
+    for (flow, rate, incidents) in [
+        ("sequential", 0.5, SEQUENTIAL),
+        ("in_flight", 0.25, IN_FLIGHT),
+    ] {
+        assert_eq!(
+            f(&r, &format!("/langgraph/{flow}/steps_per_sec")),
+            rate,
+            "{r}"
+        );
+        assert_eq!(r["langgraph"][flow]["incidents"], incidents, "{r}");
+        let wakeful = f(&r, &format!("/{flow}/steps_per_sec"));
+        assert_eq!(
+            f(&r, &format!("/langgraph/{flow}/wakeful_ratio")),
+            wakeful / rate,
+            "wakeful's rate over LangGraph's from the file: {r}"
+        );
+    }
+
+    let table = small_record_with(&env, false, &compare);
+    let wakeful = |workload: &str| -> f64 {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(workload))
+            .unwrap_or_else(|| panic!("no {workload:?} in:\n{table}"));
+        let value = line.split("steps/s (x floor)").nth(1).unwrap();
+        value.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let (a, b) = (wakeful("(a) "), wakeful("(b) "));
+    for expected in [
+        "(g) LangGraph 1.2.24: 3 incidents".to_string(),
+        "8 incidents in flight".to_string(),
+        format!("0.5 ({:.2}x)", a / 0.5),
+        format!("0.25 ({:.2}x)", b / 0.25),
+        ">= 10x LangGraph".to_string(),
+    ] {
+        assert!(table.contains(&expected), "no {expected:?} in:\n{table}");
+    }
+    assert!(!table.contains("not measured"), "{table}");
+}
+
+#[test]
+fn a_malformed_comparison_is_refused_with_its_file_named() {
+    let env = Env::sqlite("bench-record-langgraph-bad", "");
+    let file = env.dir.join("langgraph.json");
+    let path = file.to_str().unwrap();
+    for (text, why) in [
+        (
+            "{\"framework\": \"langgraph\", \"version\"",
+            "not LangGraph's figures",
+        ),
+        (
+            r#"{"framework": "langgraph", "version": "1"}"#,
+            "missing field",
+        ),
+        (
+            r#"{"framework": "langgraph", "version": "1",
+                "sequential": {"incidents": 1, "steps": 6, "steps_per_sec": 0},
+                "in_flight": {"incidents": 1, "steps": 6, "steps_per_sec": 9}}"#,
+            "sequential.steps_per_sec is 0",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let err = env.fails(&["bench", "--record", "--compare-json", path]);
+        assert!(err.contains(&format!("--compare-json {path}")), "{err}");
+        assert!(err.contains(why), "{why:?}: {err}");
+    }
+    let missing = env.dir.join("absent.json");
+    let err = env.fails(&[
+        "bench",
+        "--record",
+        "--compare-json",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("absent.json") && err.contains("cannot read"),
+        "{err}"
+    );
 }
