@@ -142,6 +142,54 @@ fn the_sandbox_pins_time_and_hides_the_host() {
 }
 
 #[test]
+fn a_step_in_an_instance_made_ahead_of_it_sees_only_its_own_run() {
+    // One process steps the three runs one after another, so the second
+    // and third each take the instance that the call before them left
+    // ready: each must see its own run's clock and randomness, and burn
+    // the fuel a fresh instance would.
+    let env = Env::new("spares", STRICT);
+    env.deploy("hostile", &["kv"]);
+    let runs = ["clock-a", "clock-b", "clock-c"];
+    for run in runs {
+        let input = json!({"mode": "clock"}).to_string();
+        env.ok(&["start", "hostile", "--id", run, "--input", &input]);
+    }
+    env.work();
+    let shows = runs.map(|run| env.show(run));
+    for show in &shows {
+        assert_eq!(show["status"], "done", "{show}");
+        let state = &show["state"];
+        assert!(state["now"].as_u64().unwrap() > 0, "{show}");
+        assert_eq!(
+            state["now"], state["wall"],
+            "WASI's clock is the step's: {show}"
+        );
+    }
+    let randoms: std::collections::HashSet<String> = shows
+        .iter()
+        .map(|s| s["state"]["random"].to_string())
+        .collect();
+    assert_eq!(
+        randoms.len(),
+        3,
+        "each run draws its own numbers: {randoms:?}"
+    );
+
+    // The same run stepped alone, by a process with nothing made ahead.
+    let alone = Env::new("spares-alone", STRICT);
+    alone.deploy("hostile", &["kv"]);
+    let input = json!({"mode": "clock"}).to_string();
+    alone.ok(&["start", "hostile", "--id", "clock-c", "--input", &input]);
+    alone.work();
+    let alone = alone.show("clock-c");
+    assert_eq!(
+        alone["state"]["random"], shows[2]["state"]["random"],
+        "randomness is the run's and the step's, however the instance was made"
+    );
+    assert_eq!(alone["fuel_used"], shows[2]["fuel_used"], "{alone}");
+}
+
+#[test]
 fn no_memory_outlives_a_step() {
     // One process steps every run, one after another, so instances reuse
     // the pooled memory of the ones before: each must find it as the

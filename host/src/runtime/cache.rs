@@ -174,6 +174,7 @@ impl Cache {
         Ok(Arc::new(LoadedAgent {
             digest: digest.to_owned(),
             pre,
+            spare: Default::default(),
         }))
     }
 

@@ -21,6 +21,7 @@ use super::engine;
 use super::outcome::{self, StepFailure, TrapContext};
 use super::output::LogSink;
 use super::sandbox::{CallContext, FromGuest, StoreData};
+use super::spare::{self, Spare};
 use super::{LoadedAgent, Runtime, ToolGate, ToolReply};
 use crate::model::{LogLevel, LogLine, ToolError};
 
@@ -55,13 +56,21 @@ pub(super) fn call<R: Send + 'static>(
     let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
     let engine = runtime.engine.clone();
     let pre = agent.pre.clone();
+    let slot = agent.spare.clone();
+    let spares = runtime.spares.clone();
     let fuel = cx.fuel;
     let deadline = engine::deadline_ticks(limits.step_deadline);
+    let budget = spare::Budget {
+        fuel: limits.fuel_per_step,
+        memory_bytes: limits.memory_bytes,
+        deadline_ticks: deadline,
+    };
 
     let (done, finished) = mpsc::sync_channel(1);
     let job = Box::new(move || {
+        let ready = spare::take(&slot);
         let run = panic::catch_unwind(AssertUnwindSafe(|| {
-            run_guest(&engine, &pre, data, fuel, deadline, call)
+            run_guest(&engine, &pre, ready, data, fuel, deadline, call)
         }));
         let (run, store) = match run {
             Ok((run, store)) => (Ok(run), Some(store)),
@@ -70,10 +79,16 @@ pub(super) fn call<R: Send + 'static>(
         // The caller waits for these; it is gone only if it panicked itself.
         let _ = done.send(run);
         let _ = returned.send(FromGuest::Returned);
-        // Resetting the instance's memories for the next call takes a
-        // while for a large agent: the guest thread does it once the
-        // caller has its result.
-        store.map(|store| Box::new(store) as Box<dyn Send>)
+        // Resetting the instance's memories and making the next one take
+        // a while for a large agent: the guest thread does both once the
+        // caller has its result, before its next job. A call that
+        // panicked the runtime leaves no spare behind it.
+        store.map(|store| {
+            Box::new(move || {
+                drop(store);
+                spare::refill(&slot, &spares, &engine, &pre, &budget);
+            }) as Box<dyn FnOnce() + Send>
+        })
     });
     let joined = match runtime.guests.run(job) {
         Err(e) => Err(format!("could not start a thread for the guest: {e}")),
@@ -140,26 +155,47 @@ pub(super) fn call<R: Send + 'static>(
     }
 }
 
-/// Runs one call in a new store, and hands the store back to be dropped
-/// once the caller has the result.
+/// Runs one call in the spare instance if there is one, else in a new
+/// store, and hands the store back to be dropped once the caller has the
+/// result.
 fn run_guest<R>(
     engine: &Engine,
     pre: &AgentPre<StoreData>,
+    ready: Option<Spare>,
     data: StoreData,
     fuel: u64,
     deadline_ticks: u64,
     call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
 ) -> (GuestRun<R>, Store<StoreData>) {
-    let mut store = Store::new(engine, data);
-    store.limiter(|data| &mut data.limiter);
-    let fuel_set = store.set_fuel(fuel);
-    store.set_epoch_deadline(deadline_ticks);
-    store.epoch_deadline_trap();
-
     let start = Instant::now();
-    let result = fuel_set
-        .and_then(|()| pre.instantiate(&mut store))
-        .and_then(|agent| call(&agent, &mut store));
+    // A spare is used only if the call could have paid for instantiating
+    // it; otherwise the call instantiates and runs out of fuel doing so,
+    // as it would have without spares.
+    let (mut store, instance) = match ready.filter(|spare| spare.fuel_used <= fuel) {
+        Some(spare) => {
+            let Spare {
+                mut store,
+                agent,
+                fuel_used,
+                ..
+            } = spare;
+            store.data_mut().rebind(data);
+            store.set_epoch_deadline(deadline_ticks);
+            let fuel_set = store.set_fuel(fuel - fuel_used);
+            (store, fuel_set.map(|()| agent))
+        }
+        None => {
+            let mut store = Store::new(engine, data);
+            store.limiter(|data| &mut data.limiter);
+            let instance = store.set_fuel(fuel).and_then(|()| {
+                store.set_epoch_deadline(deadline_ticks);
+                store.epoch_deadline_trap();
+                pre.instantiate(&mut store)
+            });
+            (store, instance)
+        }
+    };
+    let result = instance.and_then(|agent| call(&agent, &mut store));
     let wall = start.elapsed();
     let fuel_left = store.get_fuel().unwrap_or(0);
     let run = GuestRun {

@@ -13,6 +13,7 @@
 //! - `limiter.rs`: the per-store memory limit
 //! - `exec.rs`: one call into a guest, on a guest thread
 //! - `threads.rs`: the guest threads, kept from one call to the next
+//! - `spare.rs`: instances made ahead of their call
 //! - `outcome.rs`: classifying failures, checking results
 //! - `bindings.rs`: the generated bindings and their conversions
 
@@ -28,6 +29,7 @@ mod outcome;
 mod output;
 pub mod prune;
 mod sandbox;
+mod spare;
 mod threads;
 
 use std::borrow::Cow;
@@ -95,6 +97,8 @@ pub struct Runtime {
     limits: Limits,
     /// The threads guests run on.
     guests: threads::GuestThreads,
+    /// Bounds the instances kept ready for the next call of each agent.
+    spares: spare::SpareCount,
 }
 
 /// A compiled, pre-linked agent version, ready to be instantiated.
@@ -102,6 +106,8 @@ pub struct LoadedAgent {
     /// Lowercase hex SHA-256 of the component's bytes.
     pub digest: String,
     pre: bindings::AgentPre<StoreData>,
+    /// An instance ready for this agent's next call.
+    spare: spare::SpareSlot,
 }
 
 impl std::fmt::Debug for LoadedAgent {
@@ -179,6 +185,7 @@ impl Runtime {
             cache,
             limits,
             guests: threads::GuestThreads::new("wakeful-guest", engine::GUEST_THREAD_STACK),
+            spares: spare::SpareCount::default(),
         })
     }
 

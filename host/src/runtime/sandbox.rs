@@ -111,6 +111,27 @@ impl StoreData {
         }
     }
 
+    /// Gives a store made ahead of its call (a [spare](super::spare)) the
+    /// sandbox of the call that takes it. What instantiation allocated
+    /// stays counted against the memory limit, and resources it made stay
+    /// in the table.
+    pub(super) fn rebind(&mut self, call: StoreData) {
+        let StoreData {
+            wasi,
+            table: _,
+            limiter: _,
+            log,
+            run_id,
+            now_ms,
+            tools,
+        } = call;
+        self.wasi = wasi;
+        self.log = log;
+        self.run_id = run_id;
+        self.now_ms = now_ms;
+        self.tools = tools;
+    }
+
     fn monotonic_now(&self) -> u64 {
         self.now_ms.saturating_mul(1_000_000)
     }

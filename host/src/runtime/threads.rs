@@ -26,12 +26,13 @@ const MAX_IDLE: usize = 8;
 /// caller's job (see `exec.rs`).
 pub(super) type Job = Box<dyn FnOnce() -> Leftover + Send + 'static>;
 
-/// What a job leaves to be dropped once it has reported its result: the
+/// What a job leaves to be done once it has reported its result: the
 /// thread is back in the pool by then, and a job sent to it meanwhile runs
-/// once the leftover is gone. A call's store is one: dropping it resets a
-/// large agent's memory, which its caller need not wait for, while the
-/// next call on this thread finds the slot that store held free again.
-pub(super) type Leftover = Option<Box<dyn Send>>;
+/// once the leftover is done. A call leaves its store to drop, which resets
+/// a large agent's memory, and the next instance of its agent to make
+/// (`spare.rs`): its caller need not wait for either, while the next call
+/// on this thread finds the pool slot that store held free again.
+pub(super) type Leftover = Option<Box<dyn FnOnce() + Send>>;
 
 /// A job, and the way back to the thread that runs it.
 struct Task {
@@ -124,7 +125,9 @@ fn serve(first: Task, inbox: &mpsc::Receiver<Task>, pool: &Weak<Idle>) {
         // Not holding the pool while waiting, so that dropping the runtime
         // drops the idle senders and ends the wait below.
         drop(idle);
-        drop(leftover);
+        if let Some(rest) = leftover {
+            rest();
+        }
         match inbox.recv() {
             Ok(next) => task = next,
             Err(mpsc::RecvError) => return,
@@ -185,7 +188,7 @@ mod tests {
     }
 
     #[test]
-    fn a_leftover_is_dropped_after_the_job_and_before_the_next() {
+    fn a_leftover_is_done_after_the_job_and_before_the_next() {
         struct Leftover(Arc<Mutex<Vec<&'static str>>>);
         impl Drop for Leftover {
             fn drop(&mut self) {
@@ -201,13 +204,14 @@ mod tests {
             Box::new(move || {
                 events.lock().unwrap().push("first job");
                 tx.send(()).unwrap();
-                Some(Box::new(Leftover(events)) as Box<dyn Send>)
+                let leftover = Leftover(events);
+                Some(Box::new(move || drop(leftover)) as Box<dyn FnOnce() + Send>)
             })
         };
         pool.run(first).unwrap();
         rx.recv().unwrap();
-        // The thread is back before its leftover is dropped; the second job
-        // goes to it and runs once the leftover is gone.
+        // The thread is back before its leftover is done; the second job
+        // goes to it and runs once the leftover is done.
         wait_for(|| pool.idle() == 1);
         let second = {
             let events = Arc::clone(&events);
