@@ -13,7 +13,7 @@ use crate::store::{Result, StoreError};
 
 /// How long a process waits for another one's write transaction before it
 /// gives up with "database is locked".
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Opens (creating if needed) the data file and brings its schema up to
 /// date. A file written by a newer schema is refused untouched.

@@ -16,12 +16,14 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::store::{Result as StoreResult, StoreError};
 
 mod pg;
 mod values;
+mod writer;
 
 use pg::{pg_args, pg_refs};
 pub(crate) use values::params;
@@ -115,6 +117,9 @@ pub struct Connection {
     /// Commits of [`Durability::Synced`] write transactions on this
     /// connection: each is one flush of the log to disk.
     synced_commits: Cell<u64>,
+    /// On SQLite, the turn to write that this process's connections to
+    /// the file take before they begin a write transaction.
+    writer: Option<Arc<writer::WriterGate>>,
 }
 
 enum Backend {
@@ -138,11 +143,17 @@ pub struct Pg {
 
 impl Connection {
     pub fn sqlite(conn: rusqlite::Connection) -> Connection {
+        // An in-memory database has no file name, and no other connection.
+        let writer = conn
+            .path()
+            .filter(|path| !path.is_empty())
+            .map(|path| writer::for_file(std::path::Path::new(path)));
         Connection {
             backend: Backend::Sqlite(conn),
             // The store opens SQLite files with `synchronous=FULL`.
             sync_full: Cell::new(Some(true)),
             synced_commits: Cell::new(0),
+            writer,
         }
     }
 
@@ -157,6 +168,7 @@ impl Connection {
             })),
             sync_full: Cell::new(Some(true)),
             synced_commits: Cell::new(0),
+            writer: None,
         }
     }
 
@@ -420,6 +432,9 @@ pub struct Transaction<'c> {
     conn: &'c Connection,
     open: bool,
     durability: Durability,
+    /// This process's turn to write to the SQLite file, given back once
+    /// the transaction has committed or rolled back.
+    _turn: Option<writer::WriterTurn<'c>>,
 }
 
 impl<'c> Transaction<'c> {
@@ -432,6 +447,10 @@ impl<'c> Transaction<'c> {
         // setting it back failed once, so it is set again here or the
         // transaction does not start.
         conn.set_sync_full(durability == Durability::Synced)?;
+        let turn = conn
+            .writer
+            .as_deref()
+            .and_then(|gate| gate.enter(super::sqlite::BUSY_TIMEOUT));
         conn.control(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
@@ -444,6 +463,7 @@ impl<'c> Transaction<'c> {
             conn,
             open: true,
             durability,
+            _turn: turn,
         };
         if durability == Durability::Deferred && conn.dialect() == Dialect::Postgres {
             // Asynchronous commit: PostgreSQL flushes its WAL in order, so
