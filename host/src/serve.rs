@@ -19,6 +19,10 @@ use crate::logs::{self, LogFormat};
 use crate::wakeup::Wakeup;
 use crate::worker::Worker;
 
+mod integrity;
+
+use integrity::Integrity;
+
 /// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
 /// `[api] listen` says.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
@@ -68,16 +72,30 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     if workers == 0 {
         bail!("--workers must be at least 1: runs are only stepped by workers");
     }
-    // A long-lived process reads every page once before it serves: a
-    // damaged store is refused at start, not found by a step at 3 a.m.
-    let checking = std::time::Instant::now();
-    app.store
-        .check_integrity()
-        .context("the store failed its integrity check; serve will not start on it")?;
-    tracing::info!(
-        ms = checking.elapsed().as_millis() as u64,
-        "store integrity checked"
-    );
+    // A long-lived process reads every page once as it starts: a damaged
+    // store stops it before any step, not found by a step at 3 a.m.
+    let integrity = Arc::new(Integrity::default());
+    let mut threads = Vec::new();
+    {
+        let checker = App::open(data_dir, app.config.clone())?;
+        let integrity = integrity.clone();
+        let thread = std::thread::Builder::new()
+            .name("integrity".into())
+            .spawn(move || {
+                let checking = std::time::Instant::now();
+                let verdict = checker.store.check_integrity().map_err(|e| e.to_string());
+                match &verdict {
+                    Ok(()) => tracing::info!(
+                        ms = checking.elapsed().as_millis() as u64,
+                        "store integrity checked; workers start"
+                    ),
+                    Err(e) => tracing::error!(error = %e, "the store failed its integrity check"),
+                }
+                integrity.set(verdict);
+            })
+            .context("cannot start the integrity check's thread")?;
+        threads.push(thread);
+    }
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
@@ -99,7 +117,6 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     let counters = Arc::new(Counters::default());
     let wakeup = Arc::new(Wakeup::default());
     let stop = Arc::new(AtomicBool::new(false));
-    let mut threads = Vec::new();
     let engine = app.runtime()?;
     // Callback links point at this server unless `[api] public_url` says
     // where others reach it.
@@ -141,9 +158,14 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         worker_app.share_runtime(engine.clone());
         worker_app.tools.set_public_url(public_url.clone());
         let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
+        let integrity = integrity.clone();
         let thread = std::thread::Builder::new()
             .name(format!("worker-{n}"))
-            .spawn(move || work(worker_app, &stop, &counters, &wakeup))
+            .spawn(move || {
+                if integrity.passed_unless(&stop) {
+                    work(worker_app, &stop, &counters, &wakeup)
+                }
+            })
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
@@ -162,12 +184,32 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         limits,
         wakeup,
     });
-    let served = runtime.block_on(api::serve(listener, shutdown_signal(), state));
+    let damage = {
+        let integrity = integrity.clone();
+        async move {
+            let passed = tokio::task::spawn_blocking(move || integrity.passed()).await;
+            if matches!(passed, Ok(true)) {
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    let shutdown = async {
+        tokio::select! {
+            _ = shutdown_signal() => {},
+            _ = damage => {},
+        }
+    };
+    let served = runtime.block_on(api::serve(listener, shutdown, state));
     stop.store(true, Ordering::SeqCst);
     for t in threads {
         if t.join().is_err() {
             tracing::error!("a worker thread panicked; its run is retried when its claim expires");
         }
+    }
+    if let Some(damage) = integrity.failure() {
+        bail!(
+            "the store failed its integrity check; serve stopped before stepping any run: {damage}"
+        );
     }
     served.context("the API server failed")?;
     tracing::info!("stopped");
