@@ -2,12 +2,12 @@
 //! approval requests, audit) or its failure, parking, cancelling and giving
 //! a claim back. Each checks the claim's epoch first.
 
-use super::db::{Connection, params};
+use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::claims::check_claim;
-use super::runs;
 use super::{Context, audit, clamp_time, to_json, write};
+use super::{delta, runs};
 use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake, approval_digest};
 use crate::store::{AuditEntry, Result, StepCommit, StepFailed, StepHeld, StoreError};
 
@@ -74,17 +74,26 @@ pub(super) fn commit_steps(
 fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     check_claim(tx, run_id, c.epoch)?;
-    let (steps, version): (u64, String) = tx
-        .prepare_cached("SELECT steps, version FROM runs WHERE run_id = ?1")
-        .and_then(|mut stmt| stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?))))
+    let (steps, version, previous): (u64, String, String) = tx
+        .prepare_cached("SELECT steps, version, state FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| {
+            stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        })
         .ctx_with(|| format!("reading run {run_id}"))?;
     let seq = steps + 1;
 
+    // The run's state is that of its last checkpoint (every write of one
+    // writes the other), so the new state is stored as an edit of it when
+    // that is shorter; a run whose history is trimmed keeps whole states,
+    // so that its oldest kept checkpoint never needs a deleted one.
+    let edit = (steps > 0 && c.keep_checkpoints.is_none())
+        .then(|| delta::encode(&previous, &c.state))
+        .flatten();
     let wake_json = to_json(&c.wake, "the wake")?;
     let next_json = to_json(&c.next, "the next step")?;
     tx.prepare_cached(
         "INSERT INTO checkpoints (run_id, seq, version, wake, state, next, status_text, \
-         fuel_used, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         fuel_used, at, state_is_edit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )
     .and_then(|mut stmt| {
         stmt.execute(params![
@@ -92,22 +101,19 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
             seq,
             version,
             wake_json,
-            c.state,
+            edit.as_deref().unwrap_or(&c.state),
             next_json,
             c.status_text,
             c.fuel_used,
             c.at,
+            i64::from(edit.is_some()),
         ])
     })
     .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
     if let Some(keep) = c.keep_checkpoints
         && seq > keep
     {
-        // The primary key (run_id, seq) finds them: the cost of a step does
-        // not grow with the run's age.
-        tx.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1 AND seq <= ?2")
-            .and_then(|mut stmt| stmt.execute(params![run_id, seq - keep]))
-            .ctx_with(|| format!("deleting the oldest checkpoints of run {run_id}"))?;
+        trim_history(tx, run_id, seq - keep)?;
     }
 
     // A finished run waits for nothing, whatever the caller passed.
@@ -400,4 +406,33 @@ pub(super) fn release(conn: &mut Connection, run_id: &str, epoch: u64) -> Result
         .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
         Ok(())
     })
+}
+
+/// Deletes a run's checkpoints up to `last`. The primary key (run_id, seq)
+/// finds them: the cost of a step does not grow with the run's age. Should
+/// the oldest one kept be stored as an edit (written before the run's
+/// history was bounded), it is first written whole.
+fn trim_history(tx: &Connection, run_id: &str, last: u64) -> Result<()> {
+    let oldest_kept = last + 1;
+    let is_edit: Option<i64> = tx
+        .prepare_cached("SELECT state_is_edit FROM checkpoints WHERE run_id = ?1 AND seq = ?2")
+        .and_then(|mut stmt| stmt.query_row(params![run_id, oldest_kept], |row| row.get(0)))
+        .optional()
+        .ctx_with(|| format!("reading checkpoint {oldest_kept} of run {run_id}"))?;
+    if is_edit == Some(1) {
+        let whole = runs::checkpoints(tx, run_id)?
+            .into_iter()
+            .find(|c| c.seq == oldest_kept)
+            .map(|c| c.state)
+            .ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
+        tx.prepare_cached(
+            "UPDATE checkpoints SET state = ?3, state_is_edit = 0 WHERE run_id = ?1 AND seq = ?2",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, oldest_kept, whole]))
+        .ctx_with(|| format!("writing checkpoint {oldest_kept} of run {run_id} whole"))?;
+    }
+    tx.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1 AND seq <= ?2")
+        .and_then(|mut stmt| stmt.execute(params![run_id, last]))
+        .ctx_with(|| format!("deleting the oldest checkpoints of run {run_id}"))?;
+    Ok(())
 }

@@ -34,6 +34,7 @@ mod claims;
 mod commits;
 mod copy;
 pub(crate) mod db;
+mod delta;
 mod health;
 mod hosts;
 mod intents;

@@ -14,7 +14,13 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (6, super::schema::SCHEMA_V6),
     (7, PG_SCHEMA_V7),
     (8, super::schema::SCHEMA_V8),
+    (9, PG_SCHEMA_V9),
 ];
+
+/// As SQLite's, with PostgreSQL's 64-bit integer.
+const PG_SCHEMA_V9: &str = r#"
+ALTER TABLE checkpoints ADD COLUMN state_is_edit BIGINT NOT NULL DEFAULT 0;
+"#;
 
 /// The component's bytes in a table of their own, as on SQLite (where it
 /// matters for speed; here for one schema).

@@ -250,6 +250,8 @@ struct CheckpointRow {
     wake: Option<String>,
     upgraded_from: Option<String>,
     state: String,
+    /// `state` is an edit of the previous checkpoint's (`delta.rs`).
+    state_is_edit: bool,
     next: String,
     status_text: Option<String>,
     fuel_used: u64,
@@ -265,6 +267,7 @@ impl CheckpointRow {
             wake: row.get("wake")?,
             upgraded_from: row.get("upgraded_from")?,
             state: row.get("state")?,
+            state_is_edit: row.get::<_, i64>("state_is_edit")? == 1,
             next: row.get("next")?,
             status_text: row.get("status_text")?,
             fuel_used: row.get("fuel_used")?,
@@ -299,7 +302,7 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
     let rows = conn
         .prepare_cached(
             "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
-             fuel_used, at \
+             fuel_used, at, state_is_edit \
              FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
         )
         .and_then(|mut stmt| {
@@ -307,9 +310,25 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
                 .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
-    rows.into_iter()
-        .map(CheckpointRow::into_checkpoint)
-        .collect()
+    let mut previous: Option<String> = None;
+    let mut checkpoints = Vec::with_capacity(rows.len());
+    for mut row in rows {
+        if row.state_is_edit {
+            row.state = previous
+                .as_deref()
+                .and_then(|base| super::delta::decode(base, &row.state))
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!(
+                        "checkpoint {} of run {run_id} is stored as an edit of the one before, \
+                         which it does not fit; restore the store from a backup (`wakeful backup`)",
+                        row.seq
+                    ))
+                })?;
+        }
+        previous = Some(row.state.clone());
+        checkpoints.push(row.into_checkpoint()?);
+    }
+    Ok(checkpoints)
 }
 
 /// The columns [`ApprovalRow::from_row`] reads (unqualified, as above).

@@ -5,6 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
+    SCHEMA_V9,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -299,4 +300,11 @@ pub(super) const SCHEMA_V8: &str = r#"
 CREATE INDEX inbox_pending ON inbox (received_at) WHERE consumed_at_step IS NULL;
 CREATE INDEX approvals_answered ON approvals (answered_at)
     WHERE consumed = 0 AND (answered = 1 OR expiry_delivered = 1);
+"#;
+
+/// A checkpoint's state stored as an edit of the previous checkpoint's
+/// (`delta.rs`): 1 when `state` is such an edit, 0 when it is the whole
+/// state text. Rows written before are whole.
+pub(super) const SCHEMA_V9: &str = r#"
+ALTER TABLE checkpoints ADD COLUMN state_is_edit INTEGER NOT NULL DEFAULT 0;
 "#;

@@ -99,6 +99,7 @@ pub(super) const TABLES: &[Table] = &[
             "status_text",
             "fuel_used",
             "at",
+            "state_is_edit",
         ],
         key: &[("run_id", T), ("seq", I)],
     },

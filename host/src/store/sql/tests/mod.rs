@@ -280,6 +280,7 @@ mod callbacks;
 mod claims;
 mod copy;
 mod group;
+mod history;
 mod schedules;
 mod tools;
 
