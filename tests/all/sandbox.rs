@@ -150,11 +150,22 @@ fn a_step_in_an_instance_made_ahead_of_it_sees_only_its_own_run() {
     let env = Env::new("spares", STRICT);
     env.deploy("hostile", &["kv"]);
     let runs = ["clock-a", "clock-b", "clock-c"];
-    for run in runs {
-        let input = json!({"mode": "clock"}).to_string();
+    for run in runs.iter().chain(&["chatty-a", "chatty-b"]) {
+        let mode = run.split('-').next().unwrap();
+        let input = json!({ "mode": mode }).to_string();
         env.ok(&["start", "hostile", "--id", run, "--input", &input]);
     }
     env.work();
+    for run in ["chatty-a", "chatty-b"] {
+        let logs = env.audit_rows(run, "log");
+        assert!(
+            logs.iter().any(|l| l["data"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("chatty")),
+            "{run}'s output is in its own log: {logs:?}"
+        );
+    }
     let shows = runs.map(|run| env.show(run));
     for show in &shows {
         assert_eq!(show["status"], "done", "{show}");
@@ -163,6 +174,14 @@ fn a_step_in_an_instance_made_ahead_of_it_sees_only_its_own_run() {
         assert_eq!(
             state["now"], state["wall"],
             "WASI's clock is the step's: {show}"
+        );
+        assert_eq!(state["run"], show["run_id"], "{show}");
+        let run = show["run_id"].as_str().unwrap();
+        let said = format!("clocks read by {run}");
+        let logs = env.audit_rows(run, "log");
+        assert!(
+            logs.iter().any(|l| l["data"]["message"] == said.as_str()),
+            "{run}'s host.log line is in its own log: {logs:?}"
         );
     }
     let randoms: std::collections::HashSet<String> = shows

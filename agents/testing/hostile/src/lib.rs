@@ -10,7 +10,7 @@
 //! | `bigstate` | returns a 2 MiB state |
 //! | `chatty` | prints 512 KiB to stdout and 512 KiB to stderr, then waits for event `never` |
 //! | `error` | fails with "hostile error" |
-//! | `clock` | done; state `{"now", "wall", "random"}`: logical time, system time (ms), 8 random bytes (hex) |
+//! | `clock` | done; state `{"now", "wall", "random", "run"}`: logical time, system time (ms), 8 random bytes (hex), run id; logs "clocks read by <run>" |
 //! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
 //! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
@@ -178,7 +178,8 @@ fn clock() -> Value {
     // std seeds RandomState from the host's randomness.
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u64(0);
-    json!({"now": now(), "wall": wall, "random": format!("{:016x}", hasher.finish())})
+    log::info(format!("clocks read by {}", run_id()));
+    json!({"now": now(), "wall": wall, "random": format!("{:016x}", hasher.finish()), "run": run_id()})
 }
 
 /// In the memory's initial image (`.data`) and after it (`.bss`).
