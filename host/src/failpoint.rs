@@ -57,3 +57,26 @@ pub fn hit(point: &str, key: &str) {
 #[cfg(not(feature = "failpoints"))]
 #[inline]
 pub fn hit(_point: &str, _key: &str) {}
+
+/// Holds the calling thread while the file that `WAKEFUL_HOLD=<point>:<path>`
+/// names exists, so that a test can keep a moment that is usually brief
+/// (`integrity`: `serve`'s check of the store) going for as long as it
+/// needs to look at what happens meanwhile.
+#[cfg(feature = "failpoints")]
+pub fn hold(point: &str) {
+    let Ok(wanted) = std::env::var("WAKEFUL_HOLD") else {
+        return;
+    };
+    if let Some((p, path)) = wanted.split_once(':')
+        && p == point
+    {
+        while std::path::Path::new(path).exists() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+/// Without the `failpoints` feature nothing is held.
+#[cfg(not(feature = "failpoints"))]
+#[inline]
+pub fn hold(_point: &str) {}

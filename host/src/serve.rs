@@ -82,6 +82,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         let thread = std::thread::Builder::new()
             .name("integrity".into())
             .spawn(move || {
+                crate::failpoint::hold("integrity");
                 let checking = std::time::Instant::now();
                 let verdict = checker.store.check_integrity().map_err(|e| e.to_string());
                 match &verdict {

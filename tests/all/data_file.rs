@@ -85,6 +85,44 @@ fn a_damaged_page_is_found_by_check_and_named_as_damage() {
 }
 
 #[test]
+fn serve_answers_at_once_but_steps_nothing_before_its_check_has_passed() {
+    let env = Env::sqlite("check-first", "");
+    env.deploy("waiter", &[]);
+    let input = json!({"topic": "go"}).to_string();
+    env.ok(&["start", "waiter", "--id", "early", "--input", &input]);
+    // The check is held for as long as this file exists.
+    let hold = env.dir.join("hold-integrity");
+    std::fs::write(&hold, "").unwrap();
+    let held = env.clone_with_env("WAKEFUL_HOLD", &format!("integrity:{}", hold.display()));
+    let server = held.serve();
+
+    let (status, show) = server.get("/v1/runs/early");
+    assert_eq!((status, &show["steps"]), (200, &json!(0)), "{show}");
+    let (status, body) = server.post(
+        "/v1/runs",
+        &json!({"agent": "waiter", "id": "during", "input": {"topic": "go"}}),
+    );
+    assert_eq!(status, 201, "the API takes writes during the check: {body}");
+    // A worker that did not wait would have stepped both runs by now.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for run in ["early", "during"] {
+        let (_, show) = server.get(&format!("/v1/runs/{run}"));
+        assert_eq!(show["steps"], 0, "stepped before the check passed: {show}");
+    }
+
+    std::fs::remove_file(&hold).unwrap();
+    for run in ["early", "during"] {
+        server.wait_run(run, "its first step", |r| r["steps"] == 1);
+    }
+    assert!(
+        env.serve_log()
+            .contains("store integrity checked; workers start"),
+        "{}",
+        env.serve_log()
+    );
+}
+
+#[test]
 fn a_backup_taken_while_a_worker_runs_is_a_working_store() {
     let env = with_runs("backup", 30);
     env.ok(&["send", "--topic", "go", "--id", "g1"]);
