@@ -9,8 +9,6 @@
 //! inserted as they are. Decoding gives back the exact text the guest
 //! returned, byte for byte; an edit that would not is never stored.
 
-use std::collections::HashMap;
-
 /// Texts longer than this are stored whole: indexing the previous text
 /// costs time in proportion to its length, on the step's commit.
 pub(super) const MAX_TEXT: usize = 64 << 10;
@@ -22,9 +20,6 @@ const MIN_COPY: usize = 12;
 /// Bytes hashed to find where a copy may start.
 const PROBE: usize = 8;
 
-/// Places in the previous text a copy is tried from, at each position.
-const CANDIDATES: usize = 8;
-
 /// The edit from `base` to `target`, if it is worth storing: shorter than
 /// `target` and decoding back to it exactly.
 pub(super) fn encode(base: &str, target: &str) -> Option<String> {
@@ -32,25 +27,15 @@ pub(super) fn encode(base: &str, target: &str) -> Option<String> {
         return None;
     }
     let (b, t) = (base.as_bytes(), target.as_bytes());
-    let mut starts: HashMap<&[u8], Vec<usize>> = HashMap::new();
-    for at in 0..b.len().saturating_sub(PROBE - 1) {
-        starts.entry(&b[at..at + PROBE]).or_default().push(at);
-    }
+    let starts = Starts::of(b);
     let mut ops: Vec<serde_json::Value> = Vec::new();
     let mut literal = 0;
     let mut at = 0;
     while at < t.len() {
         let best = match (target.is_char_boundary(at), t.get(at..at + PROBE)) {
-            // The latest few places a probe was seen: repetitive text
-            // would otherwise make this quadratic.
-            (true, Some(probe)) => starts.get(probe).and_then(|places| {
-                places
-                    .iter()
-                    .rev()
-                    .take(CANDIDATES)
-                    .map(|&from| (from, common_prefix(&b[from..], &t[at..])))
-                    .max_by_key(|&(_, len)| len)
-            }),
+            (true, Some(probe)) => starts
+                .find(probe)
+                .map(|from| (from, common_prefix(&b[from..], &t[at..]))),
             _ => None,
         };
         // A copy ends where a character of the target ends, so that what is
@@ -80,6 +65,48 @@ pub(super) fn encode(base: &str, target: &str) -> Option<String> {
     }
     let edit = serde_json::Value::Array(ops).to_string();
     (edit.len() < target.len() && decode(base, &edit).as_deref() == Some(target)).then_some(edit)
+}
+
+/// Where each [`PROBE`]-byte run of the previous text was last seen: a
+/// flat table indexed by a hash of the run, built once per commit without
+/// an allocation per entry (the encoding runs inside the step's commit).
+/// Two runs that share a slot keep the later one; a wrong candidate only
+/// gives a shorter copy, since every copy is checked byte for byte.
+struct Starts<'b> {
+    base: &'b [u8],
+    /// Position + 1 of the run in each slot; 0 for none.
+    slots: Vec<u32>,
+    shift: u32,
+}
+
+impl<'b> Starts<'b> {
+    fn of(base: &'b [u8]) -> Starts<'b> {
+        let runs = base.len().saturating_sub(PROBE - 1);
+        let bits = (runs * 2).next_power_of_two().trailing_zeros().max(4);
+        let mut starts = Starts {
+            base,
+            slots: vec![0; 1 << bits],
+            shift: 64 - bits,
+        };
+        for at in 0..runs {
+            let slot = starts.slot(&base[at..at + PROBE]);
+            // `base` is at most MAX_TEXT long, so a position fits.
+            starts.slots[slot] = at as u32 + 1;
+        }
+        starts
+    }
+
+    fn slot(&self, run: &[u8]) -> usize {
+        let mut word = [0u8; PROBE];
+        word.copy_from_slice(run);
+        (u64::from_le_bytes(word).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// A place in the previous text where `probe` may start.
+    fn find(&self, probe: &[u8]) -> Option<usize> {
+        let at = (self.slots[self.slot(probe)] as usize).checked_sub(1)?;
+        (self.base[at..at + PROBE] == *probe).then_some(at)
+    }
 }
 
 /// The text that `edit` makes of `base`; `None` if `edit` is not an edit
