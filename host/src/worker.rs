@@ -16,6 +16,7 @@ use crate::tools::gate::{Spend, StepGate};
 use crate::waits;
 
 mod batch;
+mod void;
 
 /// What happened to one claimed run.
 #[derive(Debug, Serialize)]
@@ -196,6 +197,9 @@ impl<'a> Worker<'a> {
         let what = match self.step_claimed(&claim, wake.clone(), None) {
             Ok(end) => end,
             Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
+            Err(AppError::Store(e @ StoreError::Conflict(_))) => {
+                self.void(&claim, &wake, e.to_string(), vec![])?
+            }
             Err(AppError::Store(e)) => self.store_failed(&claim, &wake, e)?,
             Err(e) => return Err(e),
         };
@@ -303,16 +307,25 @@ impl<'a> Worker<'a> {
             note: None,
             call_rows: 0,
             unaudited_calls: 0,
+            effects: Default::default(),
+            conflict: None,
         };
         let report = runtime.step(&loaded, &input, &mut gate);
+        // Written with the checkpoint; dropped with a step that fails, is
+        // held or parked, which then runs again and calls again.
+        let effects = std::mem::take(&mut gate.effects);
         let (executed, replayed) = (gate.executed, gate.replayed);
         // A tool call found a run budget spent: whatever the step did with
         // that refusal, the run waits for an operator after it.
         let budget_spent = gate.budget_spent.take();
         let unknown_outcome = gate.unknown_outcome.take();
         let held = gate.held.take();
+        let conflict = gate.conflict.take();
         let mut logs = gate.take_audit();
         logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
+        if let Some(why) = conflict {
+            return self.void(claim, &wake, why, logs);
+        }
         if let Some(switch) = held {
             return self.hold(claim, &wake, switch, logs);
         }
@@ -437,6 +450,7 @@ impl<'a> Worker<'a> {
             at: now,
             park: budget_spent.clone(),
             keep_checkpoints: self.app.config.retention.checkpoints_per_run,
+            effects,
         };
         match later {
             Some(later) => later.push(commit),
@@ -477,9 +491,10 @@ impl<'a> Worker<'a> {
     }
 
     /// Abandons a step a kill switch stopped in flight: nothing of the run
-    /// changes (its tool calls already recorded are replayed when the step
-    /// is retried), and the run waits for the switch to lift. The guest
-    /// never sees the pause.
+    /// changes (its calls that left the host are replayed when the step is
+    /// retried; its kv and lease calls were never written and are made
+    /// again), and the run waits for the switch to lift. The guest never
+    /// sees the pause.
     fn hold(
         &mut self,
         claim: &Claim,

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use crate::harness::Env;
+use crate::harness::{Env, INCIDENT_TOOLS};
 
 const LIMITS: &str = "[limits]\nmax_attempts = 1\nmemory_mib = 32\nsteps_per_commit = 16\n";
 
@@ -47,4 +47,51 @@ fn failing_steps_in_a_group_leave_the_others_committed_and_write_nothing() {
             );
         }
     }
+}
+
+/// Two incidents on one service, approved together: their act steps run in
+/// one group and both find the service at the version their plans were
+/// made for, so each is told its kv write would succeed. Only the first
+/// to commit writes; the second is void (no attempt counted), runs again
+/// at once, finds the world changed and does nothing. The action is
+/// applied once.
+#[test]
+fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
+    let limits = "[limits]\nsteps_per_commit = 16\nretry_backoff_ms = 60000\n";
+    let env = Env::new("group-void", &format!("{INCIDENT_TOOLS}\n{limits}"));
+    let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
+    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.deploy("incident", &["kv", "lease", "llm"]);
+    let runs = ["inc-a", "inc-b"];
+    for (i, run) in runs.iter().enumerate() {
+        let input = json!({"incident": format!("INC-{i}"), "service": "payments-api"});
+        env.start("incident", run, input);
+    }
+    env.work();
+    for run in runs {
+        env.ok(&["approve", run, "approve-scale_out", "--by", "on-call"]);
+    }
+    env.work();
+    let service = env.kv("service/payments-api");
+    assert_eq!(service["actions_applied"], 1, "{service}");
+    let outcomes: Vec<String> = runs
+        .iter()
+        .map(|run| env.show(run)["outcome"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(outcomes[0], "resolved", "{outcomes:?}");
+    assert!(
+        outcomes[1].starts_with("world changed since the plan"),
+        "{outcomes:?}"
+    );
+    let void = env.audit_rows("inc-b", "step void");
+    assert_eq!(void.len(), 1, "{void:?}");
+    assert!(
+        void[0]["data"]["why"]
+            .as_str()
+            .is_some_and(|why| why.contains("service/payments-api")),
+        "{void:?}"
+    );
+    // Not a failed attempt: no backoff (a minute here) held it back.
+    assert!(env.audit_rows("inc-b", "step failed").is_empty());
+    assert_eq!(env.show("inc-b")["status"], "done");
 }

@@ -89,7 +89,8 @@ fn store_status(e: &StoreError) -> StatusCode {
         StoreError::RunExists(_)
         | StoreError::RunIdRetired(_)
         | StoreError::VersionConflict { .. }
-        | StoreError::LostClaim { .. } => StatusCode::CONFLICT,
+        | StoreError::LostClaim { .. }
+        | StoreError::Conflict(_) => StatusCode::CONFLICT,
         StoreError::Db(_) | StoreError::TooNew { .. } | StoreError::Corrupt(_) => {
             StatusCode::INTERNAL_SERVER_ERROR
         }

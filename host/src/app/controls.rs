@@ -86,7 +86,7 @@ impl App {
     pub fn kv(&mut self, op: &KvOp, by: &str) -> Result<KvOutcome> {
         let now = self.now();
         if let KvOp::Get { .. } = op {
-            return Ok(self.store.kv(op, None, now)?);
+            return Ok(self.store.kv(op)?);
         }
         let key = match op {
             KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),

@@ -10,11 +10,13 @@
 //! [`StoreError::LostClaim`] and changes nothing.
 
 mod callbacks;
+mod effects;
 mod types;
 
 pub mod sql;
 
 pub use callbacks::*;
+pub use effects::*;
 pub use types::*;
 
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
@@ -54,6 +56,10 @@ pub enum StoreError {
         "run {run_id} was claimed by another worker (epoch {epoch} is stale); this step's writes were discarded"
     )]
     LostClaim { run_id: String, epoch: u64 },
+    /// A kv key or lease a step wrote was changed by someone else before
+    /// the step committed: the step is void and retried.
+    #[error("{0} before this step committed; the step is void and is retried")]
+    Conflict(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }
@@ -214,6 +220,16 @@ pub trait Store: Send {
     fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()>;
     /// Gives a claim back untouched.
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;
+    /// Gives back the claim of a step that is void (a kv key or lease it
+    /// wrote changed before it committed), with audit rows saying so: the
+    /// run is due again at once, and no attempt is counted.
+    fn void_step(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()>;
 
     // ---- triggers
     /// Puts an event in one run's inbox. Stored even if the run does not wait
@@ -320,23 +336,29 @@ pub trait Store: Send {
         usage: &Usage,
         at: Millis,
     ) -> Result<()>;
-    /// Runs a kv operation; with `ledger`, records its rendered result (and a
-    /// `tool` audit row) under the claim in the same transaction, and refuses
-    /// a key the ledger already holds rather than run the effect twice.
-    /// Deleting a key forgets its version: a later put starts again at 1.
-    fn kv(
+    /// Runs a kv operation for an operator (a read, or a write synced
+    /// without an audit row; `kv_audited` writes one). A step's calls are
+    /// held in [`Effects`] instead. Deleting a key keeps its version.
+    fn kv(&mut self, op: &KvOp) -> Result<KvOutcome>;
+    /// Runs a lease operation (expiry judged at `now`) as `kv` does.
+    fn lease(&mut self, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome>;
+    /// A kv key's value (`None` once deleted) and version, if it was ever
+    /// written; read without a transaction.
+    fn kv_peek(&self, key: &str) -> Result<Option<(Option<String>, u64)>>;
+    /// The lease on `resource`, expired or not, if one is recorded.
+    fn lease_peek(&self, resource: &str) -> Result<Option<Held>>;
+    /// Writes a step's built-in calls held so far (their effects, ledger
+    /// and audit rows) under the claim, without waiting for the disk: a
+    /// step does so before a call that leaves the host. A key or lease
+    /// changed since the step found it is a [`StoreError::Conflict`], and
+    /// nothing is written.
+    fn apply_effects(
         &mut self,
-        op: &KvOp,
-        ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
+        run_id: &str,
+        epoch: u64,
+        effects: &Effects,
         at: Millis,
-    ) -> Result<KvOutcome>;
-    /// Runs a lease operation (expiry judged at `now`); with `ledger`, as `kv`.
-    fn lease(
-        &mut self,
-        op: &LeaseOp,
-        ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
-        now: Millis,
-    ) -> Result<LeaseOutcome>;
+    ) -> Result<()>;
 
     // ---- callback links
     /// Makes a callback link for the claimed run of `call` (a new random

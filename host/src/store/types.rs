@@ -296,6 +296,8 @@ pub struct StepCommit {
     /// Checkpoints of the run to keep, this one included
     /// (`[retention] checkpoints_per_run`); `None` keeps all.
     pub keep_checkpoints: Option<u64>,
+    /// The step's built-in tool calls, written with its checkpoint.
+    pub effects: super::Effects,
 }
 
 /// A run moved to another version of its agent, with its migrated state.

@@ -11,7 +11,10 @@
 //! tools) the run's token and money budgets; a call that leaves the host
 //! then checks and extends the claim and records its intent durably; it is
 //! executed, and its result — with what it spent, in the same transaction —
-//! is made durable before the guest sees it. A call that did not complete (a
+//! is made durable before the guest sees it. A `kv`, `lease` or `static`
+//! call is answered at once and held for the step's commit
+//! ([`Effects`]); what is held is written before any other call, so that
+//! nothing another system sees depends on a write not yet made. A call that did not complete (a
 //! timeout, a lost connection, a 5xx) is not recorded: to an idempotent tool
 //! the retried step sends it again with the same key; to any other tool it
 //! is an unknown outcome that parks the run.
@@ -21,7 +24,7 @@ use serde_json::json;
 use crate::failpoint;
 use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
-use crate::store::{AuditEntry, Intent, LedgerWrite, Store, Switch, Usage};
+use crate::store::{AuditEntry, Effects, Intent, LedgerWrite, Store, Switch, Usage};
 use crate::tools::Tools;
 use crate::tools::audit_row;
 
@@ -37,6 +40,11 @@ const MAX_CALL_ROWS: u32 = 64;
 
 /// The longest tool name a guest may call.
 pub const MAX_TOOL_NAME_BYTES: usize = 128;
+
+/// Bytes of held calls (arguments, values, results) past which a step
+/// writes them out before going on, so that a guest cannot make the host
+/// hold an unbounded amount for its commit.
+const MAX_HELD_BYTES: usize = 1 << 20;
 
 /// A gate for one step of one claimed run.
 pub struct StepGate<'a> {
@@ -85,6 +93,12 @@ pub struct StepGate<'a> {
     /// Call rows this step has added to `audit`, and calls past the limit.
     pub call_rows: u32,
     pub unaudited_calls: u32,
+    /// The step's `kv`, `lease` and `static` calls not yet written: the
+    /// worker writes them with the step's checkpoint.
+    pub effects: Effects,
+    /// Set when writing them mid-step found a key or lease changed since
+    /// the step read it: the step is void and the worker runs it again.
+    pub conflict: Option<String>,
 }
 
 impl StepGate<'_> {
@@ -255,6 +269,22 @@ impl ToolGate for StepGate<'_> {
 }
 
 impl StepGate<'_> {
+    /// Writes the held calls now, under the claim.
+    fn write_effects(&mut self) -> Result<(), crate::store::StoreError> {
+        if self.effects.is_empty() {
+            return Ok(());
+        }
+        let written = self
+            .store
+            .apply_effects(self.run_id, self.epoch, &self.effects, self.now);
+        if let Err(e @ crate::store::StoreError::Conflict(_)) = &written {
+            self.conflict = Some(e.to_string());
+        }
+        written?;
+        self.effects = Effects::default();
+        Ok(())
+    }
+
     fn attempt(
         &mut self,
         name: &str,
@@ -277,6 +307,16 @@ impl StepGate<'_> {
             ))));
         }
         let digest = call_digest(name, args);
+        if let Some((call, result)) = self.effects.recorded(key) {
+            if call.tool != name || call_digest(&call.tool, &call.args) != digest {
+                let tool = call.tool.clone();
+                return Ok(Err(self.refuse_reuse(key, name, &tool)));
+            }
+            let result = result.clone();
+            self.replayed += 1;
+            self.note = Some("replayed");
+            return Ok(self.bounded(result));
+        }
         if let Some(entry) = self.store.ledger_get(self.run_id, key).map_err(fault)? {
             if entry.tool != name || entry.args_digest.as_deref().is_some_and(|d| d != digest) {
                 return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
@@ -334,6 +374,24 @@ impl StepGate<'_> {
             tool: name.to_string(),
             args: args.to_string(),
         };
+        if self.tools.is_held(name) {
+            let result = self
+                .tools
+                .hold(&*self.store, &mut self.effects, &call, self.now)
+                .map_err(fault)?;
+            let result = self.bounded(result);
+            self.effects.record(call, result.clone());
+            if self.effects.bytes() > MAX_HELD_BYTES {
+                self.write_effects().map_err(fault)?;
+            }
+            self.note = Some(RECORDED);
+            self.executed += 1;
+            failpoint::hit("after-call", key);
+            return Ok(result);
+        }
+        // What the step's held calls did is written before anything that
+        // another system (or a callback's caller) may act on.
+        self.write_effects().map_err(fault)?;
         if external {
             // Fenced: a step whose claim was taken over, or whose run was
             // cancelled, sends nothing more; and the intent is durable

@@ -10,9 +10,9 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Executed, parse_args};
-use crate::model::Millis;
-use crate::store::{KvOp, KvOutcome, LedgerWrite, Store, StoreError};
+use super::parse_args;
+use crate::model::ToolError;
+use crate::store::{Effects, KvOp, KvOutcome, Store, StoreError};
 
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
@@ -70,29 +70,16 @@ pub fn render(outcome: &KvOutcome) -> String {
     }
 }
 
+/// Answers a step's kv call, holding its write for the step's commit.
 pub(super) fn call(
-    store: &mut dyn Store,
-    call: &LedgerWrite,
-    now: Millis,
-) -> Result<Executed, StoreError> {
-    let op: KvOp = match parse_args::<Args>("kv", &call.args) {
+    store: &dyn Store,
+    effects: &mut Effects,
+    args: &str,
+) -> Result<Result<String, ToolError>, StoreError> {
+    let op: KvOp = match parse_args::<Args>("kv", args) {
         Ok(args) => args.into(),
-        Err(e) => {
-            return Ok(Executed {
-                result: Err(e),
-                recorded: false,
-                usage: None,
-                transient: false,
-                unsent: false,
-            });
-        }
+        Err(e) => return Ok(Err(e)),
     };
-    let outcome = store.kv(&op, Some((call, &render)), now)?;
-    Ok(Executed {
-        result: Ok(render(&outcome)),
-        recorded: true,
-        usage: None,
-        transient: false,
-        unsent: false,
-    })
+    let outcome = effects.kv(&op, |key| store.kv_peek(key))?;
+    Ok(Ok(render(&outcome)))
 }

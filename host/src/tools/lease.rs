@@ -7,9 +7,9 @@
 
 use serde::Deserialize;
 
-use super::{Executed, parse_args};
-use crate::model::Millis;
-use crate::store::{LeaseOp, LeaseOutcome, LedgerWrite, Store, StoreError};
+use super::parse_args;
+use crate::model::{Millis, ToolError};
+use crate::store::{Effects, LeaseOp, LeaseOutcome, Store, StoreError};
 
 /// The longest lease a guest may take: a crashed holder blocks others at most
 /// this long.
@@ -34,22 +34,19 @@ pub fn render(outcome: &LeaseOutcome) -> String {
     serde_json::to_string(outcome).unwrap_or_else(|_| "null".into())
 }
 
+/// Answers a step's lease call at `now`, holding its change for the
+/// step's commit.
 pub(super) fn call(
-    store: &mut dyn Store,
-    call: &LedgerWrite,
+    store: &dyn Store,
+    effects: &mut Effects,
+    args: &str,
     now: Millis,
-) -> Result<Executed, StoreError> {
-    let op = match parse_args::<Args>("lease", &call.args) {
+) -> Result<Result<String, ToolError>, StoreError> {
+    let op = match parse_args::<Args>("lease", args) {
         Ok(Args::Acquire { ttl_ms, .. }) if ttl_ms == 0 || ttl_ms > MAX_TTL_MS => {
-            return Ok(Executed {
-                result: Err(crate::model::ToolError::Invalid(format!(
-                    "lease: ttl_ms must be between 1 and {MAX_TTL_MS}, got {ttl_ms}"
-                ))),
-                recorded: false,
-                usage: None,
-                transient: false,
-                unsent: false,
-            });
+            return Ok(Err(ToolError::Invalid(format!(
+                "lease: ttl_ms must be between 1 and {MAX_TTL_MS}, got {ttl_ms}"
+            ))));
         }
         Ok(Args::Acquire {
             resource,
@@ -61,22 +58,8 @@ pub(super) fn call(
             ttl_ms,
         },
         Ok(Args::Release { resource, holder }) => LeaseOp::Release { resource, holder },
-        Err(e) => {
-            return Ok(Executed {
-                result: Err(e),
-                recorded: false,
-                usage: None,
-                transient: false,
-                unsent: false,
-            });
-        }
+        Err(e) => return Ok(Err(e)),
     };
-    let outcome = store.lease(&op, Some((call, &render)), now)?;
-    Ok(Executed {
-        result: Ok(render(&outcome)),
-        recorded: true,
-        usage: None,
-        transient: false,
-        unsent: false,
-    })
+    let outcome = effects.lease(&op, now, |resource| store.lease_peek(resource))?;
+    Ok(Ok(render(&outcome)))
 }

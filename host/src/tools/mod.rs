@@ -1,11 +1,13 @@
 //! Tools: the host-side capabilities a guest reaches through `tools.call`.
 //!
 //! [`gate`] is the one path every call takes (ledger, grants, kill switches,
-//! budgets); [`kv`], [`lease`] and [`callback`] are the built-in tools, which
-//! write their effect and its ledger row in one transaction so that the
-//! effect happens at most once; [`Tools`] also holds the configured tools: `static` (a fixed
-//! answer), [`http`] (one fixed URL) and [`llm`] (a chat-completions model,
-//! metered against the run's token and money budgets).
+//! budgets); [`kv`], [`lease`] and [`callback`] are the built-in tools: kv
+//! and lease calls are answered at once and written with the step's commit
+//! (see [`crate::store::Effects`]), a callback link is made with its ledger
+//! row in one transaction; [`Tools`] also holds the configured tools:
+//! `static` (a fixed answer, kept with the step's commit too), [`http`]
+//! (one fixed URL) and [`llm`] (a chat-completions model, metered against
+//! the run's token and money budgets).
 
 pub mod audit_row;
 pub mod callback;
@@ -19,7 +21,7 @@ use std::collections::BTreeMap;
 
 use crate::config::{Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
-use crate::store::{LedgerWrite, Store, StoreError, Usage};
+use crate::store::{Effects, LedgerWrite, Store, StoreError, Usage};
 
 /// The tools of this host.
 #[derive(Clone, Debug)]
@@ -199,8 +201,36 @@ impl Tools {
         self.max_payload
     }
 
-    /// Runs a call that passed the gate. Store failures are host faults: the
-    /// caller aborts the step.
+    /// Whether a call of `name` is answered in the step and written with
+    /// its commit ([`Tools::hold`]): `kv`, `lease` and `static` tools.
+    pub fn is_held(&self, name: &str) -> bool {
+        matches!(name, "kv" | "lease")
+            || matches!(self.configured.get(name), Some(Configured::Static(_)))
+    }
+
+    /// Answers a call [`Tools::is_held`] names, keeping its effect in
+    /// `effects`. Store failures are host faults: the caller aborts the
+    /// step.
+    pub fn hold(
+        &self,
+        store: &dyn Store,
+        effects: &mut Effects,
+        call: &LedgerWrite,
+        now: Millis,
+    ) -> Result<Result<String, ToolError>, StoreError> {
+        match call.tool.as_str() {
+            "kv" => kv::call(store, effects, &call.args),
+            "lease" => lease::call(store, effects, &call.args, now),
+            name => Ok(match self.configured.get(name) {
+                Some(Configured::Static(result)) => Ok(result.clone()),
+                _ => Err(ToolError::Unknown(name.to_string())),
+            }),
+        }
+    }
+
+    /// Runs a call that passed the gate and is not held
+    /// ([`Tools::is_held`]). Store failures are host faults: the caller
+    /// aborts the step.
     pub fn execute(
         &self,
         store: &mut dyn Store,
@@ -208,8 +238,6 @@ impl Tools {
         now: Millis,
     ) -> Result<Executed, StoreError> {
         match call.tool.as_str() {
-            "kv" => kv::call(store, call, now),
-            "lease" => lease::call(store, call, now),
             "callback" => callback::call(
                 store,
                 call,

@@ -1,7 +1,8 @@
 //! Group commit: a worker claims the runs that are due together, steps each
 //! in its own sandbox, and commits their checkpoints in one transaction, so
 //! that many steps share one flush to disk. No step is reported before its
-//! commit; a step refused at commit (its claim lost) is undone alone.
+//! commit; a step refused at commit (its claim lost, a kv key or lease it
+//! wrote changed) is undone alone.
 
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
@@ -43,6 +44,15 @@ impl Worker<'_> {
                 Ok(end) => done.push(stepped(&claim, &wake, end)),
                 Err(AppError::Store(StoreError::LostClaim { .. })) => {
                     done.push(stepped(&claim, &wake, StepEnd::LostClaim))
+                }
+                Err(AppError::Store(e @ StoreError::Conflict(_))) => {
+                    match self.void(&claim, &wake, e.to_string(), vec![]) {
+                        Ok(end) => done.push(stepped(&claim, &wake, end)),
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
                 }
                 Err(AppError::Store(e)) => match self.store_failed(&claim, &wake, e) {
                     Ok(end) => done.push(stepped(&claim, &wake, end)),
@@ -114,6 +124,9 @@ impl Worker<'_> {
                     p.end
                 }
                 Err(StoreError::LostClaim { .. }) => StepEnd::LostClaim,
+                Err(e @ StoreError::Conflict(_)) => {
+                    self.void(&p.claim, &p.wake, e.to_string(), vec![])?
+                }
                 Err(e) => self.store_failed(&p.claim, &p.wake, e)?,
             };
             done.push(stepped(&p.claim, &p.wake, end));

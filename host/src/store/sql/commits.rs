@@ -39,7 +39,8 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 
 /// Group commit: the steps in one transaction, one flush to disk for all.
 /// Each is written inside a savepoint, so that a step refused for what it
-/// is (its claim lost, its run gone) is undone alone and the others commit.
+/// is (its claim lost, its run gone, a kv key or lease it wrote changed
+/// meanwhile) is undone alone and the others commit.
 /// A database error fails the whole transaction, which is run again when
 /// PostgreSQL aborted it for a conflict.
 pub(super) fn commit_steps(
@@ -57,7 +58,11 @@ pub(super) fn commit_steps(
                         .ctx("closing a step's savepoint")?;
                     outcomes.push(Ok(()));
                 }
-                Err(e @ (StoreError::LostClaim { .. } | StoreError::UnknownRun(_))) => {
+                Err(
+                    e @ (StoreError::LostClaim { .. }
+                    | StoreError::UnknownRun(_)
+                    | StoreError::Conflict(_)),
+                ) => {
                     tx.control("ROLLBACK TO SAVEPOINT step")
                         .and_then(|()| tx.control("RELEASE SAVEPOINT step"))
                         .ctx("undoing a refused step")?;
@@ -74,6 +79,7 @@ pub(super) fn commit_steps(
 fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     check_claim(tx, run_id, c.epoch)?;
+    super::effects::apply(tx, &c.effects, c.at)?;
     let (steps, version, previous): (u64, String, String) = tx
         .prepare_cached("SELECT steps, version, state FROM runs WHERE run_id = ?1")
         .and_then(|mut stmt| {
@@ -396,7 +402,14 @@ pub(super) fn cancel(
     })
 }
 
-pub(super) fn release(conn: &mut Connection, run_id: &str, epoch: u64) -> Result<()> {
+/// Gives a claim back, with audit rows saying why.
+pub(super) fn release(
+    conn: &mut Connection,
+    run_id: &str,
+    epoch: u64,
+    rows: &[AuditEntry],
+    at: Millis,
+) -> Result<()> {
     write(conn, &format!("releasing run {run_id}"), |tx| {
         check_claim(tx, run_id, epoch)?;
         tx.prepare_cached(
@@ -404,6 +417,9 @@ pub(super) fn release(conn: &mut Connection, run_id: &str, epoch: u64) -> Result
         )
         .and_then(|mut stmt| stmt.execute([run_id]))
         .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
+        for entry in rows {
+            audit::insert(tx, entry, at)?;
+        }
         Ok(())
     })
 }

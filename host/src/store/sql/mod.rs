@@ -35,6 +35,7 @@ mod commits;
 mod copy;
 pub(crate) mod db;
 mod delta;
+mod effects;
 mod health;
 mod hosts;
 mod intents;

@@ -430,13 +430,13 @@ mod tests {
                 value: format!("\"{key}\""),
                 expected_version: None,
             };
-            store.kv(&put, None, 1).unwrap();
+            store.kv(&put).unwrap();
         }
         let delete = KvOp::Delete {
             key: "a/3".into(),
             expected_version: None,
         };
-        store.kv(&delete, None, 1).unwrap();
+        store.kv(&delete).unwrap();
         let keys = |page: &crate::store::Page<crate::store::KvEntry, String>| {
             page.items.iter().map(|e| e.key.clone()).collect::<Vec<_>>()
         };
@@ -476,7 +476,7 @@ mod tests {
             expected_version: None,
         };
         assert!(store.kv_audited(&put, &|_| entry("kv write"), 1).is_err());
-        let read = store.kv(&KvOp::Get { key: "k".into() }, None, 1).unwrap();
+        let read = store.kv(&KvOp::Get { key: "k".into() }).unwrap();
         assert!(
             matches!(read, KvOutcome::Read(e) if e.version == 0),
             "no write"
@@ -526,7 +526,6 @@ mod tests {
                     holder: "eve".into(),
                     ttl_ms: 1,
                 },
-                None,
                 1,
             )
             .unwrap();

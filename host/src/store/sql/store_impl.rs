@@ -11,7 +11,7 @@ use crate::store::{
     UpgradeCommit,
 };
 use crate::store::{
-    Budgets, Callback, CallbackRefused, ClaimedRun, HostRecord, NewCallback, Usage,
+    Budgets, Callback, CallbackRefused, ClaimedRun, Effects, Held, HostRecord, NewCallback, Usage,
 };
 use crate::store::{
     Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
@@ -19,8 +19,8 @@ use crate::store::{
 };
 
 use super::{
-    SqlStore, agents, audit, callbacks, claims, commits, health, hosts, intents, pages, runs,
-    schedules, switches, tools, triggers, upgrades, write,
+    SqlStore, agents, audit, callbacks, claims, commits, effects, health, hosts, intents, pages,
+    runs, schedules, switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {
@@ -123,7 +123,17 @@ impl Store for SqlStore {
     }
 
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
-        commits::release(&mut self.conn, run_id, epoch)
+        commits::release(&mut self.conn, run_id, epoch, &[], 0)
+    }
+
+    fn void_step(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()> {
+        commits::release(&mut self.conn, run_id, epoch, audit, at)
     }
 
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
@@ -307,22 +317,30 @@ impl Store for SqlStore {
         tools::ledger_put(&mut self.conn, call, result, Some(usage), at)
     }
 
-    fn kv(
-        &mut self,
-        op: &KvOp,
-        ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
-        at: Millis,
-    ) -> Result<KvOutcome> {
-        tools::kv(&mut self.conn, op, ledger, at)
+    fn kv(&mut self, op: &KvOp) -> Result<KvOutcome> {
+        tools::kv(&mut self.conn, op)
     }
 
-    fn lease(
+    fn lease(&mut self, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
+        tools::lease(&mut self.conn, op, now)
+    }
+
+    fn kv_peek(&self, key: &str) -> Result<Option<(Option<String>, u64)>> {
+        tools::kv_current(&self.conn, key)
+    }
+
+    fn lease_peek(&self, resource: &str) -> Result<Option<Held>> {
+        effects::lease(&self.conn, resource)
+    }
+
+    fn apply_effects(
         &mut self,
-        op: &LeaseOp,
-        ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
-        now: Millis,
-    ) -> Result<LeaseOutcome> {
-        tools::lease(&mut self.conn, op, ledger, now)
+        run_id: &str,
+        epoch: u64,
+        effects: &Effects,
+        at: Millis,
+    ) -> Result<()> {
+        effects::flush(&mut self.conn, run_id, epoch, effects, at)
     }
 
     fn create_callback(

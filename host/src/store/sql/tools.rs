@@ -1,7 +1,7 @@
 //! The tool-call ledger and the built-in tools whose effect lives in this
-//! database (kv, leases). A built-in tool's effect, its ledger row and its
-//! audit row are written in one transaction under the claim's epoch, so the
-//! effect happens at most once even if the worker dies right after it.
+//! database (kv, leases), as operators use them. A step's kv and lease
+//! calls are written with its commit, under the claim's epoch, with their
+//! ledger and audit rows (see `effects`).
 
 use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
@@ -11,7 +11,7 @@ use super::{Context, audit, clamp_time, from_json, to_json, write};
 use crate::model::{Millis, ToolError, call_digest};
 use crate::store::{
     AuditEntry, KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
-    RenderResult, Result, StoreError, Usage,
+    Result, StoreError, Usage,
 };
 
 /// Arguments longer than this are cut in audit rows; the ledger keeps them
@@ -210,7 +210,7 @@ pub(super) fn begin_call(conn: &Connection, call: &LedgerWrite) -> Result<()> {
 }
 
 /// The key's value (`None` once deleted) and version, if it was ever written.
-fn kv_current(conn: &Connection, key: &str) -> Result<Option<(Option<String>, u64)>> {
+pub(super) fn kv_current(conn: &Connection, key: &str) -> Result<Option<(Option<String>, u64)>> {
     conn.prepare_cached("SELECT value, version FROM kv WHERE key = ?1")
         .and_then(|mut stmt| {
             stmt.query_row([key], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -277,45 +277,13 @@ fn kv_op(conn: &Connection, op: &KvOp) -> Result<KvOutcome> {
     }
 }
 
-pub(super) fn kv(
-    conn: &mut Connection,
-    op: &KvOp,
-    ledger: Option<(&LedgerWrite, RenderResult<'_, KvOutcome>)>,
-    at: Millis,
-) -> Result<KvOutcome> {
-    // A plain read needs no write lock.
-    if ledger.is_none()
-        && let KvOp::Get { .. } = op
-    {
+/// An operator's kv operation without an audit row: a read needs no
+/// write lock; a write is synced.
+pub(super) fn kv(conn: &mut Connection, op: &KvOp) -> Result<KvOutcome> {
+    if let KvOp::Get { .. } = op {
         return kv_op(conn, op);
     }
-    write_as_call(conn, "a kv operation", ledger.is_some(), |tx| {
-        if let Some((call, _)) = &ledger {
-            begin_call(tx, call)?;
-        }
-        let outcome = kv_op(tx, op)?;
-        if let Some((call, render)) = &ledger {
-            record(tx, call, &Ok(render(&outcome)), at)?;
-        }
-        Ok(outcome)
-    })
-}
-
-/// Writes a built-in tool's effect: deferred when a step makes the call,
-/// since until that step commits (synced) nobody outside the store has seen
-/// the effect, and a power cut that loses it loses the step too, which then
-/// runs again and makes the call again. An operator's write is synced.
-fn write_as_call<T>(
-    conn: &mut Connection,
-    what: &str,
-    by_step: bool,
-    f: impl FnMut(&super::db::Transaction<'_>) -> Result<T>,
-) -> Result<T> {
-    if by_step {
-        write_deferred(conn, what, Isolation::Serializable, f)
-    } else {
-        write(conn, what, f)
-    }
+    write(conn, "a kv operation", |tx| kv_op(tx, op))
 }
 
 /// An operator's kv operation and its audit row, in one transaction: the
@@ -398,20 +366,7 @@ fn lease_op(conn: &Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome
     }
 }
 
-pub(super) fn lease(
-    conn: &mut Connection,
-    op: &LeaseOp,
-    ledger: Option<(&LedgerWrite, RenderResult<'_, LeaseOutcome>)>,
-    now: Millis,
-) -> Result<LeaseOutcome> {
-    write_as_call(conn, "a lease operation", ledger.is_some(), |tx| {
-        if let Some((call, _)) = &ledger {
-            begin_call(tx, call)?;
-        }
-        let outcome = lease_op(tx, op, now)?;
-        if let Some((call, render)) = &ledger {
-            record(tx, call, &Ok(render(&outcome)), now)?;
-        }
-        Ok(outcome)
-    })
+/// An operator's lease operation without an audit row, synced.
+pub(super) fn lease(conn: &mut Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
+    write(conn, "a lease operation", |tx| lease_op(tx, op, now))
 }

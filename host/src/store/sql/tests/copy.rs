@@ -163,19 +163,19 @@ fn populate(store: &mut SqlStore) {
             value: value.into(),
             expected_version: None,
         };
-        store.kv(&put, None, 31).unwrap();
+        store.kv(&put).unwrap();
     }
     let delete = KvOp::Delete {
         key: "a/2".into(),
         expected_version: None,
     };
-    store.kv(&delete, None, 32).unwrap();
+    store.kv(&delete).unwrap();
     let acquire = LeaseOp::Acquire {
         resource: "service/x".into(),
         holder: "h1".into(),
         ttl_ms: 1_000_000,
     };
-    store.lease(&acquire, None, 33).unwrap();
+    store.lease(&acquire, 33).unwrap();
     store
         .set_switch(&Switch {
             scope: "agent:other".into(),

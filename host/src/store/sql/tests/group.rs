@@ -4,10 +4,6 @@
 
 use super::*;
 
-fn render(outcome: &KvOutcome) -> String {
-    format!("{outcome:?}")
-}
-
 /// SQLite's `synchronous` on the store's own connection: 2 is FULL.
 fn synchronous(store: &SqlStore) -> Option<i64> {
     let conn = store.conn.as_sqlite()?;
@@ -35,7 +31,11 @@ fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
         value: "1".into(),
         expected_version: None,
     };
-    store.kv(&put, Some((&call, &render)), 11).unwrap();
+    // Written before a call that leaves the host; else with the commit.
+    let mut effects = Effects::default();
+    effects.kv(&put, |key| store.kv_peek(key)).unwrap();
+    effects.record(call, Ok("{}".into()));
+    store.apply_effects("r1", c.epoch, &effects, 11).unwrap();
     assert_eq!(
         store.synced_commits(),
         before,
@@ -107,6 +107,50 @@ fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
         assert_eq!(store.run(run).unwrap().unwrap().steps, steps, "{run}");
         assert_eq!(store.checkpoints(run).unwrap().len() as u64, steps, "{run}");
     }
+}
+
+#[test]
+fn of_two_steps_in_a_group_that_wrote_one_key_the_second_is_void_alone() {
+    let (_db, mut store) = setup("group-conflict");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    store.create_run(&new_run("r3", 3)).unwrap();
+    let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
+    // r1 and r3 both found `k` unwritten and put it; r2 only read it.
+    let commits: Vec<StepCommit> = claims
+        .iter()
+        .map(|(c, wake)| {
+            let mut commit = step(c, wake.clone(), Next::Continue, vec![], 20);
+            if c.run.run_id != "r2" {
+                let put = KvOp::Put {
+                    key: "k".into(),
+                    value: format!("\"{}\"", c.run.run_id),
+                    expected_version: Some(0),
+                };
+                commit.effects.kv(&put, |_| Ok(None)).unwrap();
+            }
+            commit
+        })
+        .collect();
+    let outcomes = store.commit_steps(&commits).unwrap();
+    assert!(outcomes[0].is_ok() && outcomes[1].is_ok(), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[2], Err(StoreError::Conflict(why)) if why.contains("`k`")),
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        store.kv_peek("k").unwrap(),
+        Some((Some("\"r1\"".into()), 1))
+    );
+    for (run, steps) in [("r1", 1), ("r2", 1), ("r3", 0)] {
+        assert_eq!(store.run(run).unwrap().unwrap().steps, steps, "{run}");
+        assert_eq!(store.checkpoints(run).unwrap().len() as u64, steps, "{run}");
+    }
+    // Alone, the refused step is void the same way.
+    match store.commit_step(&commits[2]) {
+        Err(StoreError::Conflict(_)) => {}
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    assert_eq!(store.run("r3").unwrap().unwrap().steps, 0);
 }
 
 #[test]

@@ -11,9 +11,9 @@ use crate::model::{
     ApprovalAnswer, ApprovalRequest, Event, Millis, Next, ToolError, WaitFor, Wake,
 };
 use crate::store::{
-    AgentVersion, AnswerRefused, AuditEntry, Claim, Delivery, KvEntry, KvOp, KvOutcome, KvWrite,
-    LeaseOp, LeaseOutcome, LedgerWrite, NewRun, PutAgent, RunStatus, StepCommit, StepFailed, Store,
-    StoreError, StoredWait, Switch, UpgradeCommit,
+    AgentVersion, AnswerRefused, AuditEntry, Claim, Delivery, Effects, Held, KvEffect, KvEntry,
+    KvOp, KvOutcome, KvWrite, LeaseEffect, LeaseOp, LeaseOutcome, LedgerWrite, NewRun, PutAgent,
+    RunStatus, StepCommit, StepFailed, Store, StoreError, StoredWait, Switch, UpgradeCommit,
 };
 
 /// Where one test's store lives: a directory of its own, or, when
@@ -229,6 +229,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
         at,
         park: None,
         keep_checkpoints: None,
+        effects: Default::default(),
     }
 }
 

@@ -6,35 +6,26 @@ use crate::store::Usage;
 #[test]
 fn kv_compare_and_set() {
     let (_db, mut store) = setup("kv");
-    let get =
-        |store: &mut SqlStore| match store.kv(&KvOp::Get { key: "k".into() }, None, 1).unwrap() {
-            KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
-            other => panic!("expected a read, got {other:?}"),
-        };
+    let get = |store: &mut SqlStore| match store.kv(&KvOp::Get { key: "k".into() }).unwrap() {
+        KvOutcome::Read(KvEntry { value, version, .. }) => (value, version),
+        other => panic!("expected a read, got {other:?}"),
+    };
     let put = |store: &mut SqlStore, value: &str, expected: Option<u64>| match store
-        .kv(
-            &KvOp::Put {
-                key: "k".into(),
-                value: value.into(),
-                expected_version: expected,
-            },
-            None,
-            1,
-        )
+        .kv(&KvOp::Put {
+            key: "k".into(),
+            value: value.into(),
+            expected_version: expected,
+        })
         .unwrap()
     {
         KvOutcome::Wrote(w) => w,
         other => panic!("expected a write, got {other:?}"),
     };
     let delete = |store: &mut SqlStore, expected: Option<u64>| match store
-        .kv(
-            &KvOp::Delete {
-                key: "k".into(),
-                expected_version: expected,
-            },
-            None,
-            1,
-        )
+        .kv(&KvOp::Delete {
+            key: "k".into(),
+            expected_version: expected,
+        })
         .unwrap()
     {
         KvOutcome::Wrote(w) => w,
@@ -102,14 +93,14 @@ fn leases_are_held_until_they_expire_or_are_released() {
             holder: holder.into(),
             ttl_ms: 100,
         };
-        store.lease(&op, None, now).unwrap()
+        store.lease(&op, now).unwrap()
     };
     let release = |store: &mut SqlStore, holder: &str| {
         let op = LeaseOp::Release {
             resource: "printer".into(),
             holder: holder.into(),
         };
-        store.lease(&op, None, 0).unwrap()
+        store.lease(&op, 0).unwrap()
     };
     let granted = |holder: &str, expires_at| LeaseOutcome::Acquire {
         granted: true,
@@ -143,17 +134,24 @@ fn leases_are_held_until_they_expire_or_are_released() {
     assert_eq!(acquire(&mut store, "a", 170), granted("a", 270));
 }
 
-fn render_kv(outcome: &KvOutcome) -> String {
-    format!("{outcome:?}")
-}
-
-fn render_lease(outcome: &LeaseOutcome) -> String {
-    serde_json::to_string(outcome).unwrap()
+/// A step's held kv put of `k` and the call that made it.
+fn held_put(effects: &mut Effects, store: &SqlStore, call: LedgerWrite, value: &str) -> KvWrite {
+    let put = KvOp::Put {
+        key: "k".into(),
+        value: value.into(),
+        expected_version: None,
+    };
+    let outcome = effects.kv(&put, |key| store.kv_peek(key)).unwrap();
+    effects.record(call, Ok(format!("{outcome:?}")));
+    match outcome {
+        KvOutcome::Wrote(w) => w,
+        other => panic!("expected a write, got {other:?}"),
+    }
 }
 
 #[test]
-fn kv_with_a_ledger_row_is_fenced_by_the_epoch() {
-    let (_db, mut store) = setup("ledger-kv");
+fn held_calls_are_written_under_the_claim_and_only_over_what_the_step_found() {
+    let (_db, mut store) = setup("held");
     let (old, _) = claim(&mut store, 0).unwrap();
     let call = |epoch: u64, key: &str| LedgerWrite {
         run_id: "r1".into(),
@@ -163,60 +161,79 @@ fn kv_with_a_ledger_row_is_fenced_by_the_epoch() {
         tool: "kv".into(),
         args: r#"{"op":"put"}"#.into(),
     };
-    let put = |value: &str| KvOp::Put {
-        key: "k".into(),
-        value: value.into(),
-        expected_version: None,
-    };
 
-    let first = call(old.epoch, "put-1");
-    let outcome = store.kv(&put("1"), Some((&first, &render_kv)), 10).unwrap();
+    let mut first = Effects::default();
+    let wrote = held_put(&mut first, &store, call(old.epoch, "put-1"), "1");
+    assert_eq!((wrote.ok, wrote.version), (true, 1));
+    assert_eq!(store.kv_peek("k").unwrap(), None, "held, not written");
+    store.apply_effects("r1", old.epoch, &first, 10).unwrap();
+    assert_eq!(store.kv_peek("k").unwrap(), Some((Some("1".into()), 1)));
     let entry = store.ledger_get("r1", "put-1").unwrap().expect("recorded");
-    assert_eq!(entry.result, Ok(render_kv(&outcome)));
-    assert_eq!(entry.tool, "kv");
+    assert_eq!(entry.result, Ok(format!("{:?}", KvOutcome::Wrote(wrote))));
     assert_eq!(audit_kinds(&store), ["tool"]);
 
-    // The same key again must not run the effect a second time.
-    assert!(matches!(
-        store.kv(&put("again"), Some((&first, &render_kv)), 11),
-        Err(StoreError::Db(_))
-    ));
-
-    let (new, _) = claim(&mut store, 5_000).expect("the old lease expired");
-    let stale = call(old.epoch, "put-2");
-    assert!(lost_claim(store.kv(
-        &put("2"),
-        Some((&stale, &render_kv)),
-        5_001
-    )));
+    // Another step that found the key before the first wrote it: its write
+    // would lose the first one's, so nothing of it is written.
+    let mut stale = Effects::default();
+    stale.kv.insert(
+        "k".into(),
+        KvEffect {
+            found: 0,
+            value: Some("other".into()),
+            version: 1,
+        },
+    );
+    stale.record(call(old.epoch, "put-2"), Ok("{}".into()));
+    match store.apply_effects("r1", old.epoch, &stale, 11) {
+        Err(StoreError::Conflict(why)) => assert!(why.contains("`k`"), "{why}"),
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    assert_eq!(store.kv_peek("k").unwrap(), Some((Some("1".into()), 1)));
     assert!(store.ledger_get("r1", "put-2").unwrap().is_none());
+
+    // A superseded claim writes nothing, lease or kv.
+    let (new, _) = claim(&mut store, 5_000).expect("the old lease expired");
+    let mut late = Effects::default();
+    held_put(&mut late, &store, call(old.epoch, "put-3"), "3");
     let lease = LeaseOp::Acquire {
         resource: "res".into(),
         holder: "r1".into(),
         ttl_ms: 10,
     };
-    assert!(lost_claim(store.lease(
-        &lease,
-        Some((&stale, &render_lease)),
-        5_001
-    )));
-    match store
-        .kv(&KvOp::Get { key: "k".into() }, None, 5_002)
-        .unwrap()
-    {
-        KvOutcome::Read(entry) => {
-            assert_eq!((entry.value.as_deref(), entry.version), (Some("1"), 1));
-        }
-        other => panic!("expected a read, got {other:?}"),
-    }
+    late.lease(&lease, 5_001, |r| store.lease_peek(r)).unwrap();
+    assert!(lost_claim(
+        store.apply_effects("r1", old.epoch, &late, 5_001)
+    ));
+    assert_eq!(store.kv_peek("k").unwrap(), Some((Some("1".into()), 1)));
+    assert_eq!(store.lease_peek("res").unwrap(), None);
+    store.apply_effects("r1", new.epoch, &late, 5_002).unwrap();
+    assert_eq!(store.kv_peek("k").unwrap(), Some((Some("3".into()), 2)));
+    assert_eq!(
+        store.lease_peek("res").unwrap(),
+        Some(Held {
+            holder: "r1".into(),
+            expires_at: 5_011
+        })
+    );
 
-    let current = call(new.epoch, "lease-1");
-    let granted = store
-        .lease(&lease, Some((&current, &render_lease)), 5_003)
-        .unwrap();
-    let entry = store.ledger_get("r1", "lease-1").unwrap().unwrap();
-    assert_eq!(entry.result, Ok(render_lease(&granted)));
-    assert_eq!(audit_kinds(&store), ["tool", "tool"]);
+    // Two steps granted one lease from the same free state: the second
+    // to be written finds it taken and is void.
+    let mut rival = Effects::default();
+    rival.leases.insert(
+        "res".into(),
+        LeaseEffect {
+            found: None,
+            leaves: Some(Held {
+                holder: "r2".into(),
+                expires_at: 9_999,
+            }),
+        },
+    );
+    assert!(matches!(
+        store.apply_effects("r1", new.epoch, &rival, 5_003),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(store.lease_peek("res").unwrap().unwrap().holder, "r1");
 }
 
 #[test]
