@@ -66,7 +66,7 @@ fn tool_scenario(point: &str) -> bool {
         sink.url
     );
     let env = Env::new(&format!("sweep-{point}"), &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([{"tool": "pager", "args": {}}, {"tool": "pager", "args": {}}]);
     let input = json!({ "calls": calls }).to_string();
     env.ok(&["start", "caller", "--id", "r", "--input", &input]);
@@ -319,7 +319,7 @@ fn soak_workers_killed_at_random_apply_every_effect_exactly_once() {
         url = sink.server.url
     );
     let env = Env::new("soak", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let start = |runs: &mut Vec<String>, n: usize| {
         for i in runs.len()..runs.len() + n {
             let run = format!("soak-{i:04}");

@@ -122,7 +122,7 @@ fn a_lost_notification_delays_a_run_by_at_most_the_recheck_interval() {
         held.url
     );
     let a = Host::start("wakes-a", &config, &schema.url(), 1);
-    deploy(a.server(), "caller", &["pager", "llm"]);
+    deploy(a.server(), "caller", &["pager", "llm", "kv"]);
     deploy(a.server(), "waiter", &[]);
     let api = Api::new();
     let hold = json!({"agent": "caller", "id": "hold", "input": {"calls": [{"tool": "pager", "args": {}}]}});

@@ -21,7 +21,7 @@ fn pager(url: &str, extra: &str) -> String {
 fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
     let config = "[tools.pager]\nkind = \"static\"\nresult = { paged = true }\n";
     let env = Env::new("key-reuse", config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([
         {"tool": "pager", "args": {"to": "ann"}, "key": "page"},
         {"tool": "pager", "args": {"to": "ann"}, "key": "page"},
@@ -60,7 +60,7 @@ fn a_call_of_unknown_outcome_to_a_tool_that_cannot_dedup_parks_the_run_until_set
         }
     });
     let env = Env::new("unknown-outcome", &pager(&server.url, ""));
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([{"tool": "pager", "args": {"body": {"to": "ann"}}}]);
     for run in ["settled", "retried", "failed"] {
         env.start("caller", run, json!({ "calls": calls }));
@@ -149,7 +149,7 @@ fn an_idempotent_tool_gets_a_call_of_unknown_outcome_again_with_the_same_key() {
         "idempotent-retry",
         &pager(&server.url, "idempotent = true\n"),
     );
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([{"tool": "pager", "args": {}}]);
     env.start("caller", "r", json!({ "calls": calls, "batch": true }));
     env.work();
@@ -179,7 +179,7 @@ fn a_cancelled_step_sends_no_further_call() {
         server.url
     );
     let env = Env::new("fenced", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([
         {"tool": "pager", "args": {"path": "/slow"}},
         {"tool": "pager", "args": {"path": "/second"}},
@@ -209,7 +209,7 @@ fn a_cancelled_step_sends_no_further_call() {
 fn an_operator_settles_an_unknown_outcome_over_the_api() {
     let server = FakeServer::start(|_| Reply::Never);
     let env = Env::new("resolve-api", &pager(&server.url, ""));
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([{"tool": "pager", "args": {}}]);
     env.start("caller", "r", json!({ "calls": calls }));
     env.start("caller", "fresh", json!({ "calls": [] }));
@@ -246,7 +246,7 @@ fn a_call_that_never_left_the_host_is_not_an_unknown_outcome() {
         .unwrap()
         .port();
     let env = Env::new("unsent", &pager(&format!("http://127.0.0.1:{port}"), ""));
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     env.start(
         "caller",
         "r",
@@ -258,4 +258,61 @@ fn a_call_that_never_left_the_host_is_not_an_unknown_outcome() {
     let outcome = show["outcome"].as_str().unwrap();
     assert!(outcome.contains("Connection refused"), "{outcome}");
     assert_eq!(show["unknown_outcomes"], json!([]));
+}
+
+/// A step's kv writes are held for its commit but written before its next
+/// call leaves the host, so the system called can already rely on them; a
+/// key repeated within the step replays the held result; and a step that
+/// fails after a kv write leaves nothing of it in the store.
+#[test]
+fn a_steps_kv_writes_are_in_the_store_before_a_call_leaves_and_gone_with_a_failed_step() {
+    let slot: Arc<std::sync::OnceLock<Env>> = Arc::default();
+    let seen: Arc<std::sync::Mutex<Vec<Vec<Vec<serde_json::Value>>>>> = Arc::default();
+    let server = {
+        let (slot, seen) = (slot.clone(), seen.clone());
+        FakeServer::start(move |_| {
+            let env = slot.get().expect("the host is set up before any call");
+            let rows = env.sql_query("SELECT value, version FROM kv WHERE key = 'plan'");
+            seen.lock().unwrap().push(rows);
+            Reply::Json(200, json!({"paged": true}))
+        })
+    };
+    let env = Env::new("held-kv", &pager(&server.url, ""));
+    slot.set(env.clone()).ok().unwrap();
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let put = |key: &str| json!({"op": "put", "key": key, "value": {"step": 1}});
+    let calls = json!([
+        {"tool": "kv", "args": put("plan"), "key": "w"},
+        {"tool": "kv", "args": put("plan"), "key": "w"},
+        {"tool": "pager", "args": {}},
+    ]);
+    env.start("caller", "r", json!({ "calls": calls, "batch": true }));
+    env.work();
+    let show = env.show("r");
+    assert_eq!(show["status"], "done", "{show}");
+    let results = &show["state"]["results"];
+    assert_eq!(results[0], r#"ok: {"ok":true,"version":1}"#, "{show}");
+    assert_eq!(results[1], results[0], "the repeated key replays: {show}");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [[[json!(r#"{"step":1}"#), json!(1)]]],
+        "the pager was called before the kv write was in the store"
+    );
+
+    // The second call fails the step (no such tool): the write before it
+    // is dropped with the step, every attempt, until the run is parked.
+    let calls = json!([
+        {"tool": "kv", "args": put("doomed"), "key": "w"},
+        {"tool": "nope", "args": {}},
+    ]);
+    env.start("caller", "f", json!({ "calls": calls, "batch": true }));
+    env.work();
+    let show = env.show("f");
+    assert_eq!(show["status"], "parked", "{show}");
+    assert!(
+        env.sql_query("SELECT version FROM kv WHERE key = 'doomed'")
+            .is_empty(),
+        "a failed step's kv write was kept"
+    );
+    assert!(env.recorded_calls("f").is_empty(), "{show}");
 }

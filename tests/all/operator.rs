@@ -193,7 +193,7 @@ fn every_tool_call_is_audited_with_how_it_ended() {
         server.url
     );
     let env = Env::new("tool-audit", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([
         {"tool": "pager", "args": {"path": "/fail"}},
         {"tool": "pager", "args": {"path": "/slow"}},
@@ -320,7 +320,7 @@ fn a_switch_set_while_a_step_runs_stops_its_next_call_and_loses_nothing() {
         server.url
     );
     let env = Env::new("pause-mid-step", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([
         {"tool": "pager", "args": {"path": "/slow"}},
         {"tool": "pager", "args": {"path": "/next"}},

@@ -60,7 +60,7 @@ fn http_tool_reaches_its_url_with_the_key_and_refuses_other_hosts() {
     // `idempotent`: the 5xx below is then the guest's to see, not an
     // unknown outcome that parks the run.
     let env = Env::new("http-tool", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
 
     let args = json!({"path": "/sre", "query": {"urgent": true},
         "body": {"incident": "INC-1", "text": "payments-api degraded"}});
@@ -129,7 +129,7 @@ fn http_tool_refuses_every_path_and_query_that_could_leave_its_url() {
         server.url
     );
     let env = Env::new("http-paths", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let hostile = [
         ("/..;/admin", "`..` or `.` segment"),
         ("/x/..;x=1/..;/admin", "`..` or `.` segment"),
@@ -194,7 +194,7 @@ fn http_tool_that_gets_no_answer_fails_with_a_timeout() {
         server.url
     );
     let env = Env::new("http-timeout", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let started = std::time::Instant::now();
     let show = call(&env, "slow", json!([{"tool": "pager", "args": {}}]));
     let r = show["state"]["results"][0].as_str().unwrap();
@@ -309,7 +309,7 @@ fn a_spent_token_budget_parks_the_run_and_resume_grants_more() {
         server.url
     );
     let env = Env::new("token-budget", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let calls = json!([
         {"tool": "llm", "args": {"prompt": "first"}},
         {"tool": "llm", "args": {"prompt": "second"}},
@@ -353,7 +353,7 @@ fn a_money_budget_refuses_a_call_that_could_cost_too_much() {
         server.url
     );
     let env = Env::new("money-budget", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let show = call(
         &env,
         "pricey",
@@ -449,7 +449,7 @@ fn idempotency_keys_differ_for_every_run_and_key_and_a_pruned_id_is_not_reused()
         server.url
     );
     let env = Env::new("idempotency-keys", &config);
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     let keyed = |key: &str| json!([{"tool": "pager", "args": {}, "key": key}]);
     let sent_last = || idempotency_key(server.requests().last().unwrap());
 
@@ -493,7 +493,7 @@ fn https_env(name: &str, ca: Option<&TestCa>, pager_url: &str, model_url: &str) 
          model = \"local\"\n{ca_line}"
     );
     std::fs::write(env.dir.join("wakeful.toml"), config).unwrap();
-    env.deploy("caller", &["pager", "llm"]);
+    env.deploy("caller", &["pager", "llm", "kv"]);
     env
 }
 

@@ -340,8 +340,6 @@ pub trait Store: Send {
     /// without an audit row; `kv_audited` writes one). A step's calls are
     /// held in [`Effects`] instead. Deleting a key keeps its version.
     fn kv(&mut self, op: &KvOp) -> Result<KvOutcome>;
-    /// Runs a lease operation (expiry judged at `now`) as `kv` does.
-    fn lease(&mut self, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome>;
     /// A kv key's value (`None` once deleted) and version, if it was ever
     /// written; read without a transaction.
     fn kv_peek(&self, key: &str) -> Result<Option<(Option<String>, u64)>>;

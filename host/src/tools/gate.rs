@@ -12,12 +12,12 @@
 //! then checks and extends the claim and records its intent durably; it is
 //! executed, and its result — with what it spent, in the same transaction —
 //! is made durable before the guest sees it. A `kv`, `lease` or `static`
-//! call is answered at once and held for the step's commit
-//! ([`Effects`]); what is held is written before any other call, so that
-//! nothing another system sees depends on a write not yet made. A call that did not complete (a
-//! timeout, a lost connection, a 5xx) is not recorded: to an idempotent tool
-//! the retried step sends it again with the same key; to any other tool it
-//! is an unknown outcome that parks the run.
+//! call is answered at once and held for the step's commit ([`Effects`]);
+//! what is held is written before any other call, so that nothing another
+//! system sees depends on a write not yet made. A call that did not
+//! complete (a timeout, a lost connection, a 5xx) is not recorded: to an
+//! idempotent tool the retried step sends it again with the same key; to
+//! any other tool it is an unknown outcome that parks the run.
 
 use serde_json::json;
 

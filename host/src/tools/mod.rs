@@ -246,7 +246,6 @@ impl Tools {
                 now,
             ),
             name => Ok(match self.configured.get(name) {
-                Some(Configured::Static(result)) => Executed::unrecorded(Ok(result.clone())),
                 Some(Configured::Http(tool)) => match tool.call(call, self.max_payload) {
                     Ok(result) => {
                         let server_error = http::is_server_error(&result);
@@ -278,7 +277,10 @@ impl Tools {
                 Some(Configured::Broken(why)) => Executed::unrecorded(Err(ToolError::Failed(
                     format!("tool `{name}` is misconfigured: {why}"),
                 ))),
-                None => Executed::unrecorded(Err(ToolError::Unknown(name.to_string()))),
+                // A static tool is held (`hold`), never executed here.
+                Some(Configured::Static(_)) | None => {
+                    Executed::unrecorded(Err(ToolError::Unknown(name.to_string())))
+                }
             }),
         }
     }

@@ -1,5 +1,5 @@
 //! A test agent for the configured tools (`pager`, an `http` tool, and
-//! `llm`). The start input `{"calls": [{"tool", "args", "key"?}, ..]}` lists
+//! `llm`) and `kv`. The start input `{"calls": [{"tool", "args", "key"?}, ..]}` lists
 //! the calls; each step makes the next one (key `k<n>` unless given) and
 //! records `ok: <result>` or `err: <error>` in the state's `results`. A call
 //! refused for a spent budget is not recorded: the host parks the run, and
@@ -38,7 +38,7 @@ struct Caller;
 
 impl Agent for Caller {
     type State = State;
-    const TOOLS: &'static [&'static str] = &["pager", "llm"];
+    const TOOLS: &'static [&'static str] = &["pager", "llm", "kv"];
     const DESCRIPTION: &'static str =
         "Calls the configured tools its start input lists, one call per step.";
 

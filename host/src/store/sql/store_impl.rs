@@ -321,10 +321,6 @@ impl Store for SqlStore {
         tools::kv(&mut self.conn, op)
     }
 
-    fn lease(&mut self, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
-        tools::lease(&mut self.conn, op, now)
-    }
-
     fn kv_peek(&self, key: &str) -> Result<Option<(Option<String>, u64)>> {
         tools::kv_current(&self.conn, key)
     }

@@ -365,8 +365,3 @@ fn lease_op(conn: &Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome
         }
     }
 }
-
-/// An operator's lease operation without an audit row, synced.
-pub(super) fn lease(conn: &mut Connection, op: &LeaseOp, now: Millis) -> Result<LeaseOutcome> {
-    write(conn, "a lease operation", |tx| lease_op(tx, op, now))
-}

@@ -175,7 +175,12 @@ fn populate(store: &mut SqlStore) {
         holder: "h1".into(),
         ttl_ms: 1_000_000,
     };
-    store.lease(&acquire, 33).unwrap();
+    let entry = |_: &LeaseOutcome| AuditEntry {
+        run_id: None,
+        kind: "lease".into(),
+        data: json!({}),
+    };
+    store.lease_audited(&acquire, &entry, 33).unwrap();
     store
         .set_switch(&Switch {
             scope: "agent:other".into(),

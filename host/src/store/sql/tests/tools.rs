@@ -84,6 +84,14 @@ fn kv_compare_and_set() {
     assert_eq!(put(&mut store, "5", Some(4)).version, 5);
 }
 
+fn lease_row(_: &LeaseOutcome) -> AuditEntry {
+    AuditEntry {
+        run_id: None,
+        kind: "lease".into(),
+        data: json!({}),
+    }
+}
+
 #[test]
 fn leases_are_held_until_they_expire_or_are_released() {
     let (_db, mut store) = setup("leases");
@@ -93,14 +101,14 @@ fn leases_are_held_until_they_expire_or_are_released() {
             holder: holder.into(),
             ttl_ms: 100,
         };
-        store.lease(&op, now).unwrap()
+        store.lease_audited(&op, &lease_row, now).unwrap()
     };
     let release = |store: &mut SqlStore, holder: &str| {
         let op = LeaseOp::Release {
             resource: "printer".into(),
             holder: holder.into(),
         };
-        store.lease(&op, 0).unwrap()
+        store.lease_audited(&op, &lease_row, 0).unwrap()
     };
     let granted = |holder: &str, expires_at| LeaseOutcome::Acquire {
         granted: true,
