@@ -16,6 +16,7 @@ mod broadcasts;
 mod browser;
 mod cache_prune;
 mod callbacks;
+mod compiler;
 mod console;
 mod crash;
 mod data_file;

@@ -69,8 +69,12 @@ pub struct Report {
     /// Where the scratch store was: `sqlite` or the PostgreSQL URL.
     pub store: String,
     pub db_bytes: u64,
-    /// Peak resident memory of this process, compiling included.
+    /// Peak resident memory of this process: the host, which compiles in
+    /// child processes (`runtime/compile.rs`).
     pub peak_rss_kib: Option<u64>,
+    /// Peak resident memory of the largest compiling child process so far
+    /// in this benchmark (`getrusage(RUSAGE_CHILDREN)`), where one ran.
+    pub compiler_peak_rss_kib: Option<u64>,
     /// Peak resident memory while runs were started and stepped, with the
     /// agent loaded from its cached artifact (as a host that did not
     /// compile it): measured from after the compiling runtimes were
@@ -365,6 +369,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
         db_bytes: scratch.bytes(&app)?,
         stepping_rss_kib: before_stepping.then(peak_rss_kib).flatten(),
         peak_rss_kib: peak_rss_kib_ever(),
+        compiler_peak_rss_kib: children_peak_rss_kib(),
         component_bytes,
         redeploy_ms,
         artifact_bytes,
@@ -490,6 +495,23 @@ fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The peak resident memory of the largest child process waited for.
+#[allow(unsafe_code)]
+fn children_peak_rss_kib() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `getrusage` fills the zeroed struct it is given and
+        // touches nothing else.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 && usage.ru_maxrss > 0
+        {
+            // Linux counts it in KiB.
+            return Some(usage.ru_maxrss as u64);
+        }
+    }
+    None
 }
 
 /// The peak before any reset: the highest of what was read before the

@@ -18,6 +18,15 @@ use crate::worker::Worker;
 /// `cache` use no store: none of them opens (or creates) the store; every
 /// other command does.
 pub fn run(cli: Cli) -> Result<()> {
+    // A compiling child needs nothing of the host's config or store.
+    if let Command::CompileComponent {
+        component,
+        out,
+        memory_bytes,
+    } = &cli.command
+    {
+        crate::runtime::compile::child(component, out, *memory_bytes);
+    }
     let config = load_config(&cli)?;
     let Cli {
         data,
@@ -438,6 +447,7 @@ fn operate(
         Command::Bench { .. } => bail!("bench runs on a scratch store of its own"),
         Command::MigrateStore { .. } => bail!("migrate-store works on the stores it names"),
         Command::Wit
+        | Command::CompileComponent { .. }
         | Command::New { .. }
         | Command::Check { file: Some(_), .. }
         | Command::Cache { .. } => {

@@ -314,6 +314,19 @@ pub enum Command {
     /// feature): `WAKEFUL_FAILPOINT=<point>[:<key>]` kills the process there.
     #[command(hide = true)]
     Failpoints,
+    /// Compile the component in the file COMPONENT into the artifact OUT
+    /// (in the cache directory): how the host compiles, in a child process
+    /// of its own (`runtime/compile.rs`).
+    #[command(hide = true, name = "compile-component")]
+    CompileComponent {
+        #[arg(long)]
+        component: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// The memory limit the host's engine was built for.
+        #[arg(long)]
+        memory_bytes: usize,
+    },
     /// Measure deploy, start and step speed of a real agent on a
     /// throwaway store in a new temporary directory (removed afterwards;
     /// `--data` is not touched): start N runs, step them, send each an

@@ -18,6 +18,7 @@ use wasmtime::component::{Component, Linker};
 
 use super::LoadedAgent;
 use super::bindings::AgentPre;
+use super::compile;
 use super::engine;
 use super::error::{LoadError, RuntimeError};
 use super::inspect;
@@ -59,6 +60,8 @@ pub(super) struct Cache {
     /// Bytes of artifacts and compiled functions the directory is pruned
     /// to after each compile.
     max_bytes: u64,
+    /// What the engine was built for: a compiling child builds the same.
+    memory_bytes: usize,
     /// One slot per digest. A slot's lock is held while its agent is
     /// compiled, so that concurrent loads of one version compile it once.
     loaded: Mutex<HashMap<String, Slot>>,
@@ -71,7 +74,12 @@ type Slot = Arc<Mutex<Option<Arc<LoadedAgent>>>>;
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Cache {
-    pub(super) fn new(dir: &Path, engine: &Engine, max_bytes: u64) -> Result<Self, RuntimeError> {
+    pub(super) fn new(
+        dir: &Path,
+        engine: &Engine,
+        max_bytes: u64,
+        memory_bytes: usize,
+    ) -> Result<Self, RuntimeError> {
         private_dir(dir).map_err(|source| RuntimeError::CacheDir {
             path: dir.to_owned(),
             source,
@@ -80,6 +88,7 @@ impl Cache {
             dir: dir.to_owned(),
             engine_key: engine::compatibility_key(engine),
             max_bytes,
+            memory_bytes,
             loaded: Mutex::new(HashMap::new()),
         })
     }
@@ -138,33 +147,53 @@ impl Cache {
         let engine = linker.engine();
         let path = self.artifact_path(digest);
         let (component, fresh) = match load_artifact(engine, &path) {
-            Some(component) => (component, false),
+            Some(component) => (component, Fresh::No),
             None => {
                 let bytes = bytes()?;
                 check_header(&bytes, max_bytes)?;
                 inspect::check_shape(&bytes)?;
-                let component = Component::from_binary(engine, &bytes)
-                    .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
-                (component, true)
+                match compile::in_child(&bytes, &path, self.memory_bytes)? {
+                    compile::Outcome::Written => {
+                        let component = load_artifact(engine, &path).ok_or_else(|| {
+                            LoadError::Invalid(format!(
+                                "the compiler process wrote {}, which this host cannot load",
+                                path.display()
+                            ))
+                        })?;
+                        (component, Fresh::Written)
+                    }
+                    compile::Outcome::NoChild(why) => {
+                        if compile::wanted() {
+                            tracing::warn!(%why, "compiling in this process");
+                        }
+                        let component = Component::from_binary(engine, &bytes)
+                            .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+                        (component, Fresh::InProcess)
+                    }
+                }
             }
         };
-        let pre = linker.instantiate_pre(&component).map_err(|e| {
-            LoadError::Invalid(format!(
-                "its imports do not match what this host provides: {e:#}"
-            ))
-        })?;
-        let pre = AgentPre::new(pre).map_err(|e| {
-            LoadError::Invalid(format!(
-                "it does not export the `agent` world of wit/agent.wit (info, step, migrate): {e:#}"
-            ))
-        })?;
-        if fresh {
+        let pre = match link(linker, &component) {
+            Ok(pre) => pre,
+            Err(error) => {
+                // Only agents this host can run keep an artifact.
+                if fresh == Fresh::Written {
+                    let _ = fs::remove_file(&path);
+                }
+                return Err(error);
+            }
+        };
+        if fresh == Fresh::InProcess {
             // A failed write only costs a compile after the next restart.
             let _ = component
                 .serialize()
                 .map_err(|e| std::io::Error::other(e.to_string()))
                 .and_then(|artifact| write_atomically(&path, &artifact));
+        }
+        if fresh != Fresh::No {
             self.prune(digest);
+        }
+        if fresh == Fresh::InProcess {
             // Compiling a Python or JavaScript agent allocates hundreds of
             // megabytes on the compiler's threads, freed by now but kept by
             // the allocator; a host that steps for days should not carry
@@ -195,6 +224,34 @@ impl Cache {
         keep.push(self.artifact_path(digest));
         let _ = prune::prune(&self.dir, self.max_bytes, &keep);
     }
+}
+
+/// Pre-links a compiled agent against the host's imports.
+fn link(
+    linker: &Linker<StoreData>,
+    component: &Component,
+) -> Result<AgentPre<StoreData>, LoadError> {
+    let pre = linker.instantiate_pre(component).map_err(|e| {
+        LoadError::Invalid(format!(
+            "its imports do not match what this host provides: {e:#}"
+        ))
+    })?;
+    AgentPre::new(pre).map_err(|e| {
+        LoadError::Invalid(format!(
+            "it does not export the `agent` world of wit/agent.wit (info, step, migrate): {e:#}"
+        ))
+    })
+}
+
+/// Whether a load compiled the agent, and where.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    /// Its artifact was already in the cache.
+    No,
+    /// A child process compiled it into the cache.
+    Written,
+    /// This process compiled it.
+    InProcess,
 }
 
 /// Gives the heap's free memory back to the system, where the allocator
@@ -257,7 +314,7 @@ fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
 
 /// Writes `contents` to `path` so that readers see either no file or the
 /// whole file: write a temporary file, flush it to disk, rename it.
-fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let file_name = path.file_name().unwrap_or_default().to_string_lossy();
     let temp = path.with_file_name(format!(".{file_name}.{}.{n}.tmp", std::process::id()));

@@ -19,6 +19,7 @@
 
 mod bindings;
 mod cache;
+pub mod compile;
 mod engine;
 mod error;
 mod exec;
@@ -177,7 +178,12 @@ impl Runtime {
         let engine = engine::build(cache_dir, limits.memory_bytes)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-        let cache = cache::Cache::new(cache_dir, &engine, limits.cache_max_bytes)?;
+        let cache = cache::Cache::new(
+            cache_dir,
+            &engine,
+            limits.cache_max_bytes,
+            limits.memory_bytes,
+        )?;
         engine::spawn_epoch_ticker(&engine)?;
         Ok(Runtime {
             engine,

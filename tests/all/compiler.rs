@@ -1,0 +1,56 @@
+//! The host compiles components in a child process: a compiler that dies
+//! takes nothing of the host's with it, and is named.
+
+use serde_json::json;
+
+use crate::harness::{Env, agent};
+
+/// Files in the cache directory, without the compiled functions' folder.
+fn cache_files(env: &Env) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(env.dir.join("data/cache"))
+        .map(|dir| {
+            dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|name| name != "functions")
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_compiler_killed_mid_compile_is_named_and_deploys_nothing() {
+    let env = Env::new("compiler-killed", "");
+    env.deploy("waiter", &[]);
+    env.start("waiter", "kept", json!({"topic": "tick"}));
+    env.work();
+    let kept = env.show("kept");
+    let artifacts = cache_files(&env);
+    assert_eq!(artifacts.len(), 1, "{artifacts:?}");
+
+    // The child compiling `invoice-mail` is SIGKILLed, as the kernel's
+    // out-of-memory killer would.
+    let wasm = agent("invoice-mail");
+    let crashing = env.clone_with_env("WAKEFUL_FAILPOINT", "compile");
+    let err = crashing.fails(&["deploy", wasm.to_str().unwrap(), "--grant", "kv"]);
+    assert!(
+        err.contains("the compiler process was killed by signal 9"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was deployed"), "{err}");
+
+    // Nothing half-done: no version, no artifact, no leftover input file;
+    // what was there is as it was, and still steps.
+    let agents = env.json(&["agents"]);
+    assert_eq!(agents.as_array().unwrap().len(), 1, "{agents}");
+    assert_eq!(cache_files(&env), artifacts);
+    assert_eq!(env.show("kept"), kept);
+    env.ok(&["send", "kept", "--topic", "tick", "--id", "t1"]);
+    env.work();
+    assert_eq!(env.show("kept")["status"], "done", "{}", env.show("kept"));
+
+    // The same deploy without the crash goes through.
+    env.ok(&["deploy", wasm.to_str().unwrap(), "--grant", "kv"]);
+    assert_eq!(env.json(&["agents"]).as_array().unwrap().len(), 2);
+    assert_eq!(cache_files(&env).len(), 2, "{:?}", cache_files(&env));
+}
