@@ -182,6 +182,19 @@ class WitTest(unittest.TestCase):
         fake_wit.uninstall()
         host._backend = None
 
+    def test_the_build_time_warm_up_calls_neither_the_agent_nor_the_host(self):
+        stepped = []
+
+        class Watched(Counter):
+            def step(self, state, wake):
+                stepped.append(wake)
+                return super().step(state, wake)
+
+        world = export(Watched)()
+        self.assertEqual((stepped, self.imports.calls, self.imports.logs), ([], [], []))
+        world.step("", self.t["Wake_Start"]("{}"))
+        self.assertEqual(len(stepped), 1)
+
     def test_info(self):
         info = self.world.info()
         self.assertEqual(info, self.t["AgentInfo"]("counter", "1.2.3", ["kv"], "Counts its steps."))
