@@ -47,6 +47,41 @@ fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
 }
 
 #[test]
+fn a_key_already_in_the_ledger_repeated_with_other_arguments_is_refused() {
+    // An http call is recorded in the ledger at once (it left the host), so
+    // the repeats are checked against the ledger's row, not the step's
+    // held calls.
+    let pages = Arc::new(AtomicUsize::new(0));
+    let seen = pages.clone();
+    let server = FakeServer::start(move |_| {
+        seen.fetch_add(1, Ordering::SeqCst);
+        Reply::Json(200, json!({"paged": true}))
+    });
+    let env = Env::new("ledger-key-reuse", &pager(&server.url, ""));
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let calls = json!([
+        {"tool": "pager", "args": {"body": {"to": "ann"}}, "key": "page"},
+        {"tool": "pager", "args": {"body": {"to": "ann"}}, "key": "page"},
+        {"tool": "pager", "args": {"body": {"to": "bob"}}, "key": "page"},
+    ]);
+    env.start("caller", "r", json!({ "calls": calls }));
+    env.work();
+    let show = env.show("r");
+    let results = &show["state"]["results"];
+    assert!(results[0].as_str().unwrap().starts_with("ok: "), "{show}");
+    assert_eq!(results[1], results[0], "the same call replays its result");
+    let refused = results[2].as_str().unwrap();
+    assert!(
+        refused.starts_with(
+            "err: invalid arguments: idempotency key `page` was already used for another call"
+        ),
+        "{refused}"
+    );
+    assert_eq!(pages.load(Ordering::SeqCst), 1, "one page was sent");
+    assert_eq!(env.recorded_calls("r").len(), 1, "{show}");
+}
+
+#[test]
 fn a_call_of_unknown_outcome_to_a_tool_that_cannot_dedup_parks_the_run_until_settled() {
     // Requests are taken and never answered (did they page or not?) until
     // the operator has looked.

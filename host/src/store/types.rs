@@ -353,9 +353,6 @@ pub struct LedgerEntry {
     pub key: String,
     pub tool: String,
     pub args: String,
-    /// [`crate::model::call_digest`] of tool and args; `None` on rows
-    /// recorded before digests were kept.
-    pub args_digest: Option<String>,
     pub result: Result<String, ToolError>,
     pub at: Millis,
 }

@@ -318,7 +318,9 @@ impl StepGate<'_> {
             return Ok(self.bounded(result));
         }
         if let Some(entry) = self.store.ledger_get(self.run_id, key).map_err(fault)? {
-            if entry.tool != name || entry.args_digest.as_deref().is_some_and(|d| d != digest) {
+            // The row keeps the args whole: the digest is recomputed
+            // rather than stored beside them.
+            if entry.tool != name || call_digest(&entry.tool, &entry.args) != digest {
                 return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
             }
             self.replayed += 1;

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, to_json, write};
-use crate::model::{Millis, ToolError, call_digest};
+use crate::model::{Millis, ToolError};
 use crate::store::{Intent, Resolution, ResolveRefused, Result};
 
 fn intent_from_row(row: &Row<'_>) -> super::db::Result<Intent> {
@@ -187,8 +187,8 @@ pub(super) fn resolve(
             if let Some(result) = &result {
                 let result_json = to_json(result, "a tool result")?;
                 tx.prepare_cached(
-                    "INSERT INTO ledger (run_id, key, tool, args, result, at, args_digest) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO ledger (run_id, key, tool, args, result, at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 )
                 .and_then(|mut stmt| {
                     stmt.execute(params![
@@ -197,8 +197,7 @@ pub(super) fn resolve(
                         found.tool,
                         found.args,
                         result_json,
-                        at,
-                        call_digest(&found.tool, &found.args)
+                        at
                     ])
                 })
                 .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, from_json, to_json, write};
-use crate::model::{Millis, ToolError, call_digest};
+use crate::model::{Millis, ToolError};
 use crate::store::{
     AuditEntry, KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
     Result, StoreError, Usage,
@@ -25,7 +25,6 @@ struct LedgerRow {
     key: String,
     tool: String,
     args: String,
-    args_digest: Option<String>,
     result: String,
     at: Millis,
 }
@@ -37,7 +36,6 @@ impl LedgerRow {
             key: row.get("key")?,
             tool: row.get("tool")?,
             args: row.get("args")?,
-            args_digest: row.get("args_digest")?,
             result: row.get("result")?,
             at: row.get("at")?,
         })
@@ -53,7 +51,6 @@ impl LedgerRow {
             key: self.key,
             tool: self.tool,
             args: self.args,
-            args_digest: self.args_digest,
             result,
             at: self.at,
         })
@@ -66,7 +63,7 @@ pub(super) fn ledger_get(
     key: &str,
 ) -> Result<Option<LedgerEntry>> {
     conn.prepare_cached(
-        "SELECT run_id, key, tool, args, args_digest, result, at FROM ledger \
+        "SELECT run_id, key, tool, args, result, at FROM ledger \
          WHERE run_id = ?1 AND key = ?2",
     )
     .and_then(|mut stmt| {
@@ -81,7 +78,7 @@ pub(super) fn ledger_get(
 pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>> {
     let rows = conn
         .prepare_cached(
-            "SELECT run_id, key, tool, args, args_digest, result, at FROM ledger \
+            "SELECT run_id, key, tool, args, result, at FROM ledger \
              WHERE run_id = ?1 ORDER BY at, key",
         )
         .and_then(|mut stmt| {
@@ -111,7 +108,9 @@ fn truncate(text: &str, max: usize) -> String {
 }
 
 /// Records a call's result and its audit row, and clears its intent: the
-/// outcome is known now. The first result recorded for a key is the truth:
+/// outcome is known now. The row's `args_digest` column (schema 2) is left
+/// NULL: the row holds the args whole, and a repeated key is checked against
+/// a digest computed from them (64 bytes a call fewer on disk). The first result recorded for a key is the truth:
 /// a later one for the same key is dropped, audit too. Returns whether this
 /// call was recorded now.
 pub(super) fn record(
@@ -123,8 +122,8 @@ pub(super) fn record(
     let result_json = to_json(result, "a tool result")?;
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO ledger (run_id, key, tool, args, result, at, args_digest) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (run_id, key) DO NOTHING",
+            "INSERT INTO ledger (run_id, key, tool, args, result, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (run_id, key) DO NOTHING",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -134,7 +133,6 @@ pub(super) fn record(
                 call.args,
                 result_json,
                 at,
-                call_digest(&call.tool, &call.args),
             ])
         })
         .ctx_with(|| format!("recording tool call {} of run {}", call.key, call.run_id))?;
