@@ -17,6 +17,19 @@ fn pager(url: &str, extra: &str) -> String {
     )
 }
 
+/// The second of three calls with key `page` repeats the first and replays
+/// its result; the third, with other args, is refused.
+fn replayed_then_refused(results: &serde_json::Value) {
+    assert_eq!(results[1], results[0], "the same call replays its result");
+    let refused = results[2].as_str().unwrap();
+    assert!(
+        refused.starts_with(
+            "err: invalid arguments: idempotency key `page` was already used for another call"
+        ),
+        "{refused}"
+    );
+}
+
 #[test]
 fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
     let config = "[tools.pager]\nkind = \"static\"\nresult = { paged = true }\n";
@@ -32,14 +45,7 @@ fn a_key_repeated_with_other_arguments_is_refused_and_audited() {
     let show = env.show("r");
     let results = &show["state"]["results"];
     assert_eq!(results[0], r#"ok: {"paged":true}"#, "{show}");
-    assert_eq!(results[1], results[0], "the same call replays its result");
-    let refused = results[2].as_str().unwrap();
-    assert!(
-        refused.starts_with(
-            "err: invalid arguments: idempotency key `page` was already used for another call"
-        ),
-        "{refused}"
-    );
+    replayed_then_refused(results);
     let rows = env.audit_rows("r", "tool key reused");
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["data"]["key"], "page");
@@ -69,14 +75,7 @@ fn a_key_already_in_the_ledger_repeated_with_other_arguments_is_refused() {
     let show = env.show("r");
     let results = &show["state"]["results"];
     assert!(results[0].as_str().unwrap().starts_with("ok: "), "{show}");
-    assert_eq!(results[1], results[0], "the same call replays its result");
-    let refused = results[2].as_str().unwrap();
-    assert!(
-        refused.starts_with(
-            "err: invalid arguments: idempotency key `page` was already used for another call"
-        ),
-        "{refused}"
-    );
+    replayed_then_refused(results);
     assert_eq!(pages.load(Ordering::SeqCst), 1, "one page was sent");
     assert_eq!(env.recorded_calls("r").len(), 1, "{show}");
 }
