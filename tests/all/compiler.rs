@@ -54,3 +54,27 @@ fn a_compiler_killed_mid_compile_is_named_and_deploys_nothing() {
     assert_eq!(env.json(&["agents"]).as_array().unwrap().len(), 2);
     assert_eq!(cache_files(&env).len(), 2, "{:?}", cache_files(&env));
 }
+
+#[test]
+fn code_the_compiler_refuses_is_named_with_its_function_and_leaves_nothing() {
+    let env = Env::new("compiler-refuses", "");
+    // Sixteen bytes of the code section overwritten: the component's
+    // imports and exports still read well, so the host hands it to the
+    // compiler process, which refuses a function body.
+    let mut bytes = std::fs::read(agent("invoice-mail")).unwrap();
+    let at = bytes.len() / 4;
+    bytes[at..at + 16].fill(0xff);
+    let broken = env.dir.join("broken.wasm");
+    std::fs::write(&broken, &bytes).unwrap();
+    let err = env.fails(&["deploy", broken.to_str().unwrap(), "--grant", "kv"]);
+    assert!(
+        err.contains("invalid agent component: failed to compile: wasm[0]::function["),
+        "{err}"
+    );
+    assert!(
+        err.contains("Invalid input WebAssembly code at offset"),
+        "{err}"
+    );
+    assert_eq!(env.json(&["agents"]), serde_json::json!([]));
+    assert_eq!(cache_files(&env), Vec::<String>::new());
+}

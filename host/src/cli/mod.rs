@@ -317,7 +317,7 @@ pub enum Command {
     /// Compile the component in the file COMPONENT into the artifact OUT
     /// (in the cache directory): how the host compiles, in a child process
     /// of its own (`runtime/compile.rs`).
-    #[command(hide = true, name = "compile-component")]
+    #[command(hide = true, name = crate::runtime::compile::SUBCOMMAND)]
     CompileComponent {
         #[arg(long)]
         component: PathBuf,

@@ -183,22 +183,22 @@ impl Cache {
                 return Err(error);
             }
         };
-        if fresh == Fresh::InProcess {
-            // A failed write only costs a compile after the next restart.
-            let _ = component
-                .serialize()
-                .map_err(|e| std::io::Error::other(e.to_string()))
-                .and_then(|artifact| write_atomically(&path, &artifact));
-        }
-        if fresh != Fresh::No {
-            self.prune(digest);
-        }
-        if fresh == Fresh::InProcess {
-            // Compiling a Python or JavaScript agent allocates hundreds of
-            // megabytes on the compiler's threads, freed by now but kept by
-            // the allocator; a host that steps for days should not carry
-            // them.
-            trim_heap();
+        match fresh {
+            Fresh::No => {}
+            Fresh::Written => self.prune(digest),
+            Fresh::InProcess => {
+                // A failed write only costs a compile after the next restart.
+                let _ = component
+                    .serialize()
+                    .map_err(|e| std::io::Error::other(e.to_string()))
+                    .and_then(|artifact| write_atomically(&path, &artifact));
+                self.prune(digest);
+                // Compiling a Python or JavaScript agent allocates hundreds
+                // of megabytes on the compiler's threads, freed by now but
+                // kept by the allocator; a host that steps for days should
+                // not carry them.
+                trim_heap();
+            }
         }
         Ok(Arc::new(LoadedAgent {
             digest: digest.to_owned(),

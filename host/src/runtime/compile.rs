@@ -27,6 +27,9 @@ pub const SUBCOMMAND: &str = "compile-component";
 /// Exit code of a child that refused the component (its reason on stderr).
 const REFUSED: i32 = 3;
 
+/// Exit code of a child whose engine would name the artifact differently.
+const STALE_ENGINE: i32 = 4;
+
 /// The most of a child's stderr kept for the error it names.
 const MAX_MESSAGE_BYTES: u64 = 16 << 10;
 
@@ -142,9 +145,6 @@ impl Drop for Input {
         let _ = std::fs::remove_file(&self.0);
     }
 }
-
-/// Exit code of a child whose engine would name the artifact differently.
-const STALE_ENGINE: i32 = 4;
 
 fn died(status: &std::process::ExitStatus) -> String {
     #[cfg(unix)]
