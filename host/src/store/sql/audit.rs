@@ -33,16 +33,16 @@ pub(super) fn insert_kind(
     insert(conn, &entry, at)
 }
 
-struct AuditRecord {
-    id: u64,
-    at: Millis,
-    run_id: Option<String>,
-    kind: String,
-    data: String,
+pub(super) struct AuditRecord {
+    pub(super) id: u64,
+    pub(super) at: Millis,
+    pub(super) run_id: Option<String>,
+    pub(super) kind: String,
+    pub(super) data: String,
 }
 
 impl AuditRecord {
-    fn from_row(row: &Row<'_>) -> super::db::Result<AuditRecord> {
+    pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<AuditRecord> {
         Ok(AuditRecord {
             id: row.get("id")?,
             at: row.get("at")?,
@@ -52,7 +52,7 @@ impl AuditRecord {
         })
     }
 
-    fn into_row(self) -> Result<AuditRow> {
+    pub(super) fn into_row(self) -> Result<AuditRow> {
         let id = self.id;
         Ok(AuditRow {
             data: from_json(&self.data, || format!("data of audit row {id}"))?,
@@ -74,14 +74,30 @@ pub(super) fn audit(conn: &Connection, run_id: Option<&str>) -> Result<Vec<Audit
                 stmt.query_map([run_id], AuditRecord::from_row)?
                     .collect::<super::db::Result<Vec<_>>>()
             })
-            .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
+            .ctx_with(|| format!("reading the audit log of run {run_id}"))
+            .and_then(|live| merge(live, super::archive::read(conn, run_id)?.audit(run_id, 0)))?,
         None => conn
             .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
             .and_then(|mut stmt| {
                 stmt.query_map(params![], AuditRecord::from_row)?
                     .collect::<super::db::Result<Vec<_>>>()
             })
-            .ctx("reading the audit log")?,
+            .ctx("reading the audit log")
+            .and_then(|live| merge(live, super::archive::all_audit(conn)?))?,
     };
     records.into_iter().map(AuditRecord::into_row).collect()
+}
+
+/// Live and archived rows as one list in id order. A row read live and then
+/// from the archive its run was packed into meanwhile is kept once.
+pub(super) fn merge(
+    mut live: Vec<AuditRecord>,
+    archived: Vec<AuditRecord>,
+) -> Result<Vec<AuditRecord>> {
+    if !archived.is_empty() {
+        live.extend(archived);
+        live.sort_by_key(|a| a.id);
+        live.dedup_by_key(|a| a.id);
+    }
+    Ok(live)
 }

@@ -248,6 +248,9 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
             c.at,
         )?;
     }
+    if status == "done" {
+        super::archive::pack(tx, run_id)?;
+    }
     Ok(())
 }
 
@@ -398,6 +401,7 @@ pub(super) fn cancel(
             json!({ "reason": reason, "by": by }),
             at,
         )?;
+        super::archive::pack(tx, run_id)?;
         Ok(true)
     })
 }

@@ -28,6 +28,7 @@
 //! Every write runs in one transaction ([`db::write`]).
 
 mod agents;
+mod archive;
 mod audit;
 mod callbacks;
 mod claims;

@@ -4,10 +4,11 @@
 //! offset) along an index: runs by `(created_at, run_id)` newest first,
 //! audit rows by id oldest first, kv keys in key order.
 
-use super::db::{Connection, OptionalExtension, Row, ToSql, params};
+use super::db::{Connection, OptionalExtension, ToSql, params};
 
+use super::audit::{self, AuditRecord};
 use super::runs::RunRow;
-use super::{Context, from_json};
+use super::Context;
 use crate::model::Millis;
 use crate::store::{
     AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError, WaitingOn,
@@ -112,56 +113,51 @@ pub(super) fn runs_page(
     Ok(page(runs, limit, |r| r.run_id.clone()))
 }
 
-fn audit_row(row: &Row<'_>) -> super::db::Result<(u64, Millis, Option<String>, String, String)> {
-    Ok((
-        row.get("id")?,
-        row.get("at")?,
-        row.get("run_id")?,
-        row.get("kind")?,
-        row.get("data")?,
-    ))
-}
-
 pub(super) fn audit_page(
     conn: &Connection,
     run_id: Option<&str>,
     after: Option<u64>,
     limit: usize,
 ) -> Result<Page<AuditRow, u64>> {
-    let after = after.unwrap_or(0) as i64;
-    let fetch = limit.saturating_add(1) as i64;
-    let records = match run_id {
-        Some(run_id) => conn
-            .prepare_cached(
-                "SELECT id, at, run_id, kind, data FROM audit \
-                 WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_map(params![run_id, after, fetch], audit_row)?
-                    .collect::<super::db::Result<Vec<_>>>()
-            })
-            .ctx_with(|| format!("reading the audit log of run {run_id}"))?,
-        None => conn
-            .prepare_cached(
-                "SELECT id, at, run_id, kind, data FROM audit WHERE id > ?1 ORDER BY id LIMIT ?2",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_map(params![after, fetch], audit_row)?
-                    .collect::<super::db::Result<Vec<_>>>()
-            })
-            .ctx("reading the audit log")?,
+    let after_id = after.unwrap_or(0);
+    let (after, fetch) = (after_id as i64, limit.saturating_add(1));
+    let mut records = match run_id {
+        Some(run_id) => {
+            let live = conn
+                .prepare_cached(
+                    "SELECT id, at, run_id, kind, data FROM audit \
+                     WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_map(params![run_id, after, fetch as i64], AuditRecord::from_row)?
+                        .collect::<super::db::Result<Vec<_>>>()
+                })
+                .ctx_with(|| format!("reading the audit log of run {run_id}"))?;
+            let archived = super::archive::read(conn, run_id)?.audit(run_id, after_id);
+            audit::merge(live, archived)?
+        }
+        None => {
+            let live = conn
+                .prepare_cached(
+                    "SELECT id, at, run_id, kind, data FROM audit WHERE id > ?1 \
+                     ORDER BY id LIMIT ?2",
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_map(params![after, fetch as i64], AuditRecord::from_row)?
+                        .collect::<super::db::Result<Vec<_>>>()
+                })
+                .ctx("reading the audit log")?;
+            // A full page of live rows bounds the ids archived rows can
+            // take a place in it with.
+            let up_to = (live.len() >= fetch).then(|| live[fetch - 1].id);
+            let archived = super::archive::audit_between(conn, after_id, up_to, fetch)?;
+            audit::merge(live, archived)?
+        }
     };
+    records.truncate(fetch);
     let rows = records
         .into_iter()
-        .map(|(id, at, run_id, kind, data)| {
-            Ok(AuditRow {
-                data: from_json(&data, || format!("data of audit row {id}"))?,
-                id,
-                at,
-                run_id,
-                kind,
-            })
-        })
+        .map(AuditRecord::into_row)
         .collect::<Result<Vec<_>>>()?;
     Ok(page(rows, limit, |r| r.id))
 }

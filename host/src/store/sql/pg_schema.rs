@@ -15,7 +15,21 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (7, PG_SCHEMA_V7),
     (8, super::schema::SCHEMA_V8),
     (9, PG_SCHEMA_V9),
+    (10, PG_SCHEMA_V10),
 ];
+
+/// As SQLite's, with PostgreSQL's types.
+const PG_SCHEMA_V10: &str = r#"
+CREATE TABLE run_archives (
+    run_id         TEXT PRIMARY KEY NOT NULL,
+    first_audit_id BIGINT,
+    last_audit_id  BIGINT,
+    span           BIGINT,
+    data           BYTEA NOT NULL
+);
+CREATE INDEX run_archives_by_first_audit ON run_archives (first_audit_id);
+CREATE INDEX run_archives_by_span ON run_archives (span);
+"#;
 
 /// As SQLite's, with PostgreSQL's 64-bit integer.
 const PG_SCHEMA_V9: &str = r#"

@@ -243,23 +243,23 @@ pub(super) fn run_exists(conn: &Connection, run_id: &str) -> Result<bool> {
         .ctx_with(|| format!("looking up run {run_id}"))
 }
 
-struct CheckpointRow {
-    run_id: String,
-    seq: u64,
-    version: String,
-    wake: Option<String>,
-    upgraded_from: Option<String>,
-    state: String,
+pub(super) struct CheckpointRow {
+    pub(super) run_id: String,
+    pub(super) seq: u64,
+    pub(super) version: String,
+    pub(super) wake: Option<String>,
+    pub(super) upgraded_from: Option<String>,
+    pub(super) state: String,
     /// `state` is an edit of the previous checkpoint's (`delta.rs`).
-    state_is_edit: bool,
-    next: String,
-    status_text: Option<String>,
-    fuel_used: u64,
-    at: Millis,
+    pub(super) state_is_edit: bool,
+    pub(super) next: String,
+    pub(super) status_text: Option<String>,
+    pub(super) fuel_used: u64,
+    pub(super) at: Millis,
 }
 
 impl CheckpointRow {
-    fn from_row(row: &Row<'_>) -> super::db::Result<CheckpointRow> {
+    pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<CheckpointRow> {
         Ok(CheckpointRow {
             run_id: row.get("run_id")?,
             seq: row.get("seq")?,
@@ -310,6 +310,15 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
                 .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
+    // An ended run's checkpoints are in its archive; none is in both.
+    let mut archived = super::archive::read(conn, run_id)?.checkpoints(run_id);
+    let rows = if archived.is_empty() {
+        rows
+    } else {
+        archived.extend(rows);
+        archived.sort_by_key(|c| c.seq);
+        archived
+    };
     let mut previous: Option<String> = None;
     let mut checkpoints = Vec::with_capacity(rows.len());
     for mut row in rows {
@@ -523,6 +532,19 @@ pub(super) fn prune(conn: &mut Connection, ended_before: Millis, now: Millis) ->
         )
         .and_then(|mut stmt| stmt.execute(params![ended_before as i64, now as i64]))
         .ctx("keeping the ids of pruned runs")?;
+        // Their archives keep the audit rows only.
+        let archived: Vec<String> = tx
+            .prepare(&format!(
+                "SELECT run_id FROM run_archives WHERE run_id IN ({ended})"
+            ))
+            .and_then(|mut stmt| {
+                stmt.query_map([ended_before as i64], |row| row.get(0))?
+                    .collect::<super::db::Result<Vec<_>>>()
+            })
+            .ctx("finding the archives of ended runs")?;
+        for run_id in archived {
+            super::archive::prune(tx, &run_id)?;
+        }
         for table in [
             "checkpoints",
             "waits",

@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9,
+    SCHEMA_V9, SCHEMA_V10,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -307,4 +307,19 @@ CREATE INDEX approvals_answered ON approvals (answered_at)
 /// state text. Rows written before are whole.
 pub(super) const SCHEMA_V9: &str = r#"
 ALTER TABLE checkpoints ADD COLUMN state_is_edit INTEGER NOT NULL DEFAULT 0;
+"#;
+
+/// The history of ended runs, packed into one compressed row each
+/// (`archive.rs`). No reference to `runs`: a pruned run's archive keeps its
+/// audit rows.
+pub(super) const SCHEMA_V10: &str = r#"
+CREATE TABLE run_archives (
+    run_id         TEXT PRIMARY KEY NOT NULL,
+    first_audit_id INTEGER,                 -- the run's audit ids, first and last
+    last_audit_id  INTEGER,
+    span           INTEGER,                 -- last_audit_id - first_audit_id
+    data           BLOB NOT NULL            -- format byte + zstd frame
+);
+CREATE INDEX run_archives_by_first_audit ON run_archives (first_audit_id);
+CREATE INDEX run_archives_by_span ON run_archives (span);
 "#;

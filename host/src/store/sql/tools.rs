@@ -20,17 +20,17 @@ const AUDIT_ARGS_MAX: usize = 1024;
 
 type ToolResult = std::result::Result<String, ToolError>;
 
-struct LedgerRow {
-    run_id: String,
-    key: String,
-    tool: String,
-    args: String,
-    result: String,
-    at: Millis,
+pub(super) struct LedgerRow {
+    pub(super) run_id: String,
+    pub(super) key: String,
+    pub(super) tool: String,
+    pub(super) args: String,
+    pub(super) result: String,
+    pub(super) at: Millis,
 }
 
 impl LedgerRow {
-    fn from_row(row: &Row<'_>) -> super::db::Result<LedgerRow> {
+    pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<LedgerRow> {
         Ok(LedgerRow {
             run_id: row.get("run_id")?,
             key: row.get("key")?,
@@ -62,7 +62,8 @@ pub(super) fn ledger_get(
     run_id: &str,
     key: &str,
 ) -> Result<Option<LedgerEntry>> {
-    conn.prepare_cached(
+    let row = conn
+        .prepare_cached(
         "SELECT run_id, key, tool, args, result, at FROM ledger \
          WHERE run_id = ?1 AND key = ?2",
     )
@@ -70,9 +71,14 @@ pub(super) fn ledger_get(
         stmt.query_row([run_id, key], LedgerRow::from_row)
             .optional()
     })
-    .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?
-    .map(LedgerRow::into_entry)
-    .transpose()
+    .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?;
+    let row = match row {
+        Some(row) => Some(row),
+        None => super::archive::read(conn, run_id)?
+            .ledger(run_id)
+            .find(|l| l.key == key),
+    };
+    row.map(LedgerRow::into_entry).transpose()
 }
 
 pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>> {
@@ -86,6 +92,13 @@ pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>
                 .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the ledger of run {run_id}"))?;
+    // An ended run's calls are in its archive; a call recorded after the
+    // run ended (a late result) is live.
+    let mut rows: Vec<LedgerRow> = super::archive::read(conn, run_id)?
+        .ledger(run_id)
+        .chain(rows)
+        .collect();
+    rows.sort_by(|a, b| (a.at, &a.key).cmp(&(b.at, &b.key)));
     rows.into_iter().map(LedgerRow::into_entry).collect()
 }
 

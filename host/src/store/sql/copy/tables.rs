@@ -204,6 +204,11 @@ pub(super) const TABLES: &[Table] = &[
         key: &[("id", I)],
     },
     Table {
+        name: "run_archives",
+        columns: &["run_id", "first_audit_id", "last_audit_id", "span", "data"],
+        key: &[("run_id", T)],
+    },
+    Table {
         name: "schedules",
         columns: &[
             "id",

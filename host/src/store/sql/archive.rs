@@ -1,0 +1,366 @@
+//! The history of an ended run, packed into one compressed row.
+//!
+//! Once a run has ended, its checkpoints, tool-call ledger and audit rows
+//! are only read, and rarely; yet they were most of its bytes on disk: an
+//! incident's twenty audit rows, six checkpoints and seven ledger rows each
+//! repeat the run id, have keys in two indexes, and repeat the text of the
+//! rows beside them (a call's args are in its ledger row and its audit row,
+//! a step's wake in its checkpoint and its audit row). The transaction that
+//! ends a run moves them into one row of `run_archives`: their columns as
+//! one zstd frame, about 2 KB for an incident's 9 KB of history.
+//!
+//! Nothing is lost or reordered: audit rows keep their ids and times,
+//! checkpoints their sequence numbers and stored form. A row written for the
+//! run after it ended (an operator's note, a late tool result) lands in its
+//! live table as before, and every read of a run sees the archived rows and
+//! the live ones as one list. The audit log across runs merges archives in
+//! by id; `first_audit_id` and `span` let a page find the archives that hold
+//! ids in its range without opening the others.
+
+use std::io::Read;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::audit::AuditRecord;
+use super::db::{Connection, OptionalExtension, params};
+use super::runs::CheckpointRow;
+use super::tools::LedgerRow;
+use super::{Context, Result};
+use crate::model::Millis;
+use crate::store::StoreError;
+
+/// The format of a packed row: this byte, then one zstd frame of the
+/// JSON of [`Packed`], compressed with [`VOCABULARY`] as its dictionary.
+const FORMAT: u8 = 1;
+
+/// The JSON the host itself writes into checkpoints, ledger and audit rows
+/// (field names, wake and wait shapes, the built-in tools' calls), as a
+/// zstd raw-content dictionary: a run's first use of each then costs a
+/// reference instead of its text, about a tenth of an incident's archive.
+/// Part of [`FORMAT`]: archives written with it are only readable with
+/// the same bytes, so a changed vocabulary needs a new format number.
+const VOCABULARY: &[u8] = include_bytes!("archive/vocabulary.txt");
+
+/// zstd's level: an incident packs in well under a millisecond at this
+/// level, once per run; higher levels gain a few percent for several times
+/// the time.
+const LEVEL: i32 = 7;
+
+/// A run's archived rows, in their tables' column order.
+#[derive(Default, Serialize, Deserialize)]
+pub(super) struct Packed {
+    #[serde(default, rename = "c")]
+    checkpoints: Vec<PackedCheckpoint>,
+    #[serde(default, rename = "l")]
+    ledger: Vec<PackedLedger>,
+    #[serde(default, rename = "a")]
+    audit: Vec<PackedAudit>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PackedCheckpoint(
+    u64,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    bool,
+    String,
+    Option<String>,
+    u64,
+    Millis,
+);
+
+#[derive(Serialize, Deserialize)]
+struct PackedLedger(String, String, String, String, Millis);
+
+/// The data is kept as the JSON it is, not as a string of it: escaped
+/// quotes would hide its repeats from the compressor.
+#[derive(Serialize, Deserialize)]
+struct PackedAudit(u64, Millis, String, Box<RawValue>);
+
+impl PackedAudit {
+    fn of(a: AuditRecord) -> PackedAudit {
+        // Audit data is JSON the store wrote; should a row hold other text,
+        // it is kept as a JSON string rather than failing the commit.
+        let text = if serde_json::from_str::<&RawValue>(&a.data).is_ok() {
+            a.data
+        } else {
+            serde_json::Value::String(a.data).to_string()
+        };
+        let data = RawValue::from_string(text).expect("JSON checked above");
+        PackedAudit(a.id, a.at, a.kind, data)
+    }
+}
+
+impl Packed {
+    fn is_empty(&self) -> bool {
+        self.checkpoints.is_empty() && self.ledger.is_empty() && self.audit.is_empty()
+    }
+
+    pub(super) fn checkpoints(&self, run_id: &str) -> Vec<CheckpointRow> {
+        self.checkpoints
+            .iter()
+            .map(|c| CheckpointRow {
+                run_id: run_id.to_string(),
+                seq: c.0,
+                version: c.1.clone(),
+                wake: c.2.clone(),
+                upgraded_from: c.3.clone(),
+                state: c.4.clone(),
+                state_is_edit: c.5,
+                next: c.6.clone(),
+                status_text: c.7.clone(),
+                fuel_used: c.8,
+                at: c.9,
+            })
+            .collect()
+    }
+
+    pub(super) fn ledger(&self, run_id: &str) -> impl Iterator<Item = LedgerRow> + '_ {
+        let run_id = run_id.to_string();
+        self.ledger.iter().map(move |l| LedgerRow {
+            run_id: run_id.clone(),
+            key: l.0.clone(),
+            tool: l.1.clone(),
+            args: l.2.clone(),
+            result: l.3.clone(),
+            at: l.4,
+        })
+    }
+
+    /// The audit rows with an id above `after`.
+    pub(super) fn audit(&self, run_id: &str, after: u64) -> Vec<AuditRecord> {
+        self.audit
+            .iter()
+            .filter(|a| a.0 > after)
+            .map(|a| AuditRecord {
+                id: a.0,
+                at: a.1,
+                run_id: Some(run_id.to_string()),
+                kind: a.2.clone(),
+                data: a.3.get().to_string(),
+            })
+            .collect()
+    }
+
+    fn encode(&self) -> Result<Vec<u8>> {
+        let failed = |e: &dyn std::fmt::Display| {
+            StoreError::Corrupt(format!("packing a run's history: {e}"))
+        };
+        let json = serde_json::to_vec(self).map_err(|e| failed(&e))?;
+        let mut out = vec![FORMAT];
+        let frame = zstd::bulk::Compressor::with_dictionary(LEVEL, VOCABULARY)
+            .and_then(|mut c| c.compress(&json))
+            .map_err(|e| failed(&e))?;
+        out.extend(frame);
+        Ok(out)
+    }
+
+    fn decode(run_id: &str, bytes: &[u8]) -> Result<Packed> {
+        let damaged = |why: String| {
+            StoreError::Corrupt(format!(
+                "the archived history of run {run_id} cannot be read ({why}); restore the \
+                 store from a backup (`wakeful backup`)"
+            ))
+        };
+        match bytes.split_first() {
+            Some((&FORMAT, frame)) => {
+                let mut json = Vec::new();
+                zstd::stream::read::Decoder::with_dictionary(frame, VOCABULARY)
+                    .and_then(|mut d| d.read_to_end(&mut json))
+                    .map_err(|e| damaged(e.to_string()))?;
+                serde_json::from_slice(&json).map_err(|e| damaged(e.to_string()))
+            }
+            Some((format, _)) => Err(damaged(format!(
+                "format {format}, which this build does not know"
+            ))),
+            None => Err(damaged("an empty row".into())),
+        }
+    }
+}
+
+/// The archived history of `run_id`; empty when it has none.
+pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
+    let bytes: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT data FROM run_archives WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+        .ctx_with(|| format!("reading the archived history of run {run_id}"))?;
+    match bytes {
+        Some(bytes) => Packed::decode(run_id, &bytes),
+        None => Ok(Packed::default()),
+    }
+}
+
+/// Moves the history of `run_id`, which has just ended, out of the live
+/// tables into its archive row, inside the caller's transaction.
+pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
+    let mut packed = read(tx, run_id)?;
+    let checkpoints = tx
+        .prepare_cached(
+            "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
+             fuel_used, at, state_is_edit FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], CheckpointRow::from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the checkpoints of run {run_id} to archive them"))?;
+    packed
+        .checkpoints
+        .extend(checkpoints.into_iter().map(|c| {
+            PackedCheckpoint(
+                c.seq,
+                c.version,
+                c.wake,
+                c.upgraded_from,
+                c.state,
+                c.state_is_edit,
+                c.next,
+                c.status_text,
+                c.fuel_used,
+                c.at,
+            )
+        }));
+    let ledger = tx
+        .prepare_cached(
+            "SELECT run_id, key, tool, args, result, at FROM ledger \
+             WHERE run_id = ?1 ORDER BY at, key",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], LedgerRow::from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the ledger of run {run_id} to archive it"))?;
+    packed.ledger.extend(
+        ledger
+            .into_iter()
+            .map(|l| PackedLedger(l.key, l.tool, l.args, l.result, l.at)),
+    );
+    let audit = tx
+        .prepare_cached(
+            "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = ?1 ORDER BY id",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([run_id], AuditRecord::from_row)?
+                .collect::<super::db::Result<Vec<_>>>()
+        })
+        .ctx_with(|| format!("reading the audit rows of run {run_id} to archive them"))?;
+    packed.audit.extend(
+        audit
+            .into_iter()
+            .map(PackedAudit::of),
+    );
+    for table in ["checkpoints", "ledger", "audit"] {
+        tx.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("moving the {table} rows of run {run_id} to its archive"))?;
+    }
+    write(tx, run_id, &mut packed)
+}
+
+/// Writes (or deletes, when empty) the archive row of `run_id`.
+fn write(tx: &Connection, run_id: &str, packed: &mut Packed) -> Result<()> {
+    tx.prepare_cached("DELETE FROM run_archives WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.execute([run_id]))
+        .ctx_with(|| format!("replacing the archive of run {run_id}"))?;
+    if packed.is_empty() {
+        return Ok(());
+    }
+    packed.checkpoints.sort_by_key(|c| c.0);
+    packed.audit.sort_by_key(|a| a.0);
+    let first = packed.audit.first().map(|a| a.0 as i64);
+    let last = packed.audit.last().map(|a| a.0 as i64);
+    let span = first.zip(last).map(|(first, last)| last - first);
+    let data = packed.encode()?;
+    tx.prepare_cached(
+        "INSERT INTO run_archives (run_id, first_audit_id, last_audit_id, span, data) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut stmt| stmt.execute(params![run_id, first, last, span, data]))
+    .ctx_with(|| format!("writing the archive of run {run_id}"))?;
+    Ok(())
+}
+
+/// Pruning a run keeps its audit rows: its archive keeps only them.
+pub(super) fn prune(tx: &Connection, run_id: &str) -> Result<()> {
+    let mut packed = read(tx, run_id)?;
+    packed.checkpoints.clear();
+    packed.ledger.clear();
+    write(tx, run_id, &mut packed)
+}
+
+/// The archived audit rows with ids in `(after, up_to]`, in id order, of
+/// every run. Only archives whose audit ids can reach that range are
+/// opened: those whose first id is at most `up_to` and above `after` minus
+/// the widest span any archive has.
+pub(super) fn audit_between(
+    conn: &Connection,
+    after: u64,
+    up_to: Option<u64>,
+    limit: usize,
+) -> Result<Vec<AuditRecord>> {
+    let widest: Option<i64> = conn
+        .prepare_cached("SELECT MAX(span) FROM run_archives")
+        .and_then(|mut stmt| stmt.query_row(params![], |row| row.get(0)))
+        .ctx("reading the widest archive")?;
+    let Some(widest) = widest else {
+        return Ok(Vec::new());
+    };
+    let from = (after as i64).saturating_sub(widest).saturating_sub(1);
+    let up_to = up_to.map_or(i64::MAX, |u| u as i64);
+    let mut rows: Vec<AuditRecord> = Vec::new();
+    // Archives in order of their first id, a batch at a time: once `limit`
+    // rows are found below the next archive's first id, no later archive
+    // can hold a row of the page.
+    let mut cursor = from;
+    let batch = 64_i64;
+    loop {
+        let archives: Vec<(String, i64, i64, Vec<u8>)> = conn
+            .prepare_cached(
+                "SELECT run_id, first_audit_id, last_audit_id, data FROM run_archives \
+                 WHERE first_audit_id > ?1 AND first_audit_id <= ?2 \
+                 ORDER BY first_audit_id LIMIT ?3",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_map(params![cursor, up_to, batch], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                })?
+                .collect::<super::db::Result<Vec<_>>>()
+            })
+            .ctx("reading the archived audit log")?;
+        let done = (archives.len() as i64) < batch;
+        for (run_id, first, last, data) in archives {
+            cursor = first;
+            if limit > 0 && rows.len() >= limit && rows[limit - 1].id < first as u64 {
+                return Ok(finish(rows, limit));
+            }
+            if last as u64 <= after {
+                continue;
+            }
+            let packed = Packed::decode(&run_id, &data)?;
+            rows.extend(
+                packed
+                    .audit(&run_id, after)
+                    .into_iter()
+                    .filter(|a| a.id as i64 <= up_to),
+            );
+            rows.sort_by_key(|a| a.id);
+            rows.truncate(limit.max(1));
+        }
+        if done {
+            return Ok(finish(rows, limit));
+        }
+    }
+}
+
+fn finish(mut rows: Vec<AuditRecord>, limit: usize) -> Vec<AuditRecord> {
+    rows.truncate(limit);
+    rows
+}
+
+/// Every archived audit row, of every run.
+pub(super) fn all_audit(conn: &Connection) -> Result<Vec<AuditRecord>> {
+    audit_between(conn, 0, None, usize::MAX)
+}
