@@ -277,6 +277,7 @@ fn lost_claim(result: crate::store::Result<impl std::fmt::Debug>) -> bool {
 }
 
 mod approvals;
+mod archive;
 mod callbacks;
 mod claims;
 mod copy;

@@ -1,0 +1,234 @@
+//! An ended run's history packed into its archive row: read back exactly,
+//! merged with rows written later, paged with other runs' live rows, kept
+//! (audit only) by pruning, and refused by name when damaged.
+
+use super::*;
+
+fn call(c: &Claim, key: &str) -> LedgerWrite {
+    LedgerWrite {
+        run_id: c.run.run_id.clone(),
+        incarnation: c.run.incarnation.clone(),
+        epoch: c.epoch,
+        key: key.into(),
+        tool: "http".into(),
+        args: format!(r#"{{"to":"zoë","key":"{key}"}}"#),
+    }
+}
+
+/// Everything a reader sees of a run's history.
+fn history(store: &SqlStore, run_id: &str) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}",
+        store.checkpoints(run_id).unwrap(),
+        store.ledger(run_id).unwrap(),
+        store.audit(Some(run_id)).unwrap()
+    )
+}
+
+fn live_rows(db: &TempDb, run_id: &str) -> i64 {
+    let sql = format!(
+        "SELECT (SELECT COUNT(*) FROM checkpoints WHERE run_id = '{run_id}') \
+         + (SELECT COUNT(*) FROM ledger WHERE run_id = '{run_id}') \
+         + (SELECT COUNT(*) FROM audit WHERE run_id = '{run_id}')"
+    );
+    match &db.postgres {
+        Some((url, _)) => admin(url).query_one(&sql, &[]).unwrap().get(0),
+        None => raw(&db.path()).query_row(&sql, [], |r| r.get(0)).unwrap(),
+    }
+}
+
+/// Steps `run_id` (the only due run) `steps` times with a tool call each,
+/// the last step ending it when `end` is set.
+fn run_steps(store: &mut SqlStore, run_id: &str, steps: u64, end: bool, t: &mut Millis) {
+    for n in 0..steps {
+        *t += 1;
+        let (c, wake) = claim(store, *t).expect("a due run");
+        assert_eq!(c.run.run_id, run_id);
+        store
+            .ledger_put(&call(&c, &format!("{run_id}-{t}")), &Ok("sent".into()), *t)
+            .unwrap();
+        let next = if end && n + 1 == steps {
+            Next::Done {
+                outcome: "fine".into(),
+            }
+        } else {
+            Next::Continue
+        };
+        let mut commit = step(&c, wake, next, vec![], *t);
+        // A state that grows a little at each step, stored as edits.
+        commit.state = format!(r#"{{"run":"{run_id}","notes":"{}"}}"#, "note ".repeat(n as usize + 3));
+        store.commit_step(&commit).unwrap();
+    }
+}
+
+#[test]
+fn an_ended_run_reads_back_exactly_with_its_history_in_one_archived_row() {
+    let (db, mut store) = setup("archive-read");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 4, false, &mut t);
+    let before = history(&store, "r1");
+    assert!(live_rows(&db, "r1") > 0);
+
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    assert_eq!(live_rows(&db, "r1"), 0, "every row of the ended run is packed");
+    let after = history(&store, "r1");
+    // What was there before reads the same; the last step is added.
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 5);
+    assert_eq!(store.ledger("r1").unwrap().len(), 5);
+    let head = |h: &str| h.lines().map(|l| l.len()).collect::<Vec<_>>();
+    assert_ne!(head(&before), head(&after));
+    for (seq, checkpoint) in store.checkpoints("r1").unwrap().iter().enumerate() {
+        assert_eq!(checkpoint.seq, seq as u64 + 1);
+        assert!(checkpoint.state.contains("note note note"), "{}", checkpoint.state);
+    }
+    let entry = store.ledger_get("r1", "r1-3").unwrap().expect("an archived call");
+    assert_eq!(entry.args, r#"{"to":"zoë","key":"r1-3"}"#);
+    assert!(store.ledger_get("r1", "r1-99").unwrap().is_none());
+
+    // Reopened, it reads the same.
+    drop(store);
+    let store = db.open();
+    assert_eq!(history(&store, "r1"), after);
+}
+
+#[test]
+fn rows_written_for_a_run_after_it_ended_are_read_with_its_archive() {
+    let (_db, mut store) = setup("archive-late");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    let archived = store.audit(Some("r1")).unwrap();
+    store
+        .append_audit(
+            &AuditEntry {
+                run_id: Some("r1".into()),
+                kind: "note".into(),
+                data: json!({"by": "an operator"}),
+            },
+            50,
+        )
+        .unwrap();
+    let rows = store.audit(Some("r1")).unwrap();
+    assert_eq!(rows.len(), archived.len() + 1);
+    assert_eq!(rows.last().unwrap().kind, "note");
+    assert!(rows.windows(2).all(|w| w[0].id < w[1].id));
+    let page = store.audit_page(Some("r1"), Some(archived[1].id), 100).unwrap();
+    assert_eq!(page.items.len(), rows.len() - 2);
+}
+
+#[test]
+fn the_audit_log_pages_through_archived_and_live_runs_in_id_order() {
+    let db = TempDb::new("archive-pages");
+    let mut store = db.open();
+    store
+        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+        .unwrap();
+    // Runs whose audit ids interleave: each steps once, then each again,
+    // and every other one ends.
+    let ids: Vec<String> = (0..6).map(|n| format!("run-{n}")).collect();
+    for (n, id) in ids.iter().enumerate() {
+        store.create_run(&new_run(id, n as Millis + 1)).unwrap();
+    }
+    let mut t = 10;
+    for round in 0..3 {
+        for (n, id) in ids.iter().enumerate() {
+            t += 1;
+            let (c, wake) = store.claim(t, "w", 1_000).unwrap().expect("a due run");
+            let _ = id;
+            let ends = round == 2 && n % 2 == 0;
+            let next = if ends {
+                Next::Done {
+                    outcome: "ok".into(),
+                }
+            } else {
+                Next::Continue
+            };
+            store
+                .ledger_put(&call(&c, &format!("k{round}")), &Ok("sent".into()), t)
+                .unwrap();
+            store.commit_step(&step(&c, wake, next, vec![], t)).unwrap();
+        }
+    }
+    let done = store
+        .runs()
+        .unwrap()
+        .iter()
+        .filter(|r| r.status == RunStatus::Done)
+        .count();
+    assert!(done >= 2, "some runs ended and were archived");
+    let whole = store.audit(None).unwrap();
+    assert!(whole.windows(2).all(|w| w[0].id < w[1].id));
+    for id in &ids {
+        let of_run = whole.iter().filter(|r| r.run_id.as_deref() == Some(id));
+        assert_eq!(
+            of_run.count(),
+            store.audit(Some(id)).unwrap().len(),
+            "run {id}"
+        );
+    }
+    for size in [1, 2, 3, 5, 7, 100] {
+        let mut seen = Vec::new();
+        let mut after = None;
+        loop {
+            let page = store.audit_page(None, after, size).unwrap();
+            assert!(page.items.len() <= size);
+            seen.extend(page.items.iter().map(|r| r.id));
+            match page.next {
+                Some(next) => after = Some(next),
+                None => break,
+            }
+        }
+        let expected: Vec<u64> = whole.iter().map(|r| r.id).collect();
+        assert_eq!(seen, expected, "pages of {size}");
+    }
+}
+
+#[test]
+fn pruning_an_archived_run_keeps_its_audit_rows_only() {
+    let (_db, mut store) = setup("archive-prune");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 3, true, &mut t);
+    let audit = store.audit(Some("r1")).unwrap();
+    assert_eq!(store.prune_runs(100, 200).unwrap(), 1);
+    assert!(store.run("r1").unwrap().is_none());
+    assert!(store.checkpoints("r1").unwrap().is_empty());
+    assert!(store.ledger("r1").unwrap().is_empty());
+    assert_eq!(
+        format!("{:?}", store.audit(Some("r1")).unwrap()),
+        format!("{audit:?}")
+    );
+    assert_eq!(store.audit(None).unwrap().len(), audit.len());
+}
+
+#[test]
+fn a_cancelled_run_is_archived_too() {
+    let (db, mut store) = setup("archive-cancel");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, false, &mut t);
+    let before = history(&store, "r1");
+    assert!(store.cancel_run("r1", "no longer needed", "alice", 30).unwrap());
+    assert_eq!(live_rows(&db, "r1"), 0);
+    let after = history(&store, "r1");
+    assert!(after.starts_with(before.lines().next().unwrap()));
+    assert_eq!(store.audit(Some("r1")).unwrap().last().unwrap().kind, "cancelled");
+}
+
+#[test]
+fn a_damaged_archive_is_refused_by_name() {
+    let (db, mut store) = setup("archive-damaged");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    db.execute_batch(if db.is_postgres() {
+        "UPDATE run_archives SET data = decode('01deadbeef', 'hex')"
+    } else {
+        "UPDATE run_archives SET data = x'01deadbeef'"
+    });
+    let error = store.checkpoints("r1").unwrap_err().to_string();
+    assert!(
+        error.contains("archived history of run r1") && error.contains("backup"),
+        "{error}"
+    );
+    assert!(store.audit(None).is_err());
+    // Other runs are unaffected.
+    store.create_run(&new_run("r2", 40)).unwrap();
+    assert!(store.audit(Some("r2")).unwrap().is_empty());
+}
