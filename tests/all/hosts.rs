@@ -142,7 +142,7 @@ fn three_hosts_share_runs_and_survive_losing_two() {
     );
     drop(approver);
 
-    let steps_per_run = assert_all_resolved_once(&mut client, RUNS);
+    let steps_per_run = assert_all_resolved_once(&mut client, RUNS, &hosts[0].base());
     assert_eq!(steps_per_run * RUNS, STEPS, "an incident takes six steps");
     let per_host = steps_by_host(&hosts);
     let all: Vec<(String, u64)> = per_host.iter().flatten().cloned().collect();

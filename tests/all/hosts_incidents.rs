@@ -164,25 +164,31 @@ pub fn statuses(client: &mut postgres::Client) -> Result<BTreeMap<String, i64>, 
     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }
 
-/// Checkpoint seqs of every run, in order.
-pub fn checkpoint_seqs(client: &mut postgres::Client) -> BTreeMap<String, Vec<i64>> {
-    let mut seqs: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-    for row in client
-        .query(
-            "SELECT run_id, seq FROM checkpoints ORDER BY run_id, seq",
-            &[],
-        )
-        .unwrap()
-    {
-        seqs.entry(row.get(0)).or_default().push(row.get(1));
-    }
-    seqs
+/// Checkpoint seqs of every run, in order, as the host at `base` reads
+/// them (an ended run's checkpoints are in its archive row).
+pub fn checkpoint_seqs(runs: &[String], base: &str) -> BTreeMap<String, Vec<i64>> {
+    let api = Api::new();
+    runs.iter()
+        .map(|id| {
+            let (status, history) = api
+                .call(base, "GET", &format!("/v1/runs/{id}/history"), None)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(status, 200, "history of {id}: {history}");
+            let seqs = history
+                .as_array()
+                .unwrap_or_else(|| panic!("history of {id}: {history}"))
+                .iter()
+                .map(|c| c["seq"].as_i64().unwrap())
+                .collect();
+            (id.clone(), seqs)
+        })
+        .collect()
 }
 
 /// Asserts every run ended `done` with `outcome`, its checkpoints are
 /// 1..=n with the same n for all (no step taken twice or skipped), and
 /// every service's action was applied exactly once. Returns n.
-pub fn assert_all_resolved_once(client: &mut postgres::Client, runs: usize) -> usize {
+pub fn assert_all_resolved_once(client: &mut postgres::Client, runs: usize, base: &str) -> usize {
     let rows = client
         .query("SELECT run_id, status, outcome FROM runs", &[])
         .unwrap();
@@ -196,7 +202,8 @@ pub fn assert_all_resolved_once(client: &mut postgres::Client, runs: usize) -> u
             "run {id}"
         );
     }
-    let seqs = checkpoint_seqs(client);
+    let ids: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    let seqs = checkpoint_seqs(&ids, base);
     assert_eq!(seqs.len(), runs, "every run has checkpoints");
     let n = seqs.values().next().unwrap().len();
     let expected: Vec<i64> = (1..=n as i64).collect();
@@ -258,14 +265,14 @@ impl Progress {
         }
     }
 
-    /// Done runs and committed steps (checkpoints); the last counts while
+    /// Done runs and committed steps (the runs' step counts); the last counts while
     /// the database does not answer (it restarts), reconnecting for the
     /// next look.
     pub fn look(&mut self) -> (usize, usize) {
         let read = statuses(&mut self.client).and_then(|counts| {
             let steps: i64 = self
                 .client
-                .query_one("SELECT COUNT(*) FROM checkpoints", &[])?
+                .query_one("SELECT CAST(COALESCE(SUM(steps), 0) AS BIGINT) FROM runs", &[])?
                 .get(0);
             Ok((counts, steps as usize))
         });

@@ -55,7 +55,7 @@ fn hosts_reconnect_when_postgres_restarts() {
     drop(approver);
 
     let mut client = schema.client();
-    assert_all_resolved_once(&mut client, RUNS);
+    assert_all_resolved_once(&mut client, RUNS, &hosts[0].base());
     let all: Vec<(String, u64)> = hosts
         .iter()
         .flat_map(|h| committed_steps(&h.log_lines()))
