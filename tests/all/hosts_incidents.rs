@@ -272,7 +272,10 @@ impl Progress {
         let read = statuses(&mut self.client).and_then(|counts| {
             let steps: i64 = self
                 .client
-                .query_one("SELECT CAST(COALESCE(SUM(steps), 0) AS BIGINT) FROM runs", &[])?
+                .query_one(
+                    "SELECT CAST(COALESCE(SUM(steps), 0) AS BIGINT) FROM runs",
+                    &[],
+                )?
                 .get(0);
             Ok((counts, steps as usize))
         });

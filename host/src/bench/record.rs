@@ -99,8 +99,13 @@ pub struct Flow {
     /// p99: one step in (a), a group in (b).
     pub pass_p50_ms: f64,
     pub pass_p99_ms: f64,
-    /// The store's growth per finished incident, history included.
+    /// The store's growth per finished incident, history included: pages
+    /// that hold tables and indexes.
     pub bytes_per_incident: u64,
+    /// Free pages the file grew by, per incident: space the in-flight
+    /// runs' live history took before their ends archived it, kept for the
+    /// next runs' rows.
+    pub free_bytes_per_incident: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -333,7 +338,7 @@ fn flow(
         .ok_or_else(|| AppError::Invalid("the incident workload is woken by an approval".into()))?;
     // The tables and indexes, not the WAL file (whose size says when it
     // was last checkpointed).
-    let bytes_before = app.store.size_bytes()?;
+    let (bytes_before, free_before) = (app.store.size_bytes()?, app.store.free_bytes()?);
     let mut stepping = Stepping::default();
     let (mut starting, mut approving) = (Duration::ZERO, Duration::ZERO);
     let (mut start_synced, mut approve_synced) = (0, 0);
@@ -385,6 +390,7 @@ fn flow(
         pass_p50_ms: pick(0.5),
         pass_p99_ms: pick(0.99),
         bytes_per_incident: app.store.size_bytes()?.saturating_sub(bytes_before) / n as u64,
+        free_bytes_per_incident: app.store.free_bytes()?.saturating_sub(free_before) / n as u64,
     })
 }
 

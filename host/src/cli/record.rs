@@ -106,8 +106,8 @@ fn table(r: &Record) -> Vec<String> {
         );
         row(
             "",
-            "bytes per finished incident",
-            f.bytes_per_incident.to_string(),
+            "bytes per incident (+ free pages)",
+            format!("{} (+{})", f.bytes_per_incident, f.free_bytes_per_incident),
             "<= 5000",
         );
     }

@@ -406,6 +406,9 @@ pub trait Store: Send {
     fn backup(&self, to: &std::path::Path) -> Result<()>;
     /// Bytes the store's tables and indexes take.
     fn size_bytes(&self) -> Result<u64>;
+    /// Bytes of free space the store keeps for later rows (SQLite's free
+    /// pages; 0 where the database reuses space within each table).
+    fn free_bytes(&self) -> Result<u64>;
     /// How many write transactions this store handle committed with a
     /// flush to disk (an fsync of SQLite's WAL, a synchronous PostgreSQL
     /// commit); claims and built-in tool calls commit without one.

@@ -17,10 +17,12 @@
 //! by id; `first_audit_id` and `span` let a page find the archives that hold
 //! ids in its range without opening the others.
 
+use std::cell::RefCell;
 use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use zstd::bulk::Compressor;
 
 use super::audit::AuditRecord;
 use super::db::{Connection, OptionalExtension, params};
@@ -151,8 +153,21 @@ impl Packed {
         };
         let json = serde_json::to_vec(self).map_err(|e| failed(&e))?;
         let mut out = vec![FORMAT];
-        let frame = zstd::bulk::Compressor::with_dictionary(LEVEL, VOCABULARY)
-            .and_then(|mut c| c.compress(&json))
+        // One compressor per thread: making one allocates and clears
+        // zstd's tables and loads the dictionary, several times the work
+        // of compressing one run.
+        thread_local! {
+            static COMPRESSOR: RefCell<Option<Compressor<'static>>> = const { RefCell::new(None) };
+        }
+        let frame = COMPRESSOR
+            .with(|cell| {
+                let mut cell = cell.borrow_mut();
+                let compressor = match cell.as_mut() {
+                    Some(c) => c,
+                    None => cell.insert(Compressor::with_dictionary(LEVEL, VOCABULARY)?),
+                };
+                compressor.compress(&json)
+            })
             .map_err(|e| failed(&e))?;
         out.extend(frame);
         Ok(out)
@@ -207,22 +222,20 @@ pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
                 .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the checkpoints of run {run_id} to archive them"))?;
-    packed
-        .checkpoints
-        .extend(checkpoints.into_iter().map(|c| {
-            PackedCheckpoint(
-                c.seq,
-                c.version,
-                c.wake,
-                c.upgraded_from,
-                c.state,
-                c.state_is_edit,
-                c.next,
-                c.status_text,
-                c.fuel_used,
-                c.at,
-            )
-        }));
+    packed.checkpoints.extend(checkpoints.into_iter().map(|c| {
+        PackedCheckpoint(
+            c.seq,
+            c.version,
+            c.wake,
+            c.upgraded_from,
+            c.state,
+            c.state_is_edit,
+            c.next,
+            c.status_text,
+            c.fuel_used,
+            c.at,
+        )
+    }));
     let ledger = tx
         .prepare_cached(
             "SELECT run_id, key, tool, args, result, at FROM ledger \
@@ -247,11 +260,7 @@ pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
                 .collect::<super::db::Result<Vec<_>>>()
         })
         .ctx_with(|| format!("reading the audit rows of run {run_id} to archive them"))?;
-    packed.audit.extend(
-        audit
-            .into_iter()
-            .map(PackedAudit::of),
-    );
+    packed.audit.extend(audit.into_iter().map(PackedAudit::of));
     for table in ["checkpoints", "ledger", "audit"] {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))
             .and_then(|mut stmt| stmt.execute([run_id]))

@@ -154,10 +154,13 @@ pub(super) fn backup(conn: &super::db::Connection, to: &Path) -> Result<()> {
 
 /// Bytes the store's tables and indexes take: the SQLite file's pages, or
 /// the relations of the PostgreSQL schema the connection works in.
+/// Bytes in pages that hold tables and indexes; free pages, which the
+/// file keeps for the next rows, are [`free_bytes`].
 pub(super) fn size_bytes(conn: &super::db::Connection) -> Result<u64> {
     let sql = match conn.dialect() {
         super::db::Dialect::Sqlite => {
-            "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+            "SELECT (page_count - freelist_count) * page_size \
+             FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()"
         }
         super::db::Dialect::Postgres => {
             "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
@@ -167,4 +170,22 @@ pub(super) fn size_bytes(conn: &super::db::Connection) -> Result<u64> {
     };
     conn.query_row(sql, [0i64; 0], |row| row.get::<_, u64>(0))
         .ctx("measuring the store's size")
+}
+
+/// Bytes of free pages in the file, kept for rows to come: the peak of
+/// what was in flight (live history of running runs, before it is
+/// archived) less what is there now. PostgreSQL reuses space in each
+/// table instead, and counts it in [`size_bytes`].
+pub(super) fn free_bytes(conn: &super::db::Connection) -> Result<u64> {
+    match conn.dialect() {
+        super::db::Dialect::Sqlite => conn
+            .query_row(
+                "SELECT freelist_count * page_size FROM pragma_freelist_count(), \
+                 pragma_page_size()",
+                [0i64; 0],
+                |row| row.get::<_, u64>(0),
+            )
+            .ctx("measuring the store's free pages"),
+        super::db::Dialect::Postgres => Ok(0),
+    }
 }

@@ -6,9 +6,9 @@
 
 use super::db::{Connection, OptionalExtension, ToSql, params};
 
+use super::Context;
 use super::audit::{self, AuditRecord};
 use super::runs::RunRow;
-use super::Context;
 use crate::model::Millis;
 use crate::store::{
     AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError, WaitingOn,

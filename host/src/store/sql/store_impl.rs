@@ -169,6 +169,10 @@ impl Store for SqlStore {
         health::size_bytes(&self.conn)
     }
 
+    fn free_bytes(&self) -> Result<u64> {
+        health::free_bytes(&self.conn)
+    }
+
     fn synced_commits(&self) -> u64 {
         self.conn.synced_commits()
     }

@@ -64,14 +64,14 @@ pub(super) fn ledger_get(
 ) -> Result<Option<LedgerEntry>> {
     let row = conn
         .prepare_cached(
-        "SELECT run_id, key, tool, args, result, at FROM ledger \
+            "SELECT run_id, key, tool, args, result, at FROM ledger \
          WHERE run_id = ?1 AND key = ?2",
-    )
-    .and_then(|mut stmt| {
-        stmt.query_row([run_id, key], LedgerRow::from_row)
-            .optional()
-    })
-    .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?;
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row([run_id, key], LedgerRow::from_row)
+                .optional()
+        })
+        .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?;
     let row = match row {
         Some(row) => Some(row),
         None => super::archive::read(conn, run_id)?

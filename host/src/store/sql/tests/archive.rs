@@ -56,7 +56,10 @@ fn run_steps(store: &mut SqlStore, run_id: &str, steps: u64, end: bool, t: &mut 
         };
         let mut commit = step(&c, wake, next, vec![], *t);
         // A state that grows a little at each step, stored as edits.
-        commit.state = format!(r#"{{"run":"{run_id}","notes":"{}"}}"#, "note ".repeat(n as usize + 3));
+        commit.state = format!(
+            r#"{{"run":"{run_id}","notes":"{}"}}"#,
+            "note ".repeat(n as usize + 3)
+        );
         store.commit_step(&commit).unwrap();
     }
 }
@@ -70,7 +73,11 @@ fn an_ended_run_reads_back_exactly_with_its_history_in_one_archived_row() {
     assert!(live_rows(&db, "r1") > 0);
 
     run_steps(&mut store, "r1", 1, true, &mut t);
-    assert_eq!(live_rows(&db, "r1"), 0, "every row of the ended run is packed");
+    assert_eq!(
+        live_rows(&db, "r1"),
+        0,
+        "every row of the ended run is packed"
+    );
     let after = history(&store, "r1");
     // What was there before reads the same; the last step is added.
     assert_eq!(store.checkpoints("r1").unwrap().len(), 5);
@@ -79,9 +86,16 @@ fn an_ended_run_reads_back_exactly_with_its_history_in_one_archived_row() {
     assert_ne!(head(&before), head(&after));
     for (seq, checkpoint) in store.checkpoints("r1").unwrap().iter().enumerate() {
         assert_eq!(checkpoint.seq, seq as u64 + 1);
-        assert!(checkpoint.state.contains("note note note"), "{}", checkpoint.state);
+        assert!(
+            checkpoint.state.contains("note note note"),
+            "{}",
+            checkpoint.state
+        );
     }
-    let entry = store.ledger_get("r1", "r1-3").unwrap().expect("an archived call");
+    let entry = store
+        .ledger_get("r1", "r1-3")
+        .unwrap()
+        .expect("an archived call");
     assert_eq!(entry.args, r#"{"to":"zoë","key":"r1-3"}"#);
     assert!(store.ledger_get("r1", "r1-99").unwrap().is_none());
 
@@ -111,7 +125,9 @@ fn rows_written_for_a_run_after_it_ended_are_read_with_its_archive() {
     assert_eq!(rows.len(), archived.len() + 1);
     assert_eq!(rows.last().unwrap().kind, "note");
     assert!(rows.windows(2).all(|w| w[0].id < w[1].id));
-    let page = store.audit_page(Some("r1"), Some(archived[1].id), 100).unwrap();
+    let page = store
+        .audit_page(Some("r1"), Some(archived[1].id), 100)
+        .unwrap();
     assert_eq!(page.items.len(), rows.len() - 2);
 }
 
@@ -205,11 +221,18 @@ fn a_cancelled_run_is_archived_too() {
     let mut t = 1;
     run_steps(&mut store, "r1", 2, false, &mut t);
     let before = history(&store, "r1");
-    assert!(store.cancel_run("r1", "no longer needed", "alice", 30).unwrap());
+    assert!(
+        store
+            .cancel_run("r1", "no longer needed", "alice", 30)
+            .unwrap()
+    );
     assert_eq!(live_rows(&db, "r1"), 0);
     let after = history(&store, "r1");
     assert!(after.starts_with(before.lines().next().unwrap()));
-    assert_eq!(store.audit(Some("r1")).unwrap().last().unwrap().kind, "cancelled");
+    assert_eq!(
+        store.audit(Some("r1")).unwrap().last().unwrap().kind,
+        "cancelled"
+    );
 }
 
 #[test]

@@ -305,7 +305,11 @@ fn a_sqlite_store_copied_to_postgres_reads_the_same_and_is_not_copied_twice() {
             .rows
     };
     assert_eq!(copied.tables.len(), 19);
-    assert_eq!(rows("run_archives"), 1, "the pruned run keeps its audit rows there");
+    assert_eq!(
+        rows("run_archives"),
+        1,
+        "the pruned run keeps its audit rows there"
+    );
     assert_eq!((rows("runs"), rows("retired_runs")), (4, 1));
     assert_eq!((rows("broadcasts"), rows("intents")), (1, 1));
     assert!(copied.tables.iter().all(|t| t.rows > 0), "{copied:?}");
