@@ -9,6 +9,7 @@ mod api_guard;
 mod api_who;
 mod approval_page;
 mod approvals;
+mod archive;
 mod authoring;
 mod bad_input;
 mod bench_record;

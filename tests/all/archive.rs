@@ -1,0 +1,118 @@
+//! An ended run's history is packed into one row of the store, and reads
+//! through the CLI and the API as it did while the run was live: its
+//! checkpoints, its calls, its audit rows in the log across runs, and
+//! after `prune` its audit rows.
+
+use serde_json::{Value, json};
+
+use crate::harness::Env;
+
+fn count(env: &Env, sql: &str) -> i64 {
+    env.sql_query(sql)[0][0].as_i64().unwrap()
+}
+
+/// Rows of `run` in the live history tables.
+fn live_rows(env: &Env, run: &str) -> i64 {
+    count(
+        env,
+        &format!(
+            "SELECT (SELECT COUNT(*) FROM checkpoints WHERE run_id = '{run}') \
+             + (SELECT COUNT(*) FROM ledger WHERE run_id = '{run}') \
+             + (SELECT COUNT(*) FROM audit WHERE run_id = '{run}')"
+        ),
+    )
+}
+
+/// Every audit row over the API, `limit` at a time.
+fn audit_pages(env: &Env, limit: usize) -> Vec<Value> {
+    let server = env.serve();
+    let mut items = Vec::new();
+    let mut path = format!("/v1/audit?limit={limit}");
+    loop {
+        let (status, page) = server.get(&path);
+        assert_eq!(status, 200, "{path}: {page}");
+        items.extend(page["items"].as_array().unwrap().iter().cloned());
+        match &page["next"] {
+            Value::Null => return items,
+            next => path = format!("/v1/audit?limit={limit}&after={next}"),
+        }
+    }
+}
+
+#[test]
+fn an_ended_run_is_one_archived_row_that_reads_as_before_and_survives_prune() {
+    let env = Env::new("archive", "");
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    env.deploy("waiter", &[]);
+    // A run that stays live, whose audit rows interleave with the other's.
+    env.start("waiter", "live", json!({"topic": "go"}));
+    let calls = json!({"calls": [
+        {"tool": "kv", "args": {"op": "put", "key": "note", "value": {"text": "zoë's café"}}},
+        {"tool": "kv", "args": {"op": "get", "key": "note"}},
+        {"tool": "kv", "args": {"op": "get", "key": "note"}},
+    ]});
+    env.ok(&[
+        "start",
+        "caller",
+        "--id",
+        "ended",
+        "--input",
+        &calls.to_string(),
+    ]);
+    env.work();
+    assert_eq!(env.show("ended")["status"], "done");
+    assert_eq!(env.show("live")["status"], "waiting");
+
+    // Stored as one archive row, nothing left in the live tables.
+    assert_eq!(live_rows(&env, "ended"), 0);
+    assert_eq!(
+        count(
+            &env,
+            "SELECT COUNT(*) FROM run_archives WHERE run_id = 'ended'"
+        ),
+        1
+    );
+    assert!(live_rows(&env, "live") > 0, "a live run is not archived");
+
+    // Read as before: three checkpoints, three recorded calls, the rows in
+    // order, the values the guest got.
+    assert_eq!(env.checkpoint_seqs("ended"), [1, 2, 3]);
+    let calls = env.recorded_calls("ended");
+    let keys: Vec<&str> = calls
+        .iter()
+        .map(|c| c["data"]["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["k1", "k2", "k3"]);
+    let kinds = env.audit_kinds(Some("ended"));
+    assert_eq!(
+        kinds,
+        [
+            "start", "tool", "step", "tool", "step", "tool", "step", "done"
+        ]
+    );
+    let outcome = env.show("ended")["outcome"].as_str().unwrap().to_string();
+    assert!(outcome.contains("zoë's café"), "{outcome}");
+    let history = env.json(&["history", "ended"]);
+    assert_eq!(history[2]["next"]["kind"], "done", "{history}");
+
+    // The log across runs, page by page over the API, is the CLI's log:
+    // every row once, in id order, archived and live runs merged.
+    let whole = env.json(&["audit"]);
+    let whole = whole.as_array().unwrap();
+    for limit in [1, 3] {
+        assert_eq!(&audit_pages(&env, limit), whole, "pages of {limit}");
+    }
+    let ids: Vec<u64> = whole.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    assert!(whole.iter().any(|r| r["run_id"] == "live"));
+
+    // Pruned, the run keeps its audit rows, from its archive.
+    let audit = env.json(&["audit", "ended"]);
+    env.ok(&["prune", "--older-than-days", "0"]);
+    assert!(env.fails(&["show", "ended"]).contains("was pruned"));
+    assert_eq!(env.json(&["audit", "ended"]), audit);
+    let after = env.json(&["audit"]);
+    let (last, before) = after.as_array().unwrap().split_last().unwrap();
+    assert_eq!(last["kind"], "prune", "{last}");
+    assert_eq!(before, whole);
+}
