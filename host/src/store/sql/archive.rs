@@ -212,16 +212,7 @@ pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
 /// tables into its archive row, inside the caller's transaction.
 pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
     let mut packed = read(tx, run_id)?;
-    let checkpoints = tx
-        .prepare_cached(
-            "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
-             fuel_used, at, state_is_edit FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_map([run_id], CheckpointRow::from_row)?
-                .collect::<super::db::Result<Vec<_>>>()
-        })
-        .ctx_with(|| format!("reading the checkpoints of run {run_id} to archive them"))?;
+    let checkpoints = super::runs::live_checkpoints(tx, run_id)?;
     packed.checkpoints.extend(checkpoints.into_iter().map(|c| {
         PackedCheckpoint(
             c.seq,
@@ -236,30 +227,13 @@ pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
             c.at,
         )
     }));
-    let ledger = tx
-        .prepare_cached(
-            "SELECT run_id, key, tool, args, result, at FROM ledger \
-             WHERE run_id = ?1 ORDER BY at, key",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_map([run_id], LedgerRow::from_row)?
-                .collect::<super::db::Result<Vec<_>>>()
-        })
-        .ctx_with(|| format!("reading the ledger of run {run_id} to archive it"))?;
+    let ledger = super::tools::live_ledger(tx, run_id)?;
     packed.ledger.extend(
         ledger
             .into_iter()
             .map(|l| PackedLedger(l.key, l.tool, l.args, l.result, l.at)),
     );
-    let audit = tx
-        .prepare_cached(
-            "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = ?1 ORDER BY id",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_map([run_id], AuditRecord::from_row)?
-                .collect::<super::db::Result<Vec<_>>>()
-        })
-        .ctx_with(|| format!("reading the audit rows of run {run_id} to archive them"))?;
+    let audit = super::audit::live_audit(tx, run_id)?;
     packed.audit.extend(audit.into_iter().map(PackedAudit::of));
     for table in ["checkpoints", "ledger", "audit"] {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))

@@ -64,18 +64,24 @@ impl AuditRecord {
     }
 }
 
+/// The run's rows in the live table, oldest first.
+pub(super) fn live_audit(conn: &Connection, run_id: &str) -> Result<Vec<AuditRecord>> {
+    conn.prepare_cached(
+        "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = ?1 ORDER BY id",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([run_id], AuditRecord::from_row)?
+            .collect::<super::db::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("reading the audit log of run {run_id}"))
+}
+
 pub(super) fn audit(conn: &Connection, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
     let records = match run_id {
-        Some(run_id) => conn
-            .prepare_cached(
-                "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = ?1 ORDER BY id",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_map([run_id], AuditRecord::from_row)?
-                    .collect::<super::db::Result<Vec<_>>>()
-            })
-            .ctx_with(|| format!("reading the audit log of run {run_id}"))
-            .and_then(|live| merge(live, super::archive::read(conn, run_id)?.audit(run_id, 0)))?,
+        Some(run_id) => merge(
+            live_audit(conn, run_id)?,
+            super::archive::read(conn, run_id)?.audit(run_id, 0),
+        )?,
         None => conn
             .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
             .and_then(|mut stmt| {

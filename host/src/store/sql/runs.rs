@@ -298,18 +298,22 @@ impl CheckpointRow {
     }
 }
 
+/// The run's checkpoints in the live table, as stored, oldest first.
+pub(super) fn live_checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<CheckpointRow>> {
+    conn.prepare_cached(
+        "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
+         fuel_used, at, state_is_edit \
+         FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([run_id], CheckpointRow::from_row)?
+            .collect::<super::db::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("reading the checkpoints of run {run_id}"))
+}
+
 pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpoint>> {
-    let rows = conn
-        .prepare_cached(
-            "SELECT run_id, seq, version, wake, upgraded_from, state, next, status_text, \
-             fuel_used, at, state_is_edit \
-             FROM checkpoints WHERE run_id = ?1 ORDER BY seq",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_map([run_id], CheckpointRow::from_row)?
-                .collect::<super::db::Result<Vec<_>>>()
-        })
-        .ctx_with(|| format!("reading the checkpoints of run {run_id}"))?;
+    let rows = live_checkpoints(conn, run_id)?;
     // An ended run's checkpoints are in its archive; none is in both.
     let mut archived = super::archive::read(conn, run_id)?.checkpoints(run_id);
     let rows = if archived.is_empty() {

@@ -81,17 +81,21 @@ pub(super) fn ledger_get(
     row.map(LedgerRow::into_entry).transpose()
 }
 
+/// The run's calls in the live table, oldest first.
+pub(super) fn live_ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerRow>> {
+    conn.prepare_cached(
+        "SELECT run_id, key, tool, args, result, at FROM ledger \
+         WHERE run_id = ?1 ORDER BY at, key",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([run_id], LedgerRow::from_row)?
+            .collect::<super::db::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("reading the ledger of run {run_id}"))
+}
+
 pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>> {
-    let rows = conn
-        .prepare_cached(
-            "SELECT run_id, key, tool, args, result, at FROM ledger \
-             WHERE run_id = ?1 ORDER BY at, key",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_map([run_id], LedgerRow::from_row)?
-                .collect::<super::db::Result<Vec<_>>>()
-        })
-        .ctx_with(|| format!("reading the ledger of run {run_id}"))?;
+    let rows = live_ledger(conn, run_id)?;
     // An ended run's calls are in its archive; a call recorded after the
     // run ended (a late result) is live.
     let mut rows: Vec<LedgerRow> = super::archive::read(conn, run_id)?
