@@ -276,8 +276,9 @@ pub(super) fn prune(tx: &Connection, run_id: &str) -> Result<()> {
 
 /// The archived audit rows with ids in `(after, up_to]`, in id order, of
 /// every run. Only archives whose audit ids can reach that range are
-/// opened: those whose first id is at most `up_to` and above `after` minus
-/// the widest span any archive has.
+/// read: those whose first id is at most `up_to` and above `after` minus
+/// the widest span any archive has (found off an index of first and last
+/// ids), and whose last id is above `after`.
 pub(super) fn audit_between(
     conn: &Connection,
     after: u64,
@@ -300,27 +301,24 @@ pub(super) fn audit_between(
     let mut cursor = from;
     let batch = 64_i64;
     loop {
-        let archives: Vec<(String, i64, i64, Vec<u8>)> = conn
+        let archives: Vec<(String, i64, Vec<u8>)> = conn
             .prepare_cached(
-                "SELECT run_id, first_audit_id, last_audit_id, data FROM run_archives \
-                 WHERE first_audit_id > ?1 AND first_audit_id <= ?2 \
-                 ORDER BY first_audit_id LIMIT ?3",
+                "SELECT run_id, first_audit_id, data FROM run_archives \
+                 WHERE first_audit_id > ?1 AND first_audit_id <= ?2 AND last_audit_id > ?3 \
+                 ORDER BY first_audit_id LIMIT ?4",
             )
             .and_then(|mut stmt| {
-                stmt.query_map(params![cursor, up_to, batch], |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                stmt.query_map(params![cursor, up_to, after as i64, batch], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
                 })?
                 .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx("reading the archived audit log")?;
         let done = (archives.len() as i64) < batch;
-        for (run_id, first, last, data) in archives {
+        for (run_id, first, data) in archives {
             cursor = first;
             if limit > 0 && rows.len() >= limit && rows[limit - 1].id < first as u64 {
                 return Ok(finish(rows, limit));
-            }
-            if last as u64 <= after {
-                continue;
             }
             let packed = Packed::decode(&run_id, &data)?;
             rows.extend(

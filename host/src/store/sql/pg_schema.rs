@@ -27,7 +27,7 @@ CREATE TABLE run_archives (
     span           BIGINT,
     data           BYTEA NOT NULL
 );
-CREATE INDEX run_archives_by_first_audit ON run_archives (first_audit_id);
+CREATE INDEX run_archives_by_audit_ids ON run_archives (first_audit_id, last_audit_id);
 CREATE INDEX run_archives_by_span ON run_archives (span);
 "#;
 

@@ -320,6 +320,6 @@ CREATE TABLE run_archives (
     span           INTEGER,                 -- last_audit_id - first_audit_id
     data           BLOB NOT NULL            -- format byte + zstd frame
 );
-CREATE INDEX run_archives_by_first_audit ON run_archives (first_audit_id);
+CREATE INDEX run_archives_by_audit_ids ON run_archives (first_audit_id, last_audit_id);
 CREATE INDEX run_archives_by_span ON run_archives (span);
 "#;
