@@ -314,13 +314,15 @@ pub(super) fn live_checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Ch
 
 pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpoint>> {
     let rows = live_checkpoints(conn, run_id)?;
-    // An ended run's checkpoints are in its archive; none is in both.
+    // An ended run's checkpoints are in its archive, read second: a run
+    // packed between the two reads shows its rows in both, kept once.
     let mut archived = super::archive::read(conn, run_id)?.checkpoints(run_id);
     let rows = if archived.is_empty() {
         rows
     } else {
         archived.extend(rows);
         archived.sort_by_key(|c| c.seq);
+        archived.dedup_by_key(|c| c.seq);
         archived
     };
     let mut previous: Option<String> = None;

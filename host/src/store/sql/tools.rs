@@ -103,6 +103,9 @@ pub(super) fn ledger(conn: &Connection, run_id: &str) -> Result<Vec<LedgerEntry>
         .chain(rows)
         .collect();
     rows.sort_by(|a, b| (a.at, &a.key).cmp(&(b.at, &b.key)));
+    // Read live first, then archived: a run packed between the two reads
+    // shows its rows in both, kept once.
+    rows.dedup_by(|a, b| a.key == b.key);
     rows.into_iter().map(LedgerRow::into_entry).collect()
 }
 

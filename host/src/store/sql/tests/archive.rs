@@ -255,3 +255,33 @@ fn a_damaged_archive_is_refused_by_name() {
     store.create_run(&new_run("r2", 40)).unwrap();
     assert!(store.audit(Some("r2")).unwrap().is_empty());
 }
+
+#[test]
+fn a_row_read_both_live_and_archived_is_read_once() {
+    // What a reader sees when the run is packed between its read of the
+    // live tables and its read of the archive: the same rows twice.
+    let (db, mut store) = setup("archive-twice");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, false, &mut t);
+    let live_checkpoint = "SELECT run_id, seq, version, wake, upgraded_from, state, next, \
+                           status_text, fuel_used, at, state_is_edit FROM checkpoints";
+    let live_ledger = "SELECT run_id, key, tool, args, result, at FROM ledger";
+    let live_audit = "SELECT id, at, run_id, kind, data FROM audit WHERE run_id = 'r1'";
+    db.execute_batch(&format!(
+        "CREATE TABLE c_copy AS {live_checkpoint}; CREATE TABLE l_copy AS {live_ledger}; \
+         CREATE TABLE a_copy AS {live_audit};"
+    ));
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    let once = history(&store, "r1");
+    db.execute_batch(
+        "INSERT INTO checkpoints (run_id, seq, version, wake, upgraded_from, state, next, \
+         status_text, fuel_used, at, state_is_edit) SELECT * FROM c_copy; \
+         INSERT INTO ledger (run_id, key, tool, args, result, at) SELECT * FROM l_copy; \
+         INSERT INTO audit (id, at, run_id, kind, data) SELECT * FROM a_copy;",
+    );
+    assert_eq!(history(&store, "r1"), once);
+    assert_eq!(
+        store.audit_page(None, None, 100).unwrap().items.len(),
+        store.audit(Some("r1")).unwrap().len()
+    );
+}
