@@ -287,6 +287,9 @@ pub trait Store: Send {
     fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool>;
 
     // ---- tools
+    /// A live run's recorded call, looked up by a step for its replay. An
+    /// ended run's calls are in its archive, read with [`Store::ledger`]:
+    /// no step runs after the end, and the lookup stays one index probe.
     fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>>;
     /// The run's recorded tool calls, oldest first.
     fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>>;

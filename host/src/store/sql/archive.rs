@@ -318,7 +318,7 @@ pub(super) fn audit_between(
         for (run_id, first, data) in archives {
             cursor = first;
             if limit > 0 && rows.len() >= limit && rows[limit - 1].id < first as u64 {
-                return Ok(finish(rows, limit));
+                return Ok(rows);
             }
             let packed = Packed::decode(&run_id, &data)?;
             rows.extend(
@@ -328,17 +328,12 @@ pub(super) fn audit_between(
                     .filter(|a| a.id as i64 <= up_to),
             );
             rows.sort_by_key(|a| a.id);
-            rows.truncate(limit.max(1));
+            rows.truncate(limit);
         }
         if done {
-            return Ok(finish(rows, limit));
+            return Ok(rows);
         }
     }
-}
-
-fn finish(mut rows: Vec<AuditRecord>, limit: usize) -> Vec<AuditRecord> {
-    rows.truncate(limit);
-    rows
 }
 
 /// Every archived audit row, of every run.

@@ -81,29 +81,28 @@ pub(super) fn audit(conn: &Connection, run_id: Option<&str>) -> Result<Vec<Audit
         Some(run_id) => merge(
             live_audit(conn, run_id)?,
             super::archive::read(conn, run_id)?.audit(run_id, 0),
-        )?,
-        None => conn
-            .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
-            .and_then(|mut stmt| {
-                stmt.query_map(params![], AuditRecord::from_row)?
-                    .collect::<super::db::Result<Vec<_>>>()
-            })
-            .ctx("reading the audit log")
-            .and_then(|live| merge(live, super::archive::all_audit(conn)?))?,
+        ),
+        None => {
+            let live = conn
+                .prepare_cached("SELECT id, at, run_id, kind, data FROM audit ORDER BY id")
+                .and_then(|mut stmt| {
+                    stmt.query_map(params![], AuditRecord::from_row)?
+                        .collect::<super::db::Result<Vec<_>>>()
+                })
+                .ctx("reading the audit log")?;
+            merge(live, super::archive::all_audit(conn)?)
+        }
     };
     records.into_iter().map(AuditRecord::into_row).collect()
 }
 
 /// Live and archived rows as one list in id order. A row read live and then
 /// from the archive its run was packed into meanwhile is kept once.
-pub(super) fn merge(
-    mut live: Vec<AuditRecord>,
-    archived: Vec<AuditRecord>,
-) -> Result<Vec<AuditRecord>> {
+pub(super) fn merge(mut live: Vec<AuditRecord>, archived: Vec<AuditRecord>) -> Vec<AuditRecord> {
     if !archived.is_empty() {
         live.extend(archived);
         live.sort_by_key(|a| a.id);
         live.dedup_by_key(|a| a.id);
     }
-    Ok(live)
+    live
 }

@@ -134,7 +134,7 @@ pub(super) fn audit_page(
                 })
                 .ctx_with(|| format!("reading the audit log of run {run_id}"))?;
             let archived = super::archive::read(conn, run_id)?.audit(run_id, after_id);
-            audit::merge(live, archived)?
+            audit::merge(live, archived)
         }
         None => {
             let live = conn
@@ -151,7 +151,7 @@ pub(super) fn audit_page(
             // take a place in it with.
             let up_to = (live.len() >= fetch).then(|| live[fetch - 1].id);
             let archived = super::archive::audit_between(conn, after_id, up_to, fetch)?;
-            audit::merge(live, archived)?
+            audit::merge(live, archived)
         }
     };
     records.truncate(fetch);

@@ -72,12 +72,6 @@ pub(super) fn ledger_get(
                 .optional()
         })
         .ctx_with(|| format!("reading ledger entry {key} of run {run_id}"))?;
-    let row = match row {
-        Some(row) => Some(row),
-        None => super::archive::read(conn, run_id)?
-            .ledger(run_id)
-            .find(|l| l.key == key),
-    };
     row.map(LedgerRow::into_entry).transpose()
 }
 
