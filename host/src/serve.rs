@@ -160,9 +160,9 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         worker_app.tools.set_public_url(public_url.clone());
         let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
         let integrity = integrity.clone();
-        let thread = std::thread::Builder::new()
-            .name(format!("worker-{n}"))
+        let thread = crate::runtime::worker_thread(format!("worker-{n}"))
             .spawn(move || {
+                crate::runtime::guests_run_here();
                 if integrity.passed_unless(&stop) {
                     work(worker_app, &stop, &counters, &wakeup)
                 }

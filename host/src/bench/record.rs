@@ -264,9 +264,11 @@ fn step_until_idle(apps: &mut [App], into: &mut Stepping) -> Result<(), AppError
             .enumerate()
             .map(|(i, app)| {
                 // Named, so that each worker's claims carry an owner of its own.
-                std::thread::Builder::new()
-                    .name(format!("bench-worker-{i}"))
-                    .spawn_scoped(scope, move || work_until_idle(app))
+                crate::runtime::worker_thread(format!("bench-worker-{i}"))
+                    .spawn_scoped(scope, move || {
+                        crate::runtime::guests_run_here();
+                        work_until_idle(app)
+                    })
                     .expect("starting a bench worker")
             })
             .collect();

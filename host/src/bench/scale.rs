@@ -186,23 +186,28 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
     std::thread::scope(|scope| {
         let threads: Vec<_> = apps
             .iter_mut()
-            .map(|app| {
-                scope.spawn(move || -> Result<usize, AppError> {
-                    let mut worker = Worker::new(app);
-                    let mut steps = 0;
-                    loop {
-                        let stepped = worker.claim_and_step_many()?.len();
-                        if stepped > 0 {
-                            steps += stepped;
-                            continue;
+            .enumerate()
+            .map(|(i, app)| {
+                let worker = crate::runtime::worker_thread(format!("bench-host-{i}"));
+                worker
+                    .spawn_scoped(scope, move || -> Result<usize, AppError> {
+                        crate::runtime::guests_run_here();
+                        let mut worker = Worker::new(app);
+                        let mut steps = 0;
+                        loop {
+                            let stepped = worker.claim_and_step_many()?.len();
+                            if stepped > 0 {
+                                steps += stepped;
+                                continue;
+                            }
+                            let now = worker.app().now();
+                            if worker.app().store.due_but_claimed(now)? == 0 {
+                                return Ok(steps);
+                            }
+                            std::thread::sleep(Duration::from_millis(1));
                         }
-                        let now = worker.app().now();
-                        if worker.app().store.due_but_claimed(now)? == 0 {
-                            return Ok(steps);
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                })
+                    })
+                    .expect("starting a bench host")
             })
             .collect();
         threads
@@ -249,7 +254,9 @@ pub(super) fn latency(
             std::thread::sleep(Duration::from_millis(300));
         }
         let (stop_worker, wakeup_worker) = (stop.clone(), wakeup.clone());
-        scope.spawn(move || {
+        let worker = crate::runtime::worker_thread("bench-worker".into());
+        let worker = worker.spawn_scoped(scope, move || {
+            crate::runtime::guests_run_here();
             let mut worker = Worker::new(&mut stepper);
             while !stop_worker.load(Ordering::SeqCst) {
                 let seen = wakeup_worker.generation();
@@ -265,6 +272,7 @@ pub(super) fn latency(
                 }
             }
         });
+        worker.expect("starting a bench worker");
         let measured = (|| {
             let mut times = Vec::with_capacity(samples);
             for i in 0..samples {

@@ -1,14 +1,15 @@
-//! One call into a guest, start to finish: a fresh store with its limits, on
-//! a guest thread, while the calling thread answers the guest's tool calls
-//! through the [`ToolGate`].
+//! One call into a guest, start to finish: a fresh store with its limits,
+//! while the calling thread answers the guest's tool calls through the
+//! [`ToolGate`].
 //!
-//! The guest runs on another thread because a `Store`'s data must be
-//! `'static` and the gate is a borrowed `&mut dyn ToolGate`: the gate stays
-//! on the caller's thread and tool calls reach it over a channel. The guest
-//! threads (`threads.rs`) also give the guest a native stack of known size
-//! whatever thread the caller is on. They outlive calls, so what a call
-//! hands them is owned; nothing of one call's store is left on the thread
-//! for the next.
+//! On a worker thread started with a guest's stack the guest runs in place
+//! (`here.rs`). Elsewhere it runs on a guest thread, because a `Store`'s
+//! data must be `'static` and the gate is a borrowed `&mut dyn ToolGate`:
+//! the gate stays on the caller's thread and tool calls reach it over a
+//! channel. The guest threads (`threads.rs`) also give the guest a native
+//! stack of known size whatever thread the caller is on. They outlive
+//! calls, so what a call hands them is owned; nothing of one call's store
+//! is left on the thread for the next.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -20,7 +21,7 @@ use super::bindings::{Agent, AgentPre};
 use super::engine;
 use super::outcome::{self, StepFailure, TrapContext};
 use super::output::LogSink;
-use super::sandbox::{CallContext, FromGuest, StoreData};
+use super::sandbox::{CallContext, FromGuest, StoreData, ToolRoute};
 use super::spare::{self, Spare};
 use super::{LoadedAgent, Runtime, ToolGate, ToolReply};
 use crate::model::{LogLevel, LogLine, ToolError};
@@ -49,11 +50,19 @@ pub(super) fn call<R: Send + 'static>(
     gate: &mut dyn ToolGate,
     call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R> + Send + 'static,
 ) -> CallReport<R> {
+    if super::here::on_this_thread() {
+        return call_here(runtime, agent, cx, gate, call);
+    }
     let limits = &runtime.limits;
     let log = LogSink::new(limits.max_log_bytes);
     let (tools, requests) = mpsc::channel();
     let returned = tools.clone();
-    let data = StoreData::new(cx, limits.memory_bytes, log.clone(), tools);
+    let data = StoreData::new(
+        cx,
+        limits.memory_bytes,
+        log.clone(),
+        ToolRoute::Channel(tools),
+    );
     let engine = runtime.engine.clone();
     let pre = agent.pre.clone();
     let slot = agent.spare.clone();
@@ -112,6 +121,58 @@ pub(super) fn call<R: Send + 'static>(
         }
     };
 
+    report(runtime, fuel, log, joined)
+}
+
+/// [`call`] on a thread started with a guest's stack: the guest runs here,
+/// its tool calls reach `gate` directly, and the store is dropped before
+/// returning (its pool slot is free for the next call at once). A spare
+/// instance is used when a guest thread left one; none is made here, as
+/// making it is the same work as instantiating at the next call.
+fn call_here<R>(
+    runtime: &Runtime,
+    agent: &LoadedAgent,
+    cx: &CallContext<'_>,
+    gate: &mut dyn ToolGate,
+    call: impl FnOnce(&Agent, &mut Store<StoreData>) -> wasmtime::Result<R>,
+) -> CallReport<R> {
+    let limits = &runtime.limits;
+    let log = LogSink::new(limits.max_log_bytes);
+    let data = StoreData::new(cx, limits.memory_bytes, log.clone(), ToolRoute::Here);
+    let deadline = engine::deadline_ticks(limits.step_deadline);
+    let ready = spare::take(&agent.spare);
+    let run = {
+        let _loan = super::here::lend(gate);
+        panic::catch_unwind(AssertUnwindSafe(|| {
+            run_guest(
+                &runtime.engine,
+                &agent.pre,
+                ready,
+                data,
+                cx.fuel,
+                deadline,
+                call,
+            )
+        }))
+    };
+    let joined = match run {
+        Ok((run, store)) => {
+            drop(store);
+            Ok(run)
+        }
+        Err(panic) => Err(format!("the runtime panicked: {}", panic_message(&*panic))),
+    };
+    report(runtime, cx.fuel, log, joined)
+}
+
+/// The report of a call that ran (or could not), with the guest's logs.
+fn report<R>(
+    runtime: &Runtime,
+    fuel: u64,
+    log: LogSink,
+    joined: Result<GuestRun<R>, String>,
+) -> CallReport<R> {
+    let limits = &runtime.limits;
     let mut logs = log.lines();
     let run = match joined {
         Ok(run) => run,

@@ -24,6 +24,7 @@ mod engine;
 mod error;
 mod exec;
 mod fn_cache;
+mod here;
 pub mod inspect;
 mod limiter;
 mod outcome;
@@ -43,6 +44,7 @@ use wasmtime::component::Linker;
 
 pub use self::cache::{check_header, digest, trim_heap};
 pub use self::error::{LoadError, RuntimeError};
+pub use self::here::{guests_run_here, worker_thread};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
 use crate::model::{self, AgentInfo, LogLine};

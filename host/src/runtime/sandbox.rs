@@ -43,6 +43,14 @@ pub(super) struct ToolRequest {
     pub reply: mpsc::SyncSender<ToolReply>,
 }
 
+/// Where a guest's tool calls go.
+pub(super) enum ToolRoute {
+    /// Over a channel to the thread that owns the gate.
+    Channel(mpsc::Sender<FromGuest>),
+    /// To the gate lent to the thread the guest runs on (`here.rs`).
+    Here,
+}
+
 /// What the guest's thread tells the thread that owns the gate.
 pub(super) enum FromGuest {
     /// A tool call to answer.
@@ -59,7 +67,7 @@ pub(super) struct StoreData {
     log: LogSink,
     run_id: String,
     now_ms: u64,
-    tools: mpsc::Sender<FromGuest>,
+    tools: ToolRoute,
 }
 
 impl StoreData {
@@ -68,7 +76,7 @@ impl StoreData {
         cx: &CallContext<'_>,
         memory_bytes: usize,
         log: LogSink,
-        tools: mpsc::Sender<FromGuest>,
+        tools: ToolRoute,
     ) -> Self {
         let seed = |purpose: &str| -> [u8; 32] {
             let mut hash = Sha256::new();
@@ -188,18 +196,22 @@ impl agent::tools::Host for StoreData {
         args: String,
         idempotency_key: String,
     ) -> Result<Result<String, ToolError>> {
-        let (reply, answer) = mpsc::sync_channel(1);
-        let request = ToolRequest {
-            name,
-            args,
-            idempotency_key,
-            reply,
+        let reply = match &self.tools {
+            ToolRoute::Here => super::here::call_gate(&name, &args, &idempotency_key),
+            ToolRoute::Channel(tools) => {
+                let (reply, answer) = mpsc::sync_channel(1);
+                let request = ToolRequest {
+                    name,
+                    args,
+                    idempotency_key,
+                    reply,
+                };
+                let gone = || HostFault("the worker stopped answering tool calls".into());
+                tools.send(FromGuest::Tool(request)).map_err(|_| gone())?;
+                answer.recv().map_err(|_| gone())?
+            }
         };
-        let gone = || HostFault("the worker stopped answering tool calls".into());
-        self.tools
-            .send(FromGuest::Tool(request))
-            .map_err(|_| gone())?;
-        match answer.recv().map_err(|_| gone())? {
+        match reply {
             Ok(Ok(result)) => Ok(Ok(result)),
             Ok(Err(error)) => Ok(Err(error.into())),
             Err(fault) => Err(fault.into()),

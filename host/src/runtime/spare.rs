@@ -20,7 +20,7 @@ use wasmtime::{Engine, Store};
 
 use super::bindings::{Agent, AgentPre};
 use super::output::LogSink;
-use super::sandbox::{CallContext, StoreData};
+use super::sandbox::{CallContext, StoreData, ToolRoute};
 
 /// Spares a process keeps at once: the agents stepped most recently each
 /// have one, and the instance pool keeps its other slots for calls.
@@ -125,7 +125,12 @@ fn instantiate(
     };
     // Nobody answers tool calls: one made while instantiating fails it.
     let (tools, _) = mpsc::channel();
-    let data = StoreData::new(&cx, budget.memory_bytes, LogSink::new(0), tools);
+    let data = StoreData::new(
+        &cx,
+        budget.memory_bytes,
+        LogSink::new(0),
+        ToolRoute::Channel(tools),
+    );
     let mut store = Store::new(engine, data);
     store.limiter(|data| &mut data.limiter);
     store.set_fuel(budget.fuel).ok()?;

@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{Context, audit, from_json, to_json, write};
 use crate::store::{AgentVersion, PutAgent, Result, StoreError};
 
+/// The columns `AgentRow::from_row` reads, in its order (by position).
 const COLUMNS: &str =
     "name, version, digest, description, requested_tools, granted_tools, size, deployed_at, owner";
 
@@ -28,15 +29,15 @@ struct AgentRow {
 impl AgentRow {
     fn from_row(row: &Row<'_>) -> super::db::Result<AgentRow> {
         Ok(AgentRow {
-            name: row.get("name")?,
-            version: row.get("version")?,
-            digest: row.get("digest")?,
-            description: row.get("description")?,
-            requested_tools: row.get("requested_tools")?,
-            granted_tools: row.get("granted_tools")?,
-            size: row.get("size")?,
-            deployed_at: row.get("deployed_at")?,
-            owner: row.get("owner")?,
+            name: row.get((0, "name"))?,
+            version: row.get((1, "version"))?,
+            digest: row.get((2, "digest"))?,
+            description: row.get((3, "description"))?,
+            requested_tools: row.get((4, "requested_tools"))?,
+            granted_tools: row.get((5, "granted_tools"))?,
+            size: row.get((6, "size"))?,
+            deployed_at: row.get((7, "deployed_at"))?,
+            owner: row.get((8, "owner"))?,
         })
     }
 

@@ -11,8 +11,9 @@ use crate::store::{
     StoreError,
 };
 
-/// The columns [`RunRow::from_row`] reads by name; select them from `runs`
-/// alone (no join), so that each result column is named after its column.
+/// The columns [`RunRow::from_row`] reads, in its order (it reads them by
+/// position); select them from `runs` alone (no join), so that each
+/// result column is named after its column.
 macro_rules! run_columns {
     () => {
         "run_id, agent, version, digest, status, status_text, state, outcome, wake_when, waits, \
@@ -54,32 +55,32 @@ pub(super) struct RunRow {
 impl RunRow {
     pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<RunRow> {
         Ok(RunRow {
-            run_id: row.get("run_id")?,
-            agent: row.get("agent")?,
-            version: row.get("version")?,
-            digest: row.get("digest")?,
-            status: row.get("status")?,
-            status_text: row.get("status_text")?,
-            state: row.get("state")?,
-            outcome: row.get("outcome")?,
-            wake_when: row.get("wake_when")?,
-            waits: row.get("waits")?,
-            steps: row.get("steps")?,
-            fuel_used: row.get("fuel_used")?,
-            step_budget: row.get("step_budget")?,
-            fuel_budget: row.get("fuel_budget")?,
-            tokens_used: row.get("tokens_used")?,
-            token_budget: row.get("token_budget")?,
-            usd_used: row.get("usd_used")?,
-            usd_budget: row.get("usd_budget")?,
-            attempts: row.get("attempts")?,
-            last_error: row.get("last_error")?,
-            retry_at: row.get("retry_at")?,
-            input: row.get("input")?,
-            created_at: row.get("created_at")?,
-            updated_at: row.get("updated_at")?,
-            incarnation: row.get("incarnation")?,
-            held_by: row.get("held_by")?,
+            run_id: row.get((0, "run_id"))?,
+            agent: row.get((1, "agent"))?,
+            version: row.get((2, "version"))?,
+            digest: row.get((3, "digest"))?,
+            status: row.get((4, "status"))?,
+            status_text: row.get((5, "status_text"))?,
+            state: row.get((6, "state"))?,
+            outcome: row.get((7, "outcome"))?,
+            wake_when: row.get((8, "wake_when"))?,
+            waits: row.get((9, "waits"))?,
+            steps: row.get((10, "steps"))?,
+            fuel_used: row.get((11, "fuel_used"))?,
+            step_budget: row.get((12, "step_budget"))?,
+            fuel_budget: row.get((13, "fuel_budget"))?,
+            tokens_used: row.get((14, "tokens_used"))?,
+            token_budget: row.get((15, "token_budget"))?,
+            usd_used: row.get((16, "usd_used"))?,
+            usd_budget: row.get((17, "usd_budget"))?,
+            attempts: row.get((18, "attempts"))?,
+            last_error: row.get((19, "last_error"))?,
+            retry_at: row.get((20, "retry_at"))?,
+            input: row.get((21, "input"))?,
+            created_at: row.get((22, "created_at"))?,
+            updated_at: row.get((23, "updated_at"))?,
+            incarnation: row.get((24, "incarnation"))?,
+            held_by: row.get((25, "held_by"))?,
         })
     }
 

@@ -32,12 +32,12 @@ pub(super) struct LedgerRow {
 impl LedgerRow {
     pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<LedgerRow> {
         Ok(LedgerRow {
-            run_id: row.get("run_id")?,
-            key: row.get("key")?,
-            tool: row.get("tool")?,
-            args: row.get("args")?,
-            result: row.get("result")?,
-            at: row.get("at")?,
+            run_id: row.get((0, "run_id"))?,
+            key: row.get((1, "key"))?,
+            tool: row.get((2, "tool"))?,
+            args: row.get((3, "args"))?,
+            result: row.get((4, "result"))?,
+            at: row.get((5, "at"))?,
         })
     }
 

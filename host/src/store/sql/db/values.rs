@@ -54,6 +54,40 @@ impl RowIndex for usize {
     }
 }
 
+/// A column by position, named for error messages: for rows read in a
+/// hot path, where finding a column by its name costs SQLite a call per
+/// column before it. Debug builds check that the name is the one at the
+/// position, so a select list and its reader cannot drift apart unseen.
+impl RowIndex for (usize, &str) {
+    fn sqlite_index(&self, row: &rusqlite::Row<'_>) -> Result<usize> {
+        debug_assert!(
+            row.as_ref()
+                .column_name(self.0)
+                .is_ok_and(|name| name.eq_ignore_ascii_case(self.1)),
+            "column {} is not named {}",
+            self.0,
+            self.1
+        );
+        Ok(self.0)
+    }
+
+    fn postgres_index(&self, row: &postgres::Row) -> Result<usize> {
+        debug_assert!(
+            row.columns()
+                .get(self.0)
+                .is_some_and(|c| c.name().eq_ignore_ascii_case(self.1)),
+            "column {} is not named {}",
+            self.0,
+            self.1
+        );
+        self.0.postgres_index(row)
+    }
+
+    fn describe(&self) -> String {
+        self.1.to_string()
+    }
+}
+
 impl RowIndex for &str {
     fn sqlite_index(&self, row: &rusqlite::Row<'_>) -> Result<usize> {
         Ok(row.as_ref().column_index(self)?)
