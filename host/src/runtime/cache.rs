@@ -204,6 +204,7 @@ impl Cache {
             digest: digest.to_owned(),
             pre,
             spare: Default::default(),
+            slow_to_instantiate: Default::default(),
         }))
     }
 

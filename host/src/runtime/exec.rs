@@ -12,6 +12,7 @@
 //! is left on the thread for the next.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -37,6 +38,8 @@ pub(super) struct CallReport<R> {
 /// What the guest thread hands back.
 struct GuestRun<R> {
     result: wasmtime::Result<R>,
+    /// How long instantiating took, when the call instantiated (no spare).
+    instantiated_in: Option<Duration>,
     fuel_used: u64,
     memory_refused: bool,
     wall: Duration,
@@ -69,11 +72,7 @@ pub(super) fn call<R: Send + 'static>(
     let spares = runtime.spares.clone();
     let fuel = cx.fuel;
     let deadline = engine::deadline_ticks(limits.step_deadline);
-    let budget = spare::Budget {
-        fuel: limits.fuel_per_step,
-        memory_bytes: limits.memory_bytes,
-        deadline_ticks: deadline,
-    };
+    let budget = spare::Budget::of(limits);
 
     let (done, finished) = mpsc::sync_channel(1);
     let job = Box::new(move || {
@@ -126,9 +125,9 @@ pub(super) fn call<R: Send + 'static>(
 
 /// [`call`] on a thread started with a guest's stack: the guest runs here,
 /// its tool calls reach `gate` directly, and the store is dropped before
-/// returning (its pool slot is free for the next call at once). A spare
-/// instance is used when a guest thread left one; none is made here, as
-/// making it is the same work as instantiating at the next call.
+/// returning (its pool slot is free for the next call at once), unless the
+/// agent is slow to instantiate: then a guest thread drops it and makes
+/// the next call's instance meanwhile.
 fn call_here<R>(
     runtime: &Runtime,
     agent: &LoadedAgent,
@@ -157,12 +156,43 @@ fn call_here<R>(
     };
     let joined = match run {
         Ok((run, store)) => {
-            drop(store);
+            if let Some(took) = run.instantiated_in {
+                agent
+                    .slow_to_instantiate
+                    .store(took >= SLOW_TO_INSTANTIATE, Ordering::Relaxed);
+            }
+            if agent.slow_to_instantiate.load(Ordering::Relaxed) {
+                leave_to_a_guest_thread(runtime, agent, store);
+            } else {
+                drop(store);
+            }
             Ok(run)
         }
         Err(panic) => Err(format!("the runtime panicked: {}", panic_message(&*panic))),
     };
     report(runtime, cx.fuel, log, joined)
+}
+
+/// Instantiation time past which a call in place leaves the next instance
+/// to a guest thread: a Python or JavaScript agent links a dozen core
+/// instances and fills thousands of table elements, which the next step
+/// need not wait for; a Rust agent instantiates in tens of microseconds,
+/// less than waking another thread would cost.
+const SLOW_TO_INSTANTIATE: Duration = Duration::from_micros(200);
+
+/// Drops `store` and makes `agent`'s next spare on a guest thread, while
+/// the caller goes on with the step's result.
+fn leave_to_a_guest_thread(runtime: &Runtime, agent: &LoadedAgent, store: Store<StoreData>) {
+    let (slot, spares) = (agent.spare.clone(), runtime.spares.clone());
+    let (engine, pre) = (runtime.engine.clone(), agent.pre.clone());
+    let budget = spare::Budget::of(&runtime.limits);
+    // When no thread can be started the job is dropped unrun: the store
+    // is dropped with it and no spare is made.
+    let _ = runtime.guests.run(Box::new(move || {
+        drop(store);
+        spare::refill(&slot, &spares, &engine, &pre, &budget);
+        None
+    }));
 }
 
 /// The report of a call that ran (or could not), with the guest's logs.
@@ -232,6 +262,7 @@ fn run_guest<R>(
     // A spare is used only if the call could have paid for instantiating
     // it; otherwise the call instantiates and runs out of fuel doing so,
     // as it would have without spares.
+    let mut instantiated_in = None;
     let (mut store, instance) = match ready.filter(|spare| spare.fuel_used <= fuel) {
         Some(spare) => {
             let Spare {
@@ -253,6 +284,7 @@ fn run_guest<R>(
                 store.epoch_deadline_trap();
                 pre.instantiate(&mut store)
             });
+            instantiated_in = Some(start.elapsed());
             (store, instance)
         }
     };
@@ -261,6 +293,7 @@ fn run_guest<R>(
     let fuel_left = store.get_fuel().unwrap_or(0);
     let run = GuestRun {
         result,
+        instantiated_in,
         fuel_used: fuel.saturating_sub(fuel_left),
         memory_refused: store.data().limiter.refused(),
         wall,

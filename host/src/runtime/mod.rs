@@ -111,6 +111,10 @@ pub struct LoadedAgent {
     pre: bindings::AgentPre<StoreData>,
     /// An instance ready for this agent's next call.
     spare: spare::SpareSlot,
+    /// Whether instantiating this agent took long enough, last time it was
+    /// measured, that a call on a worker thread leaves making the next
+    /// instance to a guest thread (`exec.rs`).
+    slow_to_instantiate: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for LoadedAgent {

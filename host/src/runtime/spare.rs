@@ -80,6 +80,17 @@ pub(super) struct Budget {
     pub deadline_ticks: u64,
 }
 
+impl Budget {
+    /// What a call under `limits` may use.
+    pub(super) fn of(limits: &super::Limits) -> Budget {
+        Budget {
+            fuel: limits.fuel_per_step,
+            memory_bytes: limits.memory_bytes,
+            deadline_ticks: super::engine::deadline_ticks(limits.step_deadline),
+        }
+    }
+}
+
 /// Puts a new spare in `slot` unless it has one or the process has its
 /// most. An agent whose instantiation fails (a start function that traps
 /// or calls out) gets none: each of its calls instantiates, and fails, as
