@@ -217,14 +217,8 @@ pub(super) fn claim_many(
 /// Leases a run to `owner`, bumping its epoch, and reads it as claimed.
 fn lease(tx: &Connection, run_id: &str, owner: &str, now: Millis, lease_ms: u64) -> Result<Claim> {
     let expires = clamp_time(now.saturating_add(lease_ms));
-    let epoch: u64 = tx
-        .prepare_cached(
-            "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1, \
-             held_by = NULL WHERE run_id = ?1 RETURNING epoch",
-        )
-        .and_then(|mut stmt| stmt.query_row(params![run_id, owner, expires], |row| row.get(0)))
-        .ctx_with(|| format!("leasing run {run_id}"))?;
-    let run = runs::run(tx, run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.to_string()))?;
+    let (epoch, run) = runs::lease(tx, run_id, owner, expires)?
+        .ok_or_else(|| StoreError::UnknownRun(run_id.to_string()))?;
     Ok(Claim {
         run,
         epoch,

@@ -238,6 +238,31 @@ pub(super) fn run(conn: &Connection, run_id: &str) -> Result<Option<Run>> {
     .transpose()
 }
 
+/// Leases run `run_id` to `owner` until `expires`, bumping its epoch, and
+/// reads it as leased in the same statement: its epoch and the run.
+pub(super) fn lease(
+    tx: &Connection,
+    run_id: &str,
+    owner: &str,
+    expires: Millis,
+) -> Result<Option<(u64, Run)>> {
+    tx.prepare_cached(concat!(
+        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1, \
+         held_by = NULL WHERE run_id = ?1 RETURNING ",
+        run_columns!(),
+        ", epoch"
+    ))
+    .and_then(|mut stmt| {
+        stmt.query_row(params![run_id, owner, expires], |row| {
+            Ok((row.get((26, "epoch"))?, RunRow::from_row(row)?))
+        })
+        .optional()
+    })
+    .ctx_with(|| format!("leasing run {run_id}"))?
+    .map(|(epoch, row)| Ok((epoch, row.into_run()?)))
+    .transpose()
+}
+
 pub(super) fn run_exists(conn: &Connection, run_id: &str) -> Result<bool> {
     conn.prepare_cached("SELECT 1 FROM runs WHERE run_id = ?1")
         .and_then(|mut stmt| stmt.exists([run_id]))
