@@ -160,14 +160,12 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         worker_app.tools.set_public_url(public_url.clone());
         let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
         let integrity = integrity.clone();
-        let thread = crate::runtime::worker_thread(format!("worker-{n}"))
-            .spawn(move || {
-                crate::runtime::guests_run_here();
-                if integrity.passed_unless(&stop) {
-                    work(worker_app, &stop, &counters, &wakeup)
-                }
-            })
-            .context("cannot start a worker thread")?;
+        let thread = crate::runtime::spawn_worker(format!("worker-{n}"), move || {
+            if integrity.passed_unless(&stop) {
+                work(worker_app, &stop, &counters, &wakeup)
+            }
+        })
+        .context("cannot start a worker thread")?;
         threads.push(thread);
     }
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());

@@ -32,6 +32,7 @@ mod hosts_incidents;
 mod hosts_restart;
 mod hosts_support;
 mod hosts_wakes;
+mod in_place;
 mod incident;
 mod invoice;
 mod ledger;

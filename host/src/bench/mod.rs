@@ -453,16 +453,8 @@ fn send(app: &mut App, id: &str, i: usize, wake: &BenchWake) -> Result<(), AppEr
 /// Steps every due run, timing each claim-step-commit, on a worker thread
 /// as `wakeful work` and `serve` step (the guest runs in place).
 fn step_all(app: &mut App, latencies: &mut Vec<Duration>) -> Result<(), AppError> {
-    std::thread::scope(|scope| {
-        crate::runtime::worker_thread("bench-worker".into())
-            .spawn_scoped(scope, || {
-                crate::runtime::guests_run_here();
-                step_all_here(app, latencies)
-            })
-            .map_err(|e| AppError::Invalid(format!("cannot start the bench's worker: {e}")))?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    crate::runtime::run_on_worker("bench-worker".into(), || step_all_here(app, latencies))
+        .map_err(|e| AppError::Invalid(format!("cannot start the bench's worker: {e}")))?
 }
 
 fn step_all_here(app: &mut App, latencies: &mut Vec<Duration>) -> Result<(), AppError> {

@@ -264,12 +264,10 @@ fn step_until_idle(apps: &mut [App], into: &mut Stepping) -> Result<(), AppError
             .enumerate()
             .map(|(i, app)| {
                 // Named, so that each worker's claims carry an owner of its own.
-                crate::runtime::worker_thread(format!("bench-worker-{i}"))
-                    .spawn_scoped(scope, move || {
-                        crate::runtime::guests_run_here();
-                        work_until_idle(app)
-                    })
-                    .expect("starting a bench worker")
+                crate::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
+                    work_until_idle(app)
+                })
+                .expect("starting a bench worker")
             })
             .collect();
         threads

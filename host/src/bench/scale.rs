@@ -188,10 +188,11 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
             .iter_mut()
             .enumerate()
             .map(|(i, app)| {
-                let worker = crate::runtime::worker_thread(format!("bench-host-{i}"));
-                worker
-                    .spawn_scoped(scope, move || -> Result<usize, AppError> {
-                        crate::runtime::guests_run_here();
+                let name = format!("bench-host-{i}");
+                crate::runtime::spawn_worker_scoped(
+                    scope,
+                    name,
+                    move || -> Result<usize, AppError> {
                         let mut worker = Worker::new(app);
                         let mut steps = 0;
                         loop {
@@ -206,8 +207,9 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
                             }
                             std::thread::sleep(Duration::from_millis(1));
                         }
-                    })
-                    .expect("starting a bench host")
+                    },
+                )
+                .expect("starting a bench host")
             })
             .collect();
         threads
@@ -254,9 +256,7 @@ pub(super) fn latency(
             std::thread::sleep(Duration::from_millis(300));
         }
         let (stop_worker, wakeup_worker) = (stop.clone(), wakeup.clone());
-        let worker = crate::runtime::worker_thread("bench-worker".into());
-        let worker = worker.spawn_scoped(scope, move || {
-            crate::runtime::guests_run_here();
+        let worker = crate::runtime::spawn_worker_scoped(scope, "bench-worker".into(), move || {
             let mut worker = Worker::new(&mut stepper);
             while !stop_worker.load(Ordering::SeqCst) {
                 let seen = wakeup_worker.generation();

@@ -498,16 +498,8 @@ fn load_config(cli: &Cli) -> Result<Config> {
 fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {
     // On a thread with a guest's stack, so that steps run their guest in
     // place rather than handing it to a guest thread and back.
-    std::thread::scope(|scope| {
-        crate::runtime::worker_thread("work".into())
-            .spawn_scoped(scope, || {
-                crate::runtime::guests_run_here();
-                work_here(app, until_idle, poll_ms, json)
-            })
-            .context("cannot start the worker thread")?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    crate::runtime::run_on_worker("work".into(), || work_here(app, until_idle, poll_ms, json))
+        .context("cannot start the worker thread")?
 }
 
 fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {

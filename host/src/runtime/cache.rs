@@ -204,7 +204,7 @@ impl Cache {
             digest: digest.to_owned(),
             pre,
             spare: Default::default(),
-            slow_to_instantiate: Default::default(),
+            large: code_bytes(&component) >= LARGE_CODE_BYTES,
         }))
     }
 
@@ -329,6 +329,19 @@ pub(super) fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// Compiled code past which an agent counts as large: a Python or
+/// JavaScript agent's interpreter compiles to tens of megabytes and takes
+/// a millisecond or more to instantiate (a dozen core instances linked,
+/// thousands of table elements filled); a Rust agent's is well under one
+/// megabyte and instantiates in tens of microseconds.
+const LARGE_CODE_BYTES: usize = 4 << 20;
+
+/// The size of `component`'s compiled code in memory.
+fn code_bytes(component: &Component) -> usize {
+    let code = component.image_range();
+    (code.end as usize).saturating_sub(code.start as usize)
 }
 
 #[cfg(test)]

@@ -12,7 +12,6 @@
 //! is left on the thread for the next.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -38,8 +37,6 @@ pub(super) struct CallReport<R> {
 /// What the guest thread hands back.
 struct GuestRun<R> {
     result: wasmtime::Result<R>,
-    /// How long instantiating took, when the call instantiated (no spare).
-    instantiated_in: Option<Duration>,
     fuel_used: u64,
     memory_refused: bool,
     wall: Duration,
@@ -125,9 +122,11 @@ pub(super) fn call<R: Send + 'static>(
 
 /// [`call`] on a thread started with a guest's stack: the guest runs here,
 /// its tool calls reach `gate` directly, and the store is dropped before
-/// returning (its pool slot is free for the next call at once), unless the
-/// agent is slow to instantiate: then a guest thread drops it and makes
-/// the next call's instance meanwhile.
+/// returning (its pool slot is free for the next call at once): making a
+/// spare would be the same work as instantiating at the next call, and
+/// waking another thread for it costs more than a small agent's
+/// instantiation. A large agent's store is left to a guest thread, which
+/// drops it and makes the next call's instance while the worker commits.
 fn call_here<R>(
     runtime: &Runtime,
     agent: &LoadedAgent,
@@ -156,12 +155,7 @@ fn call_here<R>(
     };
     let joined = match run {
         Ok((run, store)) => {
-            if let Some(took) = run.instantiated_in {
-                agent
-                    .slow_to_instantiate
-                    .store(took >= SLOW_TO_INSTANTIATE, Ordering::Relaxed);
-            }
-            if agent.slow_to_instantiate.load(Ordering::Relaxed) {
+            if agent.large {
                 leave_to_a_guest_thread(runtime, agent, store);
             } else {
                 drop(store);
@@ -172,13 +166,6 @@ fn call_here<R>(
     };
     report(runtime, cx.fuel, log, joined)
 }
-
-/// Instantiation time past which a call in place leaves the next instance
-/// to a guest thread: a Python or JavaScript agent links a dozen core
-/// instances and fills thousands of table elements, which the next step
-/// need not wait for; a Rust agent instantiates in tens of microseconds,
-/// less than waking another thread would cost.
-const SLOW_TO_INSTANTIATE: Duration = Duration::from_micros(200);
 
 /// Drops `store` and makes `agent`'s next spare on a guest thread, while
 /// the caller goes on with the step's result.
@@ -262,7 +249,6 @@ fn run_guest<R>(
     // A spare is used only if the call could have paid for instantiating
     // it; otherwise the call instantiates and runs out of fuel doing so,
     // as it would have without spares.
-    let mut instantiated_in = None;
     let (mut store, instance) = match ready.filter(|spare| spare.fuel_used <= fuel) {
         Some(spare) => {
             let Spare {
@@ -284,7 +270,6 @@ fn run_guest<R>(
                 store.epoch_deadline_trap();
                 pre.instantiate(&mut store)
             });
-            instantiated_in = Some(start.elapsed());
             (store, instance)
         }
     };
@@ -293,7 +278,6 @@ fn run_guest<R>(
     let fuel_left = store.get_fuel().unwrap_or(0);
     let run = GuestRun {
         result,
-        instantiated_in,
         fuel_used: fuel.saturating_sub(fuel_left),
         memory_refused: store.data().limiter.refused(),
         wall,

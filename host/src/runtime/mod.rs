@@ -44,7 +44,7 @@ use wasmtime::component::Linker;
 
 pub use self::cache::{check_header, digest, trim_heap};
 pub use self::error::{LoadError, RuntimeError};
-pub use self::here::{guests_run_here, worker_thread};
+pub use self::here::{run_on_worker, spawn_worker, spawn_worker_scoped};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
 use self::sandbox::{CallContext, StoreData};
 use crate::model::{self, AgentInfo, LogLine};
@@ -111,10 +111,10 @@ pub struct LoadedAgent {
     pre: bindings::AgentPre<StoreData>,
     /// An instance ready for this agent's next call.
     spare: spare::SpareSlot,
-    /// Whether instantiating this agent took long enough, last time it was
-    /// measured, that a call on a worker thread leaves making the next
+    /// Whether its compiled code is large (an interpreter: Python,
+    /// JavaScript): a call on a worker thread then leaves making the next
     /// instance to a guest thread (`exec.rs`).
-    slow_to_instantiate: std::sync::atomic::AtomicBool,
+    large: bool,
 }
 
 impl std::fmt::Debug for LoadedAgent {
