@@ -428,6 +428,12 @@ impl<'a> ModuleWithCode<'a> {
         self.module
     }
 
+    /// The text section this module's functions are in, in this store.
+    #[inline]
+    pub fn text(&self) -> &'a [u8] {
+        self.store_code.text()
+    }
+
     /// Returns the slice in the text section of the function that
     /// `key` points to.
     #[inline]

@@ -7,6 +7,7 @@ use crate::code::EngineCode;
 use crate::prelude::*;
 use crate::profiling_agent::ProfilingAgent;
 use crate::runtime::vm::CompiledModuleId;
+use crate::sync::OnceLock;
 use alloc::sync::Arc;
 use core::ops::Range;
 use core::str;
@@ -25,6 +26,28 @@ pub struct CompiledModule {
     index: Arc<CompiledFunctionsTable>,
     /// Sorted list, by function index, of names we have for this module.
     func_names: Vec<FunctionName>,
+    /// Where each defined function's array-to-wasm trampoline and body
+    /// start in the text section, made on first use: making a `VMFuncRef`
+    /// then costs an index instead of two searches of `index`. A module
+    /// whose active element segments fill an imported table (every library
+    /// of a dynamically linked component) makes one per element at each
+    /// instantiation.
+    funcref_offsets: OnceLock<Box<[FuncRefOffsets]>>,
+}
+
+/// Text offsets of one defined function's entry points; `NONE` for a
+/// function that no `VMFuncRef` can name.
+#[derive(Clone, Copy)]
+struct FuncRefOffsets {
+    array_to_wasm: u32,
+    wasm: u32,
+}
+
+impl FuncRefOffsets {
+    const NONE: FuncRefOffsets = FuncRefOffsets {
+        array_to_wasm: u32::MAX,
+        wasm: u32::MAX,
+    };
 }
 
 impl CompiledModule {
@@ -58,6 +81,7 @@ impl CompiledModule {
             meta: info.meta,
             index,
             func_names: info.func_names,
+            funcref_offsets: OnceLock::new(),
         };
         ret.register_profiling(profiler)?;
 
@@ -129,6 +153,37 @@ impl CompiledModule {
         let start = usize::try_from(loc.start).unwrap();
         let end = usize::try_from(loc.start + loc.length).unwrap();
         start..end
+    }
+
+    /// Where the defined function `index`'s array-to-wasm trampoline and its
+    /// body start in the text section, if it has a trampoline.
+    #[inline]
+    pub fn funcref_offsets(&self, index: DefinedFuncIndex) -> Option<(usize, usize)> {
+        let offsets = self.funcref_offsets.get_or_init(|| {
+            let module = self.module_index();
+            self.module
+                .defined_func_indices()
+                .map(|i| {
+                    let array = self.index.func_loc(FuncKey::ArrayToWasmTrampoline(module, i));
+                    let wasm = self.index.func_loc(FuncKey::DefinedWasmFunction(module, i));
+                    match (array, wasm) {
+                        (Some(array), Some(wasm)) => FuncRefOffsets {
+                            array_to_wasm: array.start,
+                            wasm: wasm.start,
+                        },
+                        _ => FuncRefOffsets::NONE,
+                    }
+                })
+                .collect()
+        });
+        let found = offsets.get(index.as_u32() as usize)?;
+        if found.array_to_wasm == u32::MAX {
+            return None;
+        }
+        Some((
+            usize::try_from(found.array_to_wasm).unwrap(),
+            usize::try_from(found.wasm).unwrap(),
+        ))
     }
 
     /// Get the Wasm-to-array trampoline for the given signature, as a

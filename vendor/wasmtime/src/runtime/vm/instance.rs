@@ -871,7 +871,7 @@ impl Instance {
     /// Initializes a defined function's `VMFuncRef` in-place and then returns a
     /// pointer to that location.
     fn initialize_defined_funcref(
-        self: Pin<&mut Self>,
+        mut self: Pin<&mut Self>,
         registry: &ModuleRegistry,
         def_index: DefinedFuncIndex,
     ) -> Option<NonNull<VMFuncRef>> {
@@ -880,6 +880,15 @@ impl Instance {
         let func = &module.functions[index];
         let type_index = func.signature.unwrap_engine_type_index();
         let vmctx_offset = self.offsets().vmctx_func_ref(func.func_ref);
+        if let Some(done) = self.as_mut().initialize_defined_funcref_fast(
+            registry,
+            def_index,
+            type_index,
+            vmctx_offset,
+        ) {
+            return Some(done);
+        }
+        let module = self.env_module();
         let array_to_wasm_key = FuncKey::ArrayToWasmTrampoline(module.module_index, def_index);
         let wasm_key = FuncKey::DefinedWasmFunction(module.module_index, def_index);
         // SAFETY: the type/offset/keys here are all valid for the defined
@@ -893,6 +902,45 @@ impl Instance {
                 wasm_key,
             )
         }
+    }
+
+    /// [`Self::initialize_defined_funcref`] with the function's entry points
+    /// read off its module's table of offsets; `None` when that table has
+    /// none for it (the caller then searches by key).
+    fn initialize_defined_funcref_fast(
+        self: Pin<&mut Self>,
+        registry: &ModuleRegistry,
+        def_index: DefinedFuncIndex,
+        type_index: VMSharedTypeIndex,
+        vmctx_offset: u32,
+    ) -> Option<NonNull<VMFuncRef>> {
+        let runtime_module = self.runtime_module()?;
+        let (array_offset, wasm_offset) =
+            runtime_module.compiled_module().funcref_offsets(def_index)?;
+        let module_with_code = ModuleWithCode::in_store(registry, runtime_module)?;
+        let text = module_with_code.text();
+        assert!(array_offset < text.len() && wasm_offset < text.len());
+        let base = text.as_ptr().cast_mut();
+        let array_call = VmPtr::from(NonNull::new(base.wrapping_add(array_offset))?.cast());
+        let wasm_call = Some(VmPtr::from(
+            NonNull::new(base.wrapping_add(wasm_offset))?.cast::<VMWasmCallFunction>(),
+        ));
+        let vmctx = VMOpaqueContext::from_vmcontext(self.vmctx()).into();
+
+        // SAFETY: the offset is `vmctx_func_ref` of this instance's function,
+        // within our `VMContext` area, as in `initialize_and_return_funcref`.
+        let func_ref_ptr = unsafe { self.vmctx_plus_offset_raw::<VMFuncRef>(vmctx_offset) };
+        // SAFETY: see above; the pointers are the same ones the search by key
+        // finds, as the offsets table is built from the same index.
+        unsafe {
+            func_ref_ptr.write(VMFuncRef {
+                array_call,
+                wasm_call,
+                vmctx,
+                type_index,
+            });
+        }
+        Some(func_ref_ptr)
     }
 
     fn get_start_func_ref(

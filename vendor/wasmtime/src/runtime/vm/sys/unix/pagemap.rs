@@ -276,73 +276,99 @@ pub unsafe fn reset_with_pagemap(
         },
     };
 
-    // For now use a fixed set of regions on the stack, but in the future this
-    // may want to use a dynamically allocated vector for more regions for
-    // example.
+    // Regions are read `MAX_REGIONS` at a time, and the scan goes on from
+    // where the kernel stopped until it reaches the end of memory or
+    // `keep_resident`: a guest whose writes are scattered over more runs of
+    // pages than one batch holds (an interpreter's heap) keeps all of them
+    // resident instead of having every page past the first batch decommitted
+    // and faulted in again by the next instance.
     const MAX_REGIONS: usize = 32;
     let mut storage = [MaybeUninit::uninit(); MAX_REGIONS];
-
-    let scan_arg = PageMapScanBuilder::new(ptr::slice_from_raw_parts(ptr, len.byte_count()))
-        .max_pages(keep_resident.byte_count() / host_page_size)
-        // We specifically want pages that are NOT backed by the zero page or
-        // backed by files. Such pages mean that they haven't changed from their
-        // original contents, so they're inverted.
-        .category_inverted(Categories::PFNZERO | Categories::FILE)
-        // Search for pages that are written and present as those are the dirty
-        // pages. Additionally search for the zero page/file page as those are
-        // inverted above meaning we're searching for pages that specifically
-        // don't have those flags.
-        .category_mask(
-            Categories::WRITTEN | Categories::PRESENT | Categories::PFNZERO | Categories::FILE,
-        )
-        // Don't return any categories back. This helps group regions together
-        // since the reported set of categories is always empty and we otherwise
-        // aren't looking for anything in particular.
-        .return_mask(Categories::empty())
-        .build(&mut storage);
-
-    // SAFETY: this should be a safe ioctl as we control the fd we're operating
-    // on plus all of `scan_arg`, but this relies on `Ioctl` below being the
-    // correct implementation and such.
-    let result = match unsafe { ioctl(&pagemap.0, scan_arg) } {
-        Ok(result) => result,
-
-        // If the ioctl fails for whatever reason, we at least tried, so fall
-        // back to the default behavior.
-        //
-        // SAFETY: the safety requirement of
-        // `pagemap_disabled::reset_with_pagemap` is the same as this function.
-        Err(err) => unsafe {
-            log::warn!("failed pagemap scan {err}");
-            return crate::runtime::vm::pagemap_disabled::reset_with_pagemap(
-                None,
-                ptr,
-                len,
-                keep_resident,
-                reset_manually,
-                decommit,
-            );
-        },
-    };
-
-    // For all regions that were written in the scan reset them manually, then
-    // afterwards decommit everything else.
+    let end = ptr.wrapping_add(len.byte_count());
+    let mut start = ptr;
+    let mut pages_left = keep_resident.byte_count() / host_page_size;
     let mut bytes_resident = 0;
-    for region in result.regions() {
-        // SAFETY: we're relying on Linux to pass in valid region ranges within
-        // the `ptr/len` we specified to the original syscall.
-        unsafe {
-            reset_manually(&mut *region.region().cast_mut());
+    while start < end && pages_left > 0 {
+        let remaining = end.addr() - start.addr();
+        let scan_arg = PageMapScanBuilder::new(ptr::slice_from_raw_parts(start, remaining))
+            .max_pages(pages_left)
+            // We specifically want pages that are NOT backed by the zero page
+            // or backed by files. Such pages mean that they haven't changed
+            // from their original contents, so they're inverted.
+            .category_inverted(Categories::PFNZERO | Categories::FILE)
+            // Search for pages that are written and present as those are the
+            // dirty pages. Additionally search for the zero page/file page as
+            // those are inverted above meaning we're searching for pages that
+            // specifically don't have those flags.
+            .category_mask(
+                Categories::WRITTEN | Categories::PRESENT | Categories::PFNZERO | Categories::FILE,
+            )
+            // Don't return any categories back. This helps group regions
+            // together since the reported set of categories is always empty
+            // and we otherwise aren't looking for anything in particular.
+            .return_mask(Categories::empty())
+            .build(&mut storage);
+
+        // SAFETY: this should be a safe ioctl as we control the fd we're
+        // operating on plus all of `scan_arg`, but this relies on `Ioctl`
+        // below being the correct implementation and such.
+        let result = match unsafe { ioctl(&pagemap.0, scan_arg) } {
+            Ok(result) => result,
+
+            // If the first ioctl fails for whatever reason, we at least
+            // tried, so fall back to the default behavior.
+            //
+            // SAFETY: the safety requirement of
+            // `pagemap_disabled::reset_with_pagemap` is the same as this
+            // function.
+            Err(err) if start == ptr => unsafe {
+                log::warn!("failed pagemap scan {err}");
+                return crate::runtime::vm::pagemap_disabled::reset_with_pagemap(
+                    None,
+                    ptr,
+                    len,
+                    keep_resident,
+                    reset_manually,
+                    decommit,
+                );
+            },
+
+            // A later one: what was scanned is reset, the rest decommitted.
+            Err(err) => {
+                log::warn!("failed pagemap scan {err}");
+                break;
+            }
+        };
+
+        // For all regions that were written in the scan reset them manually.
+        for region in result.regions() {
+            // SAFETY: we're relying on Linux to pass in valid region ranges
+            // within the `ptr/len` we specified to the original syscall.
+            unsafe {
+                reset_manually(&mut *region.region().cast_mut());
+            }
+            bytes_resident += region.len();
+            pages_left = pages_left.saturating_sub(region.len() / host_page_size);
         }
-        bytes_resident += region.len();
+
+        let walk_end = result.walk_end().cast_mut();
+        // A batch that was not full means the kernel walked to `walk_end`
+        // for another reason: the end, or `max_pages`.
+        let full = result.regions().len() == MAX_REGIONS;
+        if walk_end <= start {
+            break;
+        }
+        start = walk_end;
+        if !full {
+            break;
+        }
     }
 
-    // Report everything after `walk_end` to the end of memory as memory that
-    // must be decommitted as the scan didn't reach it. Note that if `walk_end`
-    // is already at the end of memory then the byte size of the decommitted
-    // memory here will be 0 meaning that this is a noop.
-    let scan_size = result.walk_end().addr() - ptr.addr();
-    decommit(result.walk_end().cast_mut(), len.byte_count() - scan_size);
+    // Report everything after where the scan stopped to the end of memory as
+    // memory that must be decommitted as the scan didn't reach it. Note that
+    // if the scan reached the end of memory then the byte size of the
+    // decommitted memory here will be 0 meaning that this is a noop.
+    decommit(start, end.addr() - start.addr());
 
     bytes_resident
 }
