@@ -10,6 +10,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use wasmtime::{
     Config, Enabled, Engine, EngineWeak, InstanceAllocationStrategy, PoolingAllocationConfig,
+    ProfilingStrategy,
 };
 
 use super::RuntimeError;
@@ -96,6 +97,8 @@ pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, Run
         // an imported `__table_base`, which wasmtime cannot precompute.)
         .table_lazy_init(true)
         .parallel_compilation(true)
+        // `perf` names guest functions (`/tmp/perf-PID.map`) when asked.
+        .profiler(profiler())
         .enable_incremental_compilation(Arc::new(FunctionCache::new(cache_dir.join(fn_cache::DIR))))
         .map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
     if memory_bytes <= POOL_MAX_MEMORY {
@@ -110,6 +113,18 @@ pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, Run
         }
     }
     Engine::new(&config).map_err(|e| RuntimeError::Engine(format!("{e:#}")))
+}
+
+/// The environment variable that makes wasmtime write a perf map of every
+/// compiled guest function, for profiling guests with `perf`.
+pub const PERF_MAP_VAR: &str = "WAKEFUL_PERF_MAP";
+
+fn profiler() -> ProfilingStrategy {
+    if std::env::var_os(PERF_MAP_VAR).is_some_and(|v| v == "1") {
+        ProfilingStrategy::PerfMap
+    } else {
+        ProfilingStrategy::None
+    }
 }
 
 /// The instance pool for calls whose memories may grow to `memory_bytes`
@@ -127,9 +142,10 @@ pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, Run
 /// agent writes a few runs of pages of its 1 to 2 MiB, and copying its
 /// whole memory was the largest cost of a step on the guest thread
 /// (`wakeful bench --record` (c), instantiate + step: p50 55 → 35 µs).
-/// wasmtime stops a scan after 32 runs of written pages and gives the rest
-/// back, so a Python agent faults some pages in again at its next call;
-/// its guest call still measured no slower. Without the scan, the first
+/// The scan reaches every written page (the vendored wasmtime's first
+/// patch, `vendor/wasmtime/PATCHES.md`): a Python agent writes a few
+/// hundred runs of pages, and when only the first 32 were copied back it
+/// took ~250 page faults per step. Without the scan, the first
 /// `KEEP_RESIDENT` bytes are copied whole.
 ///
 /// Whichever way, the next instance sees exactly the initial image:

@@ -144,6 +144,12 @@ pub struct Instance {
     /// cross-thread stuff used in `InstancePre`)
     store: Option<VMStoreRawPtr>,
 
+    /// This module's text section in the store, once a `VMFuncRef` has been
+    /// made: the module's code stays registered in the store, at the same
+    /// place, for as long as the instance lives, so later ones need not look
+    /// it up in the store's registry again.
+    funcref_text: Option<SendSyncPtr<[u8]>>,
+
     /// Additional context used by compiled wasm code. This field is last, and
     /// represents a dynamically-sized array that extends beyond the nominal
     /// end of the struct (similar to a flexible array member).
@@ -209,6 +215,7 @@ impl Instance {
             #[cfg(feature = "wmemcheck")]
             wmemcheck_state,
             store: None,
+            funcref_text: None,
             vmctx: OwnedVMContext::new(),
         })?;
 
@@ -908,7 +915,7 @@ impl Instance {
     /// read off its module's table of offsets; `None` when that table has
     /// none for it (the caller then searches by key).
     fn initialize_defined_funcref_fast(
-        self: Pin<&mut Self>,
+        mut self: Pin<&mut Self>,
         registry: &ModuleRegistry,
         def_index: DefinedFuncIndex,
         type_index: VMSharedTypeIndex,
@@ -917,10 +924,18 @@ impl Instance {
         let runtime_module = self.runtime_module()?;
         let (array_offset, wasm_offset) =
             runtime_module.compiled_module().funcref_offsets(def_index)?;
-        let module_with_code = ModuleWithCode::in_store(registry, runtime_module)?;
-        let text = module_with_code.text();
+        let text = match self.funcref_text {
+            Some(text) => text,
+            None => {
+                let module_with_code = ModuleWithCode::in_store(registry, runtime_module)?;
+                let text = SendSyncPtr::from(module_with_code.text());
+                // SAFETY: only a field that compiled code never reads is set.
+                unsafe { self.as_mut().get_unchecked_mut().funcref_text = Some(text) };
+                text
+            }
+        };
         assert!(array_offset < text.len() && wasm_offset < text.len());
-        let base = text.as_ptr().cast_mut();
+        let base = text.as_ptr().cast::<u8>();
         let array_call = VmPtr::from(NonNull::new(base.wrapping_add(array_offset))?.cast());
         let wasm_call = Some(VmPtr::from(
             NonNull::new(base.wrapping_add(wasm_offset))?.cast::<VMWasmCallFunction>(),
