@@ -78,3 +78,41 @@ fn code_the_compiler_refuses_is_named_with_its_function_and_leaves_nothing() {
     assert_eq!(env.json(&["agents"]), serde_json::json!([]));
     assert_eq!(cache_files(&env), Vec::<String>::new());
 }
+
+/// Runs `wakeful work` with `WAKEFUL_PERF_MAP` set to `value` (or unset)
+/// and returns the perf map its process left, if any (removed).
+fn perf_map_of_work(env: &Env, value: Option<&str>) -> Option<String> {
+    let mut cmd = env.command(&["work", "--until-idle"]);
+    match value {
+        Some(value) => cmd.env("WAKEFUL_PERF_MAP", value),
+        None => cmd.env_remove("WAKEFUL_PERF_MAP"),
+    };
+    let child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let map = std::path::PathBuf::from(format!("/tmp/perf-{}.map", child.id()));
+    let status = child.wait_with_output().unwrap().status;
+    assert!(status.success(), "wakeful work: {status}");
+    let text = std::fs::read_to_string(&map).ok();
+    let _ = std::fs::remove_file(&map);
+    text
+}
+
+#[test]
+fn perf_names_guest_functions_only_when_asked() {
+    let env = Env::new("perf-map", "");
+    env.deploy("waiter", &[]);
+    env.start("waiter", "asked", json!({"topic": "tick"}));
+    let map = perf_map_of_work(&env, Some("1")).expect("a perf map with WAKEFUL_PERF_MAP=1");
+    assert!(
+        map.lines().any(|line| line.contains("wasm[")),
+        "the map names the agent's functions: {}",
+        &map[..map.len().min(500)]
+    );
+    env.start("waiter", "unasked", json!({"topic": "tick"}));
+    assert_eq!(perf_map_of_work(&env, None), None);
+    env.start("waiter", "zero", json!({"topic": "tick"}));
+    assert_eq!(perf_map_of_work(&env, Some("0")), None);
+}

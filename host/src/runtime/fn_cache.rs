@@ -61,8 +61,8 @@ impl CacheStore for FunctionCache {
         let mut file = fs::File::open(self.path(key)).ok()?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).ok()?;
-        let (header, value) = bytes.split_at_checked(HEADER)?;
-        if header != self::header(value) {
+        let (found, value) = bytes.split_at_checked(HEADER)?;
+        if found != header(value) {
             return None;
         }
         super::prune::touch(&file);
