@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::harness::{Env, agent};
+use crate::harness::{Env, Lang, agent, agent_in};
 
 /// Files in the cache directory, without the compiled functions' folder.
 fn cache_files(env: &Env) -> Vec<String> {
@@ -115,4 +115,67 @@ fn perf_names_guest_functions_only_when_asked() {
     assert_eq!(perf_map_of_work(&env, None), None);
     env.start("waiter", "zero", json!({"topic": "tick"}));
     assert_eq!(perf_map_of_work(&env, Some("0")), None);
+}
+
+/// The compiled functions' entries under `cache`, by name.
+fn function_entries(cache: &std::path::Path) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for shard in std::fs::read_dir(cache.join("functions")).unwrap() {
+        let shard = shard.unwrap();
+        for entry in std::fs::read_dir(shard.path()).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            names.insert(format!(
+                "{}/{}",
+                shard.file_name().to_string_lossy(),
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    names
+}
+
+/// A redeploy of a large agent is fast only if every function it shares
+/// with a build compiled before is found in the cache: the key of a
+/// function must not depend on what the compiler's threads compiled before
+/// it (it did: ~400-600 of a Python agent's functions missed on every
+/// compile of the same bytes).
+#[test]
+fn a_component_compiled_again_finds_every_function_in_the_cache() {
+    let env = Env::new("compiler-same-keys", "");
+    let wasm = agent_in(Lang::Python, "invoice_mail");
+    let cache = env.dir.join("cache");
+    let check = || {
+        env.ok(&[
+            "--cache",
+            cache.to_str().unwrap(),
+            "check",
+            wasm.to_str().unwrap(),
+        ]);
+        let artifacts: Vec<_> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "cwasm"))
+            .collect();
+        assert_eq!(artifacts.len(), 1, "the check compiled it: {artifacts:?}");
+        // The next check compiles it again.
+        std::fs::remove_file(&artifacts[0]).unwrap();
+    };
+    check();
+    let first = function_entries(&cache);
+    assert!(first.len() > 10_000, "{} entries", first.len());
+
+    check();
+    let new: Vec<_> = function_entries(&cache)
+        .difference(&first)
+        .cloned()
+        .collect();
+    assert!(
+        new.is_empty(),
+        "{} functions were compiled again, e.g. {:?}",
+        new.len(),
+        &new[..new.len().min(3)]
+    );
 }

@@ -1279,6 +1279,14 @@ impl Compiler {
             cx: saved_context
                 .map(|mut ctx| {
                     ctx.codegen_context.clear();
+                    // `DataFlowGraph::clear` leaves the exception tables
+                    // behind: a function compiled after an array-to-wasm
+                    // trampoline on this context would carry the
+                    // trampoline's table, so its incremental-cache key
+                    // would depend on which functions this thread compiled
+                    // before it, and the same function missed the cache
+                    // from one compile to the next.
+                    ctx.codegen_context.func.dfg.exception_tables.clear();
                     ctx
                 })
                 .unwrap_or_else(|| CompilerContext {
