@@ -240,6 +240,13 @@ pub struct FuncEnvironment<'module_environment> {
 
     /// Cached alias regions for alias analysis.
     pub(crate) alias_regions: AliasRegions<VMOffsets<u8>>,
+
+    /// Whether the module exports each memory, table or global this function
+    /// has asked about. `Module::is_exported_*` scans every export, and a
+    /// dynamically linked module (a Python interpreter) has thousands of
+    /// them: asked on every `global.get` and memory access, that scan was a
+    /// tenth of compiling such a module.
+    exported: std::collections::HashMap<wasmtime_environ::EntityIndex, bool>,
 }
 
 impl<'module_environment> FuncEnvironment<'module_environment> {
@@ -310,6 +317,7 @@ impl<'module_environment> FuncEnvironment<'module_environment> {
             func_body_offset,
 
             alias_regions: AliasRegions::new(offsets),
+            exported: Default::default(),
         }
     }
 
@@ -342,12 +350,21 @@ impl<'module_environment> FuncEnvironment<'module_environment> {
         self.isa.pointer_type()
     }
 
+    /// Whether the module exports `entity`, remembered per function.
+    fn is_exported(&mut self, entity: wasmtime_environ::EntityIndex) -> bool {
+        let module = self.module;
+        *self
+            .exported
+            .entry(entity)
+            .or_insert_with(|| module.exports.values().any(|e| *e == entity))
+    }
+
     pub(crate) fn memory_alias_region(
         &mut self,
         func: &mut Function,
         memory: MemoryIndex,
     ) -> ir::AliasRegion {
-        if self.module.is_exported_memory(memory) {
+        if self.is_exported(memory.into()) {
             // A function that operates on an exported defined memory can be
             // inlined into a different module caller, where that that caller's
             // module also imports that exported memory. That caller will access
@@ -374,7 +391,7 @@ impl<'module_environment> FuncEnvironment<'module_environment> {
         func: &mut Function,
         table: TableIndex,
     ) -> ir::AliasRegion {
-        if self.module.is_exported_table(table) {
+        if self.is_exported(table.into()) {
             // See the comment in `memory_alias_region` for details.
             self.alias_regions.public_table_region(func)
         } else {
@@ -394,7 +411,7 @@ impl<'module_environment> FuncEnvironment<'module_environment> {
         func: &mut Function,
         global: GlobalIndex,
     ) -> ir::AliasRegion {
-        if self.module.is_exported_global(global) {
+        if self.is_exported(global.into()) {
             // See the comment in `memory_alias_region` for details.
             self.alias_regions.public_global_region(func)
         } else {
