@@ -113,6 +113,10 @@ pub struct Worker<'a> {
     owner: String,
     /// Whether its last claim found work: then the next one is likely to.
     busy: bool,
+    /// Whether every tool the last stepped version may call is answered in
+    /// the step (`kv`, `lease`, `static`): a step of it that continues can
+    /// be followed by the next under the same claim and commit.
+    chainable: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -126,6 +130,7 @@ impl<'a> Worker<'a> {
             app,
             owner,
             busy: false,
+            chainable: false,
         }
     }
 
@@ -194,7 +199,7 @@ impl<'a> Worker<'a> {
         };
         let run_id = claim.run.run_id.clone();
         crate::failpoint::hit("claim", &run_id);
-        let what = match self.step_claimed(&claim, wake.clone(), None) {
+        let what = match self.step_alone(&claim, wake.clone()) {
             Ok(end) => end,
             Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
             Err(AppError::Store(e @ StoreError::Conflict(_))) => {
@@ -213,35 +218,61 @@ impl<'a> Worker<'a> {
         }))
     }
 
+    /// Steps a claimed run and commits its checkpoint.
+    fn step_alone(&mut self, claim: &Claim, wake: Wake) -> Result<StepEnd, AppError> {
+        self.step_claimed(claim, wake, None, None)?
+            .ok_or_else(|| AppError::Invalid("a step taken alone was abandoned as chained".into()))
+    }
+
     /// Steps a claimed run. Its checkpoint is committed here, or, given
     /// `later`, pushed there for the caller to commit with others; the
     /// other endings (failed, parked, held) are written here either way.
+    ///
+    /// Given `under` (what earlier steps of the run left, whose commit is
+    /// pushed to `later` too), the step is chained: it sees those effects,
+    /// and any ending other than a checkpoint, or a write it would need
+    /// before their commit, abandons it unchanged (`None`): written
+    /// before their commit, that ending would lose them; the run takes the
+    /// step again on its own after it.
     fn step_claimed(
         &mut self,
         claim: &Claim,
         wake: Wake,
         later: Option<&mut Vec<StepCommit>>,
-    ) -> Result<StepEnd, AppError> {
+        under: Option<crate::store::Uncommitted>,
+    ) -> Result<Option<StepEnd>, AppError> {
+        let chained = under.is_some();
         let run = &claim.run;
         let now = self.app.now();
         if run.steps >= run.step_budget {
+            if chained {
+                return Ok(None);
+            }
             let reason = format!(
                 "step budget of {} steps is spent; resume the run to grant it more, or cancel it",
                 run.step_budget
             );
-            return self.park(claim, reason);
+            return self.park(claim, reason).map(Some);
         }
         if run.fuel_used >= run.fuel_budget {
+            if chained {
+                return Ok(None);
+            }
             let reason = format!(
                 "fuel budget of {} is spent ({} used); resume the run to grant it more, or cancel it",
                 run.fuel_budget, run.fuel_used
             );
-            return self.park(claim, reason);
+            return self.park(claim, reason).map(Some);
         }
         let Some(version) = self.app.store.agent(&run.agent, Some(&run.version))? else {
+            if chained {
+                return Ok(None);
+            }
             let reason = format!("agent {}@{} is no longer deployed", run.agent, run.version);
-            return self.park(claim, reason);
+            return self.park(claim, reason).map(Some);
         };
+        let tools = &self.app.tools;
+        self.chainable = version.granted_tools.iter().all(|t| tools.is_held(t));
         let runtime = self.app.runtime()?;
         let store = &self.app.store;
         let loaded = runtime.load_stored(&run.digest, || {
@@ -260,6 +291,7 @@ impl<'a> Worker<'a> {
         }
         let loaded = match loaded {
             Ok(l) => l,
+            Err(_) if chained => return Ok(None),
             Err(e) => {
                 let error = format!("cannot load the agent: {e}");
                 let f = Failure {
@@ -268,7 +300,7 @@ impl<'a> Worker<'a> {
                     rows: vec![],
                     park: false,
                 };
-                return self.fail(claim, &wake, f);
+                return self.fail(claim, &wake, f).map(Some);
             }
         };
         let input = StepInput {
@@ -307,10 +339,16 @@ impl<'a> Worker<'a> {
             note: None,
             call_rows: 0,
             unaudited_calls: 0,
-            effects: Default::default(),
+            effects: crate::store::Effects::over(under.unwrap_or_default()),
             conflict: None,
+            chained,
+            unchain: false,
         };
         let report = runtime.step(&loaded, &input, &mut gate);
+        // Abandoned before anything is written: the step is taken again.
+        if gate.unchain {
+            return Ok(None);
+        }
         // Written with the checkpoint; dropped with a step that fails, is
         // held or parked, which then runs again and calls again.
         let effects = std::mem::take(&mut gate.effects);
@@ -323,16 +361,23 @@ impl<'a> Worker<'a> {
         let conflict = gate.conflict.take();
         let mut logs = gate.take_audit();
         logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
+        let ends_without_checkpoint = conflict.is_some()
+            || held.is_some()
+            || unknown_outcome.is_some()
+            || report.result.is_err();
+        if chained && ends_without_checkpoint {
+            return Ok(None);
+        }
         if let Some(why) = conflict {
-            return self.void(claim, &wake, why, logs);
+            return self.void(claim, &wake, why, logs).map(Some);
         }
         if let Some(switch) = held {
-            return self.hold(claim, &wake, switch, logs);
+            return self.hold(claim, &wake, switch, logs).map(Some);
         }
         if let Some(reason) = unknown_outcome {
             // Whatever the guest did after the call, the step is void: it
             // is retried once an operator has said what the call did.
-            return self.park_with(claim, reason, logs);
+            return self.park_with(claim, reason, logs).map(Some);
         }
         let result = match report.result {
             Ok(result) => result,
@@ -357,7 +402,7 @@ impl<'a> Worker<'a> {
                     rows: logs,
                     park: fuel_spent || budget_spent.is_some(),
                 };
-                return self.fail(claim, &wake, f);
+                return self.fail(claim, &wake, f).map(Some);
             }
         };
         let mut existing = vec![];
@@ -372,6 +417,7 @@ impl<'a> Worker<'a> {
                 let max_valid = self.app.config.limits.max_approval_valid_ms;
                 match waits::plan(waits, now, &existing, delivered, max_valid) {
                     Ok(p) => p,
+                    Err(_) if chained => return Ok(None),
                     Err(e) => {
                         let error = StepFailure::InvalidOutput(e).to_string();
                         let f = Failure {
@@ -380,7 +426,7 @@ impl<'a> Worker<'a> {
                             rows: logs,
                             park: false,
                         };
-                        return self.fail(claim, &wake, f);
+                        return self.fail(claim, &wake, f).map(Some);
                     }
                 }
             }
@@ -451,6 +497,7 @@ impl<'a> Worker<'a> {
             park: budget_spent.clone(),
             keep_checkpoints: self.app.config.retention.checkpoints_per_run,
             effects,
+            keep_claim: false,
         };
         match later {
             Some(later) => later.push(commit),
@@ -461,15 +508,15 @@ impl<'a> Worker<'a> {
             }
         }
         if let (Some(reason), false) = (budget_spent, matches!(result.next, Next::Done { .. })) {
-            return Ok(StepEnd::Parked { reason });
+            return Ok(Some(StepEnd::Parked { reason }));
         }
-        Ok(StepEnd::Committed {
+        Ok(Some(StepEnd::Committed {
             seq,
             next: next_summary(&result.next),
             status: result.status,
             fuel: report.fuel_used,
             wall_ms: report.wall.as_millis() as u64,
-        })
+        }))
     }
 
     fn park(&mut self, claim: &Claim, reason: String) -> Result<StepEnd, AppError> {

@@ -23,7 +23,7 @@ const INCIDENTS: usize = 12;
 /// the WAL into the data file when it closes it (the WAL, then the data
 /// file). So each flush of the directory and each of the data file stands
 /// for one flush of the WAL that is not a commit. The command must succeed.
-fn commits(env: &Env, args: &[&str]) -> usize {
+pub(crate) fn commits(env: &Env, args: &[&str]) -> usize {
     static TRACES: AtomicUsize = AtomicUsize::new(0);
     let n = TRACES.fetch_add(1, Ordering::SeqCst);
     let trace = env.dir.join(format!("strace-{n}-{}.txt", args[0]));

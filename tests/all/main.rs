@@ -17,6 +17,7 @@ mod broadcasts;
 mod browser;
 mod cache_prune;
 mod callbacks;
+mod chains;
 mod compiler;
 mod console;
 mod crash;

@@ -60,9 +60,48 @@ pub struct Effects {
     pub calls: Vec<(LedgerWrite, CallResult)>,
     /// Bytes of arguments, values and results held.
     bytes: usize,
+    /// What earlier steps of the same run left that their commit, in the
+    /// same transaction as this step's, has not written yet: read before
+    /// the store, never written by this step's commit.
+    pub under: Uncommitted,
+}
+
+/// The effects of a run's earlier steps whose checkpoints wait for the same
+/// commit as the step being taken (steps chained after `continue`).
+#[derive(Clone, Debug, Default)]
+pub struct Uncommitted {
+    /// Each key as those steps left it: value (`None`: deleted), version.
+    kv: BTreeMap<String, (Option<String>, u64)>,
+    /// Each lease as those steps left it (`None`: released).
+    leases: BTreeMap<String, Option<Held>>,
+    calls: Vec<(LedgerWrite, CallResult)>,
+}
+
+impl Uncommitted {
+    /// Adds what a step left, which the next step of the chain must see.
+    pub fn absorb(&mut self, step: &Effects) {
+        for (key, effect) in &step.kv {
+            self.kv
+                .insert(key.clone(), (effect.value.clone(), effect.version));
+        }
+        for (resource, effect) in &step.leases {
+            self.leases.insert(resource.clone(), effect.leaves.clone());
+        }
+        self.calls.extend(step.calls.iter().cloned());
+    }
 }
 
 impl Effects {
+    /// A step's effects on top of what earlier steps of its chain left.
+    pub fn over(under: Uncommitted) -> Effects {
+        Effects {
+            under,
+            ..Default::default()
+        }
+    }
+
+    /// Whether the step itself wrote or called nothing (what earlier
+    /// steps of its chain left does not count: their commits write it).
     pub fn is_empty(&self) -> bool {
         self.kv.is_empty() && self.leases.is_empty() && self.calls.is_empty()
     }
@@ -74,7 +113,10 @@ impl Effects {
 
     /// The call this step already made under `key`, if any.
     pub fn recorded(&self, key: &str) -> Option<&(LedgerWrite, CallResult)> {
-        self.calls.iter().find(|(call, _)| call.key == key)
+        self.calls
+            .iter()
+            .chain(&self.under.calls)
+            .find(|(call, _)| call.key == key)
     }
 
     /// Keeps a call and its result for the ledger.
@@ -94,9 +136,10 @@ impl Effects {
         let key = match op {
             KvOp::Get { key } | KvOp::Put { key, .. } | KvOp::Delete { key, .. } => key,
         };
-        let (value, version) = match self.kv.get(key) {
-            Some(held) => (held.value.clone(), held.version),
-            None => stored(key)?.map_or((None, 0), |(value, version)| (value, version)),
+        let (value, version) = match (self.kv.get(key), self.under.kv.get(key)) {
+            (Some(held), _) => (held.value.clone(), held.version),
+            (None, Some((value, version))) => (value.clone(), *version),
+            (None, None) => stored(key)?.map_or((None, 0), |(value, version)| (value, version)),
         };
         let (expected, write) = match op {
             KvOp::Get { .. } => {
@@ -148,9 +191,10 @@ impl Effects {
         let resource = match op {
             LeaseOp::Acquire { resource, .. } | LeaseOp::Release { resource, .. } => resource,
         };
-        let current = match self.leases.get(resource) {
-            Some(held) => held.leaves.clone(),
-            None => stored(resource)?,
+        let current = match (self.leases.get(resource), self.under.leases.get(resource)) {
+            (Some(held), _) => held.leaves.clone(),
+            (None, Some(left)) => left.clone(),
+            (None, None) => stored(resource)?,
         };
         let (outcome, leaves) = match op {
             LeaseOp::Acquire { holder, ttl_ms, .. } => {
@@ -253,6 +297,68 @@ mod tests {
                 version: 6
             }
         );
+    }
+
+    #[test]
+    fn a_chained_step_reads_what_the_step_before_it_left_and_writes_over_that() {
+        let mut first = Effects::default();
+        let stored = |_: &str| Ok(Some((Some("1".to_string()), 4)));
+        assert!(wrote(first.kv(&put("k", "2", Some(4)), stored).unwrap()).ok);
+        let acquire = LeaseOp::Acquire {
+            resource: "r".into(),
+            holder: "a".into(),
+            ttl_ms: 500,
+        };
+        first.lease(&acquire, 1_000, |_| Ok(None)).unwrap();
+        let call = LedgerWrite {
+            run_id: "run".into(),
+            incarnation: "i".into(),
+            epoch: 1,
+            key: "put:k".into(),
+            tool: "kv".into(),
+            args: "{}".into(),
+        };
+        first.record(call, Ok("{}".into()));
+
+        let mut second = Effects::default();
+        second.under.absorb(&first);
+        let never = |_: &str| -> Result<Option<(Option<String>, u64)>> {
+            panic!("the store was read for a key the chain wrote")
+        };
+        match second.kv(&KvOp::Get { key: "k".into() }, never).unwrap() {
+            KvOutcome::Read(entry) => {
+                assert_eq!((entry.value.as_deref(), entry.version), (Some("2"), 5))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(second.is_empty(), "a read holds nothing: {second:?}");
+        assert!(wrote(second.kv(&put("k", "3", Some(5)), never).unwrap()).ok);
+        // Its commit comes after the first step's: it writes over version 5.
+        assert_eq!(
+            second.kv["k"],
+            KvEffect {
+                found: 5,
+                value: Some("3".into()),
+                version: 6
+            }
+        );
+        let other = LeaseOp::Acquire {
+            resource: "r".into(),
+            holder: "b".into(),
+            ttl_ms: 500,
+        };
+        let refused = second
+            .lease(&other, 1_100, |_| -> Result<Option<Held>> {
+                panic!("the store was read for a lease the chain took")
+            })
+            .unwrap();
+        assert!(matches!(
+            refused,
+            LeaseOutcome::Acquire { granted: false, .. }
+        ));
+        // The call the first step made is found, not made again.
+        assert!(second.recorded("put:k").is_some());
+        assert!(second.calls.is_empty());
     }
 
     #[test]

@@ -298,6 +298,9 @@ pub struct StepCommit {
     pub keep_checkpoints: Option<u64>,
     /// The step's built-in tool calls, written with its checkpoint.
     pub effects: super::Effects,
+    /// Another step of the run, taken under the same claim, follows in the
+    /// same commit: the claim stays with the worker.
+    pub keep_claim: bool,
 }
 
 /// A run moved to another version of its agent, with its migrated state.

@@ -99,6 +99,14 @@ pub struct StepGate<'a> {
     /// Set when writing them mid-step found a key or lease changed since
     /// the step read it: the step is void and the worker runs it again.
     pub conflict: Option<String>,
+    /// The step follows earlier steps of its run whose commit has not been
+    /// written (a chain after `continue`): it may write nothing before that
+    /// commit.
+    pub chained: bool,
+    /// Set when a chained step needed to write before its commit: it is
+    /// abandoned unchanged and taken again on its own once the steps
+    /// before it are committed.
+    pub unchain: bool,
 }
 
 impl StepGate<'_> {
@@ -269,6 +277,20 @@ impl ToolGate for StepGate<'_> {
 }
 
 impl StepGate<'_> {
+    /// Stops a chained step that is about to write: what it would write
+    /// could depend on steps not yet committed.
+    fn before_write(&mut self) -> Result<(), HostFault> {
+        if !self.chained {
+            return Ok(());
+        }
+        self.unchain = true;
+        Err(HostFault(
+            "the step needs a write before the steps before it are committed; \
+             it is taken again on its own"
+                .into(),
+        ))
+    }
+
     /// Writes the held calls now, under the claim.
     fn write_effects(&mut self) -> Result<(), crate::store::StoreError> {
         if self.effects.is_empty() {
@@ -384,6 +406,7 @@ impl StepGate<'_> {
             let result = self.bounded(result);
             self.effects.record(call, result.clone());
             if self.effects.bytes() > MAX_HELD_BYTES {
+                self.before_write()?;
                 self.write_effects().map_err(fault)?;
             }
             self.note = Some(RECORDED);
@@ -393,6 +416,7 @@ impl StepGate<'_> {
         }
         // What the step's held calls did is written before anything that
         // another system (or a callback's caller) may act on.
+        self.before_write()?;
         self.write_effects().map_err(fault)?;
         if external {
             // Fenced: a step whose claim was taken over, or whose run was

@@ -2,12 +2,23 @@
 //! in its own sandbox, and commits their checkpoints in one transaction, so
 //! that many steps share one flush to disk. No step is reported before its
 //! commit; a step refused at commit (its claim lost, a kv key or lease it
-//! wrote changed) is undone alone.
+//! wrote changed) is undone alone, with the steps of its run after it.
+//!
+//! A step that continues (`Next::Continue`) is followed at once by the
+//! run's next step, under the same claim and into the same commit, when
+//! every tool its version may call is answered in the step (`kv`, `lease`,
+//! `static`): the next step sees the effects of the ones before it, and a
+//! run of several steps costs one claim and one flush instead of one each.
+//! A chained step that would have to write before that commit, or that
+//! ends any other way than with a checkpoint, is abandoned unchanged and
+//! taken again on its own after it (`Worker::step_claimed`).
+
+use std::collections::HashSet;
 
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
-use crate::model::Wake;
-use crate::store::{Claim, StepCommit, StoreError};
+use crate::model::{Next, Wake};
+use crate::store::{Claim, RunStatus, StepCommit, StoreError, Uncommitted};
 
 /// A claimed run whose step ran and whose checkpoint waits for the group's
 /// commit.
@@ -39,9 +50,20 @@ impl Worker<'_> {
             let run_id = claim.run.run_id.clone();
             crate::failpoint::hit("claim", &run_id);
             let before = commits.len();
-            match self.step_claimed(&claim, wake.clone(), Some(&mut commits)) {
-                Ok(end) if commits.len() > before => pending.push(Pending { claim, wake, end }),
-                Ok(end) => done.push(stepped(&claim, &wake, end)),
+            match self.step_claimed(&claim, wake.clone(), Some(&mut commits), None) {
+                Ok(Some(end)) if commits.len() > before => {
+                    pending.push(Pending { claim, wake, end });
+                    if let Err(e) = self.chain(&mut pending, &mut commits, max, claimed_at) {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                Ok(Some(end)) => done.push(stepped(&claim, &wake, end)),
+                Ok(None) => {
+                    return Err(AppError::Invalid(
+                        "a claimed step was abandoned as chained".into(),
+                    ));
+                }
                 Err(AppError::Store(StoreError::LostClaim { .. })) => {
                     done.push(stepped(&claim, &wake, StepEnd::LostClaim))
                 }
@@ -86,6 +108,68 @@ impl Worker<'_> {
         }
     }
 
+    /// Takes the next steps of the run whose step was just pushed to
+    /// `pending`, each chained to the one before, while it continues, its
+    /// version's tools are all answered in the step, the group has room,
+    /// its claim has time, and no kill switch covers it.
+    fn chain(
+        &mut self,
+        pending: &mut Vec<Pending>,
+        commits: &mut Vec<StepCommit>,
+        max: usize,
+        claimed_at: crate::model::Millis,
+    ) -> Result<(), AppError> {
+        let claim_ms = self.app.config.limits.claim_ms;
+        let mut under = Uncommitted::default();
+        loop {
+            let (Some(last), Some(commit)) = (pending.last(), commits.last()) else {
+                return Ok(());
+            };
+            let continues = matches!(commit.next, Next::Continue) && commit.park.is_none();
+            if !continues
+                || !self.chainable
+                || commits.len() >= max
+                || self.app.now().saturating_sub(claimed_at) > claim_ms / 2
+                || self.switched_off(&last.claim)?
+            {
+                return Ok(());
+            }
+            under.absorb(&commit.effects);
+            let claim = after(&last.claim, commit);
+            let before = commits.len();
+            match self.step_claimed(&claim, Wake::Resume, Some(commits), Some(under.clone()))? {
+                Some(end) if commits.len() > before => {
+                    // The step before keeps the claim for this one.
+                    commits[before - 1].keep_claim = true;
+                    pending.push(Pending {
+                        claim,
+                        wake: Wake::Resume,
+                        end,
+                    });
+                }
+                // Abandoned (or ended without a checkpoint, which only an
+                // unchained step does): the run takes it on its own later.
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Whether a kill switch now covers the run (everything, its agent, or
+    /// itself): a chained step is then not taken.
+    fn switched_off(&mut self, claim: &Claim) -> Result<bool, AppError> {
+        let scopes = [
+            "all".to_string(),
+            format!("agent:{}", claim.run.agent),
+            format!("run:{}", claim.run.run_id),
+        ];
+        Ok(self
+            .app
+            .store
+            .switches()?
+            .iter()
+            .any(|s| scopes.contains(&s.scope)))
+    }
+
     /// Writes the group's checkpoints in one transaction and says how each
     /// step ended.
     fn commit_group(
@@ -105,22 +189,32 @@ impl Worker<'_> {
             many => match self.app.store.commit_steps(many) {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
-                    // Nothing of the group was kept: each step is a failed
-                    // attempt, as a lone step's failed commit is.
+                    // Nothing of the group was kept: each run's first step
+                    // is a failed attempt, as a lone step's failed commit
+                    // is; the steps chained after it were never written.
                     let text = e.to_string();
+                    let mut failed = HashSet::new();
                     for p in pending {
-                        let end =
-                            self.store_failed(&p.claim, &p.wake, StoreError::Db(text.clone()))?;
+                        let end = if failed.insert(p.claim.run.run_id.clone()) {
+                            self.store_failed(&p.claim, &p.wake, StoreError::Db(text.clone()))?
+                        } else {
+                            unwritten(&self.app.now())
+                        };
                         done.push(stepped(&p.claim, &p.wake, end));
                     }
                     return Ok(());
                 }
             },
         };
+        // Runs whose step was refused: their later steps were not written
+        // (`commit_steps` skips them) and their claim is settled already.
+        let mut refused = HashSet::new();
         for (p, outcome) in pending.into_iter().zip(outcomes) {
+            let run_id = p.claim.run.run_id.clone();
             let end = match outcome {
+                _ if refused.contains(&run_id) => unwritten(&self.app.now()),
                 Ok(()) => {
-                    crate::failpoint::hit("after-commit", &p.claim.run.run_id);
+                    crate::failpoint::hit("after-commit", &run_id);
                     p.end
                 }
                 Err(StoreError::LostClaim { .. }) => StepEnd::LostClaim,
@@ -129,6 +223,9 @@ impl Worker<'_> {
                 }
                 Err(e) => self.store_failed(&p.claim, &p.wake, e)?,
             };
+            if !matches!(end, StepEnd::Committed { .. } | StepEnd::Parked { .. }) {
+                refused.insert(run_id);
+            }
             done.push(stepped(&p.claim, &p.wake, end));
         }
         Ok(())
@@ -151,6 +248,34 @@ impl Worker<'_> {
             park: false,
         };
         self.fail(claim, wake, f).map_err(|_| AppError::Store(e))
+    }
+}
+
+/// The run as a committed `commit` of its claimed step leaves it, for the
+/// step chained after it.
+fn after(claim: &Claim, commit: &StepCommit) -> Claim {
+    let mut next = claim.clone();
+    let run = &mut next.run;
+    run.steps += 1;
+    run.state = commit.state.clone();
+    run.status = RunStatus::Active;
+    run.status_text = commit.status_text.clone();
+    run.fuel_used = run.fuel_used.saturating_add(commit.fuel_used);
+    run.attempts = 0;
+    run.last_error = None;
+    run.retry_at = None;
+    run.waits = vec![];
+    run.wake_when = commit.wake_when.clone();
+    run.updated_at = commit.at;
+    next
+}
+
+/// How a step chained after a refused one ended: it was never written.
+fn unwritten(now: &crate::model::Millis) -> StepEnd {
+    StepEnd::Failed {
+        error: "not written: a step of this run before it in the same commit was refused".into(),
+        retry_at: crate::clock::rfc3339(*now),
+        fuel: 0,
     }
 }
 

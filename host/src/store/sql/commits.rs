@@ -40,7 +40,9 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 /// Group commit: the steps in one transaction, one flush to disk for all.
 /// Each is written inside a savepoint, so that a step refused for what it
 /// is (its claim lost, its run gone, a kv key or lease it wrote changed
-/// meanwhile) is undone alone and the others commit.
+/// meanwhile) is undone alone and the others commit. Later steps of a run
+/// whose step was refused (chained after it) are not written: each was
+/// taken from the state that step would have left.
 /// A database error fails the whole transaction, which is run again when
 /// PostgreSQL aborted it for a conflict.
 pub(super) fn commit_steps(
@@ -49,7 +51,15 @@ pub(super) fn commit_steps(
 ) -> Result<Vec<Result<()>>> {
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
+        let mut refused: Vec<&str> = vec![];
         for c in commits {
+            if refused.contains(&c.run_id.as_str()) {
+                outcomes.push(Err(StoreError::Conflict(format!(
+                    "a step of run {} before this one in the same commit was refused",
+                    c.run_id
+                ))));
+                continue;
+            }
             tx.control("SAVEPOINT step")
                 .ctx("opening a savepoint for a step")?;
             match write_step(tx, c) {
@@ -66,6 +76,7 @@ pub(super) fn commit_steps(
                     tx.control("ROLLBACK TO SAVEPOINT step")
                         .and_then(|()| tx.control("RELEASE SAVEPOINT step"))
                         .ctx("undoing a refused step")?;
+                    refused.push(&c.run_id);
                     outcomes.push(Err(e));
                 }
                 Err(e) => return Err(e),
@@ -134,7 +145,8 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
         "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
          wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
          last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
-         lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+         lease_owner = CASE WHEN ?12 = 1 THEN lease_owner END, \
+         lease_expires = CASE WHEN ?12 = 1 THEN lease_expires END WHERE run_id = ?1",
     )
     .and_then(|mut stmt| {
         stmt.execute(params![
@@ -149,6 +161,7 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
             c.fuel_used,
             pending,
             c.at,
+            i64::from(c.keep_claim),
         ])
     })
     .ctx_with(|| format!("updating run {run_id}"))?;

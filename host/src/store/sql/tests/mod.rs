@@ -230,6 +230,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
         park: None,
         keep_checkpoints: None,
         effects: Default::default(),
+        keep_claim: false,
     }
 }
 
