@@ -212,8 +212,12 @@ fn experiment_2_crash_after_the_action_before_its_checkpoint(lang: Lang) {
     // step's checkpoint: the worker died between the two, so neither is
     // there, and the step runs again. (A call that leaves the host, which
     // no commit can take back, is `crash::` and the model call above.)
+    // Revalidating continued into the same commit, and is gone with it:
+    // the run is back at its answered approval.
     assert_eq!(actions_applied(&env), 0);
-    assert_eq!(env.show(RUN)["status"], "active");
+    let show = env.show(RUN);
+    assert_eq!(show["steps"], 3, "{show}");
+    assert_eq!(show["status"], "waiting", "{show}");
     env.work();
     assert_eq!(outcome(&env), "resolved");
     assert_eq!(actions_applied(&env), 1, "the action ran exactly once");
