@@ -20,10 +20,12 @@ use super::scratch::Scratch;
 use super::{BenchWake, Workload, guest_calls, ms, per_sec, send, workload};
 use crate::app::{App, AppError};
 use crate::config::Config;
-use crate::worker::{StepEnd, Worker};
 
 mod compare;
 mod serve_start;
+mod steppers;
+
+use steppers::with_steppers;
 
 /// What to measure.
 pub struct RecordOptions {
@@ -252,71 +254,6 @@ struct Stepping {
     passes: Vec<Duration>,
 }
 
-/// Steps every due run, group commit on, with one worker thread per app
-/// (each its own store connection, as `serve`'s workers have), until none
-/// is due or claimed.
-fn step_until_idle(apps: &mut [App], into: &mut Stepping) -> Result<(), AppError> {
-    let synced: u64 = apps.iter().map(|a| a.store.synced_commits()).sum();
-    let (wall, cpu) = (Instant::now(), cpu_time());
-    let results: Vec<Result<(usize, Vec<Duration>), AppError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = apps
-            .iter_mut()
-            .enumerate()
-            .map(|(i, app)| {
-                // Named, so that each worker's claims carry an owner of its own.
-                crate::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
-                    work_until_idle(app)
-                })
-                .expect("starting a bench worker")
-            })
-            .collect();
-        threads
-            .into_iter()
-            .map(|t| t.join().expect("a bench worker panicked"))
-            .collect()
-    });
-    into.wall += wall.elapsed();
-    into.cpu += cpu_time().saturating_sub(cpu);
-    for result in results {
-        let (steps, passes) = result?;
-        into.steps += steps;
-        into.passes.extend(passes);
-    }
-    into.synced += apps.iter().map(|a| a.store.synced_commits()).sum::<u64>() - synced;
-    Ok(())
-}
-
-/// One worker's loop: the steps it took and the time of each pass.
-fn work_until_idle(app: &mut App) -> Result<(usize, Vec<Duration>), AppError> {
-    let mut worker = Worker::new(app);
-    let (mut steps, mut passes) = (0, Vec::new());
-    loop {
-        let t = Instant::now();
-        let stepped = worker.claim_and_step_many()?;
-        if stepped.is_empty() {
-            let now = worker.app().now();
-            if worker.app().store.due_but_claimed(now)? == 0 {
-                return Ok((steps, passes));
-            }
-            std::thread::sleep(Duration::from_millis(1));
-            continue;
-        }
-        passes.push(t.elapsed());
-        steps += stepped.len();
-        if let Some(bad) = stepped.iter().find(|s| {
-            matches!(
-                s.what,
-                StepEnd::Failed { .. } | StepEnd::Parked { .. } | StepEnd::LostClaim
-            )
-        }) {
-            return Err(AppError::Invalid(format!(
-                "run {} did not step cleanly: {bad}",
-                bad.run_id
-            )));
-        }
-    }
-}
-
 /// (a) or (b): `n` incidents one after another, or all in flight together.
 fn flow(
     workload: &Workload,
@@ -326,12 +263,12 @@ fn flow(
     config: &Config,
 ) -> Result<Flow, AppError> {
     let (mut app, scratch, agent) = prepare(None, workload, config)?;
-    // One worker steps on the app that starts and approves, as `wakeful
-    // work` does; more are other hosts on the same store, as `serve
-    // --workers` has.
-    let mut steppers = (0..workers.max(1))
+    // One worker steps as `wakeful work` does; more are other hosts on the
+    // same store, as `serve --workers` has, each its own connection.
+    let stepper_apps = (0..workers.max(1))
         .map(|_| scale::host(&app, &scratch))
         .collect::<Result<Vec<App>, AppError>>()?;
+    let workers = stepper_apps.len();
     let wake = workload
         .wake
         .clone()
@@ -347,25 +284,28 @@ fn flow(
     } else {
         (0..n).map(|i| vec![i]).collect()
     };
-    for batch in batches {
-        for &i in &batch {
-            workload.write_world(&mut app, i)?;
+    with_steppers(stepper_apps, |steppers| {
+        for batch in batches {
+            for &i in &batch {
+                workload.write_world(&mut app, i)?;
+            }
+            let (t, synced) = (Instant::now(), app.store.synced_commits());
+            for &i in &batch {
+                start_one(&mut app, workload, &agent, i)?;
+            }
+            starting += t.elapsed();
+            start_synced += app.store.synced_commits() - synced;
+            steppers.step_until_idle(&mut stepping)?;
+            let (t, synced) = (Instant::now(), app.store.synced_commits());
+            for &i in &batch {
+                send(&mut app, &format!("bench-{i}"), i, &wake)?;
+            }
+            approving += t.elapsed();
+            approve_synced += app.store.synced_commits() - synced;
+            steppers.step_until_idle(&mut stepping)?;
         }
-        let (t, synced) = (Instant::now(), app.store.synced_commits());
-        for &i in &batch {
-            start_one(&mut app, workload, &agent, i)?;
-        }
-        starting += t.elapsed();
-        start_synced += app.store.synced_commits() - synced;
-        step_until_idle(&mut steppers, &mut stepping)?;
-        let (t, synced) = (Instant::now(), app.store.synced_commits());
-        for &i in &batch {
-            send(&mut app, &format!("bench-{i}"), i, &wake)?;
-        }
-        approving += t.elapsed();
-        approve_synced += app.store.synced_commits() - synced;
-        step_until_idle(&mut steppers, &mut stepping)?;
-    }
+        Ok(())
+    })?;
     let steps = stepping.steps.max(1);
     stepping.passes.sort_unstable();
     let pick = |q: f64| {
@@ -377,7 +317,7 @@ fn flow(
     };
     Ok(Flow {
         incidents: n,
-        workers: steppers.len(),
+        workers,
         steps: stepping.steps,
         steps_per_sec: per_sec(stepping.steps, stepping.wall),
         ratio_to_floor: 0.0,
@@ -436,7 +376,9 @@ fn sleeping(
     };
     let (mut app, scratch, agent) = prepare(None, &invoice, config)?;
     start(&mut app, &invoice, &agent, 1)?;
-    step_until_idle(std::slice::from_mut(&mut app), &mut Stepping::default())?;
+    with_steppers(vec![scale::host(&app, &scratch)?], |steppers| {
+        steppers.step_until_idle(&mut Stepping::default())
+    })?;
     let before = app.store.size_bytes()?;
     let t = Instant::now();
     app.store.seed_sleeping_copies("bench-0", n)?;
@@ -461,13 +403,17 @@ fn sleeping(
         .wake
         .clone()
         .ok_or_else(|| AppError::Invalid("the incident workload is woken by an approval".into()))?;
-    for i in 1..=incidents {
-        incident.write_world(&mut app, i)?;
-        start_one(&mut app, incident, &incident_agent, i)?;
-        step_until_idle(std::slice::from_mut(&mut app), &mut stepping)?;
-        send(&mut app, &format!("bench-{i}"), i, &wake)?;
-        step_until_idle(std::slice::from_mut(&mut app), &mut stepping)?;
-    }
+    // Stepped as (a) is: by a worker of its own, on its own connection.
+    with_steppers(vec![scale::host(&app, &scratch)?], |steppers| {
+        for i in 1..=incidents {
+            incident.write_world(&mut app, i)?;
+            start_one(&mut app, incident, &incident_agent, i)?;
+            steppers.step_until_idle(&mut stepping)?;
+            send(&mut app, &format!("bench-{i}"), i, &wake)?;
+            steppers.step_until_idle(&mut stepping)?;
+        }
+        Ok(())
+    })?;
     let steps_per_sec = per_sec(stepping.steps, stepping.wall);
     let serve = serve_start::measure(&scratch);
     let (serve_start_ms, serve_rss_kib, serve_note) = match serve {

@@ -1,0 +1,119 @@
+//! Worker threads that stay for a whole workload, as `serve`'s do: each has
+//! its own connection (an `App` of its own on the scratch store) and its
+//! `Worker`, is told to step until nothing is due, reports what it did,
+//! and waits to be told again. Spawning threads for every batch would add
+//! their start (a guest-sized stack, signal stacks, thread-local caches)
+//! to each incident's time, which `serve` never pays.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use super::{Stepping, cpu_time};
+use crate::app::{App, AppError};
+use crate::worker::{StepEnd, Worker};
+
+/// What one worker did when told to step: steps, the time of each pass,
+/// and its commits that waited for the disk.
+type Report = Result<(usize, Vec<Duration>, u64), AppError>;
+
+pub(super) struct Steppers {
+    go: Vec<Sender<()>>,
+    done: Receiver<Report>,
+}
+
+impl Steppers {
+    /// Tells every worker to step until no run is due or claimed, and adds
+    /// what they did, and the wall and CPU time it took, to `into`.
+    pub(super) fn step_until_idle(&mut self, into: &mut Stepping) -> Result<(), AppError> {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        for go in &self.go {
+            go.send(())
+                .map_err(|_| AppError::Invalid("a bench worker stopped".into()))?;
+        }
+        let reports: Vec<Report> = (0..self.go.len())
+            .map(|_| {
+                self.done
+                    .recv()
+                    .map_err(|_| AppError::Invalid("a bench worker stopped".into()))
+            })
+            .collect::<Result<_, _>>()?;
+        into.wall += wall.elapsed();
+        into.cpu += cpu_time().saturating_sub(cpu);
+        for report in reports {
+            let (steps, passes, synced) = report?;
+            into.steps += steps;
+            into.passes.extend(passes);
+            into.synced += synced;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `body` with one worker thread per app in `apps`.
+pub(super) fn with_steppers<T>(
+    apps: Vec<App>,
+    body: impl FnOnce(&mut Steppers) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    std::thread::scope(|scope| {
+        let (report, done) = mpsc::channel();
+        let mut go = Vec::with_capacity(apps.len());
+        for (i, mut app) in apps.into_iter().enumerate() {
+            let (tell, told) = mpsc::channel::<()>();
+            let report = report.clone();
+            // Named, so that each worker's claims carry an owner of its own.
+            crate::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
+                let mut worker = Worker::new(&mut app);
+                while told.recv().is_ok() {
+                    // A panic is reported, not left to hang the caller.
+                    let stepped = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        let synced = worker.app().store.synced_commits();
+                        let (steps, passes) = work_until_idle(&mut worker)?;
+                        Ok((steps, passes, worker.app().store.synced_commits() - synced))
+                    }))
+                    .unwrap_or_else(|_| Err(AppError::Invalid("a bench worker panicked".into())));
+                    if report.send(stepped).is_err() {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| AppError::Invalid(format!("starting a bench worker: {e}")))?;
+            go.push(tell);
+        }
+        drop(report);
+        let mut steppers = Steppers { go, done };
+        // The workers end when their senders are dropped with `steppers`.
+        body(&mut steppers)
+    })
+}
+
+/// One worker's loop until nothing is due: the steps it took and the time
+/// of each pass.
+fn work_until_idle(worker: &mut Worker) -> Result<(usize, Vec<Duration>), AppError> {
+    let (mut steps, mut passes) = (0, Vec::new());
+    loop {
+        let t = Instant::now();
+        let stepped = worker.claim_and_step_many()?;
+        if stepped.is_empty() {
+            let now = worker.app().now();
+            if worker.app().store.due_but_claimed(now)? == 0 {
+                return Ok((steps, passes));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        passes.push(t.elapsed());
+        steps += stepped.len();
+        if let Some(bad) = stepped.iter().find(|s| {
+            matches!(
+                s.what,
+                StepEnd::Failed { .. } | StepEnd::Parked { .. } | StepEnd::LostClaim
+            )
+        }) {
+            return Err(AppError::Invalid(format!(
+                "run {} did not step cleanly: {bad}",
+                bad.run_id
+            )));
+        }
+    }
+}
