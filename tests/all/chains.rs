@@ -14,9 +14,14 @@ use crate::harness::{Env, INCIDENT_TOOLS};
 const RUN: &str = "inc-0";
 
 /// The incident agent (kv, lease and a `static` model: all answered in the
-/// step) with one run started for a degraded service.
+/// step) with one run started for a degraded service, on the SQLite file
+/// (whose flushes strace counts).
 fn incident(name: &str, limits: &str) -> Env {
     let env = Env::sqlite(name, &format!("{INCIDENT_TOOLS}\n[limits]\n{limits}"));
+    with_incident(env)
+}
+
+fn with_incident(env: Env) -> Env {
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
     env.ok(&["kv", "put", "service/svc-0", &degraded.to_string()]);
     env.deploy("incident", &["kv", "lease", "llm"]);
@@ -97,10 +102,14 @@ fn one_step_per_commit_takes_no_chain() {
 
 #[test]
 fn a_crash_before_a_chains_commit_loses_all_of_it_and_it_is_taken_again() {
-    let env = incident(
+    // On the store the tests run on: PostgreSQL's savepoints too.
+    let env = with_incident(Env::new(
         "chain-crash",
-        "steps_per_commit = 16\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0",
-    );
+        &format!(
+            "{INCIDENT_TOOLS}\n[limits]\nsteps_per_commit = 16\nclaim_ms = 3000\n\
+             step_deadline_ms = 2500\nretry_backoff_ms = 0"
+        ),
+    ));
     env.work();
     approve(&env);
     let before = env.show(RUN);

@@ -154,6 +154,65 @@ fn of_two_steps_in_a_group_that_wrote_one_key_the_second_is_void_alone() {
 }
 
 #[test]
+fn a_chain_keeps_its_claim_between_steps_and_a_refused_step_takes_the_ones_after_it() {
+    let (_db, mut store) = setup("group-chain");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
+    let (c1, w1) = claims.iter().find(|(c, _)| c.run.run_id == "r1").unwrap();
+    let (c2, w2) = claims.iter().find(|(c, _)| c.run.run_id == "r2").unwrap();
+    // r1: three chained steps; the second writes over a version of `k`
+    // that another writer has moved on, so it is refused.
+    let mut first = step(c1, w1.clone(), Next::Continue, vec![], 20);
+    first.keep_claim = true;
+    let mut second = step(c1, Wake::Resume, Next::Continue, vec![], 21);
+    second.keep_claim = true;
+    let put = KvOp::Put {
+        key: "k".into(),
+        value: "\"r1\"".into(),
+        expected_version: Some(0),
+    };
+    second.effects.kv(&put, |_| Ok(None)).unwrap();
+    let third = step(c1, Wake::Resume, Next::Continue, vec![], 22);
+    // r2: two chained steps that commit.
+    let mut r2_first = step(c2, w2.clone(), Next::Continue, vec![], 20);
+    r2_first.keep_claim = true;
+    let r2_second = step(c2, Wake::Resume, Next::Continue, vec![], 21);
+    let other = KvOp::Put {
+        key: "k".into(),
+        value: "\"other\"".into(),
+        expected_version: None,
+    };
+    store.kv(&other).unwrap();
+
+    let outcomes = store
+        .commit_steps(&[first, r2_first, second, r2_second, third])
+        .unwrap();
+    assert!(outcomes[0].is_ok() && outcomes[1].is_ok(), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[2], Err(StoreError::Conflict(_))),
+        "{outcomes:?}"
+    );
+    assert!(outcomes[3].is_ok(), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[4], Err(StoreError::Conflict(why)) if why.contains("before this one")),
+        "{outcomes:?}"
+    );
+    // r1 kept its first step, and its claim (for the step that was to
+    // follow); r2 both, its claim given back by the last.
+    let r1 = store.run("r1").unwrap().unwrap();
+    assert_eq!((r1.steps, store.checkpoints("r1").unwrap().len()), (1, 1));
+    assert_eq!(
+        store.kv_peek("k").unwrap(),
+        Some((Some("\"other\"".into()), 1))
+    );
+    let r2 = store.run("r2").unwrap().unwrap();
+    assert_eq!((r2.steps, store.checkpoints("r2").unwrap().len()), (2, 2));
+    // Both are due again (they continue); only r1 is still under the claim.
+    let claimed = store.first_claimed_due(30).unwrap();
+    assert_eq!(claimed.map(|c| c.run_id).as_deref(), Some("r1"));
+}
+
+#[test]
 fn claims_read_woken_runs_off_indexes_without_sorting_them() {
     let (_db, store) = setup("plans");
     let Some(conn) = store.conn.as_sqlite() else {
