@@ -37,14 +37,11 @@ pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32) -> Value {
 /// The kill switches that stop this run, if any: those covering it, and
 /// the one that stopped its last step in flight (a paused tool).
 pub fn paused_by<'a>(run: &Run, switches: &'a [Switch]) -> Vec<&'a Switch> {
-    let scopes = [
-        "all".to_string(),
-        format!("agent:{}", run.agent),
-        format!("run:{}", run.run_id),
-    ];
     switches
         .iter()
-        .filter(|s| scopes.contains(&s.scope) || run.held_by.as_deref() == Some(&s.scope))
+        .filter(|s| {
+            s.covers_run(&run.agent, &run.run_id) || run.held_by.as_deref() == Some(&s.scope)
+        })
         .collect()
 }
 

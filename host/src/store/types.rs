@@ -471,6 +471,20 @@ pub struct Switch {
     pub at: Millis,
 }
 
+impl Switch {
+    /// Whether this switch stops every step of run `run_id` of `agent`:
+    /// it covers everything, the agent or the run (a `tool:` switch stops
+    /// only the calls of its tool).
+    pub fn covers_run(&self, agent: &str, run_id: &str) -> bool {
+        match self.scope.split_once(':') {
+            None => self.scope == "all",
+            Some(("agent", name)) => name == agent,
+            Some(("run", id)) => id == run_id,
+            Some(_) => false,
+        }
+    }
+}
+
 /// What a schedule does at a tick when the run it started last is still
 /// live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -590,4 +604,34 @@ pub struct HostRecord {
     pub stopped_at: Option<Millis>,
     /// The runs it holds a live claim on.
     pub stepping: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Switch;
+
+    #[test]
+    fn a_switch_covers_a_run_by_everything_its_agent_or_itself_and_by_nothing_else() {
+        let switch = |scope: &str| Switch {
+            scope: scope.into(),
+            reason: None,
+            at: 0,
+        };
+        for covering in ["all", "agent:incident", "run:inc-1"] {
+            assert!(
+                switch(covering).covers_run("incident", "inc-1"),
+                "{covering}"
+            );
+        }
+        for other in [
+            "agent:incidents",
+            "agent:inc",
+            "run:inc-10",
+            "tool:kv",
+            "alls",
+            "run:",
+        ] {
+            assert!(!switch(other).covers_run("incident", "inc-1"), "{other}");
+        }
+    }
 }

@@ -219,17 +219,12 @@ impl StepGate<'_> {
 
     /// The kill switch that stops a call of `name` in this run now, if any.
     fn switch_covering(&self, name: &str) -> Result<Option<Switch>, crate::store::StoreError> {
-        let scopes = [
-            "all".to_string(),
-            format!("agent:{}", self.agent),
-            format!("run:{}", self.run_id),
-            format!("tool:{name}"),
-        ];
+        let tool = format!("tool:{name}");
         Ok(self
             .store
             .switches()?
             .into_iter()
-            .find(|s| scopes.contains(&s.scope)))
+            .find(|s| s.covers_run(self.agent, self.run_id) || s.scope == tool))
     }
 
     /// Stops the step: the run is parked until an operator says what became

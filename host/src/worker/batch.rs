@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
 use crate::model::{Next, Wake};
-use crate::store::{Claim, RunStatus, StepCommit, StoreError, Uncommitted};
+use crate::store::{Claim, RunStatus, StepCommit, StoreError};
 
 /// A claimed run whose step ran and whose checkpoint waits for the group's
 /// commit.
@@ -60,9 +60,11 @@ impl Worker<'_> {
                 }
                 Ok(Some(end)) => done.push(stepped(&claim, &wake, end)),
                 Ok(None) => {
-                    return Err(AppError::Invalid(
+                    // Only a chained step is abandoned; commit what ran.
+                    failed = Some(AppError::Invalid(
                         "a claimed step was abandoned as chained".into(),
                     ));
+                    break;
                 }
                 Err(AppError::Store(StoreError::LostClaim { .. })) => {
                     done.push(stepped(&claim, &wake, StepEnd::LostClaim))
@@ -120,24 +122,27 @@ impl Worker<'_> {
         claimed_at: crate::model::Millis,
     ) -> Result<(), AppError> {
         let claim_ms = self.app.config.limits.claim_ms;
-        let mut under = Uncommitted::default();
         loop {
-            let (Some(last), Some(commit)) = (pending.last(), commits.last()) else {
+            let room = commits.len() < max;
+            let (Some(last), Some(commit)) = (pending.last(), commits.last_mut()) else {
                 return Ok(());
             };
             let continues = matches!(commit.next, Next::Continue) && commit.park.is_none();
             if !continues
                 || !self.chainable
-                || commits.len() >= max
+                || !room
                 || self.app.now().saturating_sub(claimed_at) > claim_ms / 2
                 || self.switched_off(&last.claim)?
             {
                 return Ok(());
             }
+            // What the chain left so far: the overlay the last step read
+            // through (its commit never writes it), plus that step's own.
+            let mut under = std::mem::take(&mut commit.effects.under);
             under.absorb(&commit.effects);
             let claim = after(&last.claim, commit);
             let before = commits.len();
-            match self.step_claimed(&claim, Wake::Resume, Some(commits), Some(under.clone()))? {
+            match self.step_claimed(&claim, Wake::Resume, Some(commits), Some(under))? {
                 Some(end) if commits.len() > before => {
                     // The step before keeps the claim for this one.
                     commits[before - 1].keep_claim = true;
@@ -157,17 +162,13 @@ impl Worker<'_> {
     /// Whether a kill switch now covers the run (everything, its agent, or
     /// itself): a chained step is then not taken.
     fn switched_off(&mut self, claim: &Claim) -> Result<bool, AppError> {
-        let scopes = [
-            "all".to_string(),
-            format!("agent:{}", claim.run.agent),
-            format!("run:{}", claim.run.run_id),
-        ];
+        let run = &claim.run;
         Ok(self
             .app
             .store
             .switches()?
             .iter()
-            .any(|s| scopes.contains(&s.scope)))
+            .any(|s| s.covers_run(&run.agent, &run.run_id)))
     }
 
     /// Writes the group's checkpoints in one transaction and says how each
@@ -198,7 +199,7 @@ impl Worker<'_> {
                         let end = if failed.insert(p.claim.run.run_id.clone()) {
                             self.store_failed(&p.claim, &p.wake, StoreError::Db(text.clone()))?
                         } else {
-                            unwritten(&self.app.now())
+                            unwritten(self.app.now())
                         };
                         done.push(stepped(&p.claim, &p.wake, end));
                     }
@@ -212,7 +213,7 @@ impl Worker<'_> {
         for (p, outcome) in pending.into_iter().zip(outcomes) {
             let run_id = p.claim.run.run_id.clone();
             let end = match outcome {
-                _ if refused.contains(&run_id) => unwritten(&self.app.now()),
+                _ if refused.contains(&run_id) => unwritten(self.app.now()),
                 Ok(()) => {
                     crate::failpoint::hit("after-commit", &run_id);
                     p.end
@@ -271,10 +272,10 @@ fn after(claim: &Claim, commit: &StepCommit) -> Claim {
 }
 
 /// How a step chained after a refused one ended: it was never written.
-fn unwritten(now: &crate::model::Millis) -> StepEnd {
+fn unwritten(now: crate::model::Millis) -> StepEnd {
     StepEnd::Failed {
         error: "not written: a step of this run before it in the same commit was refused".into(),
-        retry_at: crate::clock::rfc3339(*now),
+        retry_at: crate::clock::rfc3339(now),
         fuel: 0,
     }
 }
