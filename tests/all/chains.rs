@@ -139,3 +139,31 @@ fn a_crash_before_a_chains_commit_loses_all_of_it_and_it_is_taken_again() {
     assert_eq!(env.checkpoint_seqs(RUN), [1, 2, 3, 4, 5, 6]);
     assert_eq!(service(&env)["actions_applied"], 1);
 }
+
+#[test]
+fn a_chained_step_stopped_by_a_paused_tool_leaves_the_steps_before_it_committed() {
+    let env = incident("chain-paused-tool", "steps_per_commit = 16");
+    env.work();
+    approve(&env);
+    // Act (the step chained after revalidate) takes the lease: paused.
+    env.ok(&["pause", "--tool", "lease", "--reason", "lease audit"]);
+    let out = env.work();
+    assert!(
+        out.contains("inc-0 paused by kill switch `tool:lease` (lease audit)"),
+        "{out}"
+    );
+    // Revalidate is committed; act was abandoned unchanged, then taken on
+    // its own and held: no kv write, no attempt counted.
+    let show = env.show(RUN);
+    assert_eq!(show["steps"], 4, "{show}");
+    assert_eq!(show["attempts"], 0, "{show}");
+    assert_eq!(show["condition"], "paused: tool lease (lease audit)");
+    assert_eq!(service(&env)["actions_applied"], 0);
+    assert!(env.work().contains("idle after 0 step(s)"));
+
+    env.ok(&["resume", "--tool", "lease"]);
+    env.work();
+    assert_eq!(env.show(RUN)["outcome"], "resolved");
+    assert_eq!(env.checkpoint_seqs(RUN), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(service(&env)["actions_applied"], 1);
+}
