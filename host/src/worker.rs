@@ -120,6 +120,9 @@ pub struct Worker<'a> {
     /// the step (`kv`, `lease`, `static`): a step of it that continues can
     /// be followed by the next under the same claim and commit.
     chainable: bool,
+    /// The version the step just pushed for a group commit ran on: the
+    /// step chained after it runs on the same, without reading it again.
+    chained_version: Option<crate::store::AgentVersion>,
 }
 
 impl<'a> Worker<'a> {
@@ -134,6 +137,7 @@ impl<'a> Worker<'a> {
             owner,
             busy: false,
             chainable: false,
+            chained_version: None,
         }
     }
 
@@ -267,7 +271,15 @@ impl<'a> Worker<'a> {
             );
             return self.park(claim, reason).map(Some);
         }
-        let Some(version) = self.app.store.agent(&run.agent, Some(&run.version))? else {
+        let known = self
+            .chained_version
+            .take()
+            .filter(|v| chained && v.name == run.agent && v.version == run.version);
+        let found = match known {
+            Some(v) => Some(v),
+            None => self.app.store.agent(&run.agent, Some(&run.version))?,
+        };
+        let Some(version) = found else {
             if chained {
                 return Ok(None);
             }
@@ -503,7 +515,10 @@ impl<'a> Worker<'a> {
             keep_claim: false,
         };
         match later {
-            Some(later) => later.push(commit),
+            Some(later) => {
+                later.push(commit);
+                self.chained_version = Some(version);
+            }
             None => {
                 crate::failpoint::hit("before-commit", &run.run_id);
                 self.app.store.commit_step(&commit)?;

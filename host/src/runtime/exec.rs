@@ -81,6 +81,9 @@ pub(super) fn call<R: Send + 'static>(
             Ok((run, store)) => (Ok(run), Some(store)),
             Err(panic) => (Err(panic), None),
         };
+        // Said before the caller has its result, so that its next call
+        // waits for this spare instead of instantiating beside it.
+        let making = store.as_ref().map(|_| slot.making());
         // The caller waits for these; it is gone only if it panicked itself.
         let _ = done.send(run);
         let _ = returned.send(FromGuest::Returned);
@@ -92,6 +95,7 @@ pub(super) fn call<R: Send + 'static>(
             Box::new(move || {
                 drop(store);
                 spare::refill(&slot, &spares, &engine, &pre, &budget);
+                drop(making);
             }) as Box<dyn FnOnce() + Send>
         })
     });
@@ -173,11 +177,15 @@ fn leave_to_a_guest_thread(runtime: &Runtime, agent: &LoadedAgent, store: Store<
     let (slot, spares) = (agent.spare.clone(), runtime.spares.clone());
     let (engine, pre) = (runtime.engine.clone(), agent.pre.clone());
     let budget = spare::Budget::of(&runtime.limits);
+    // Said now, so that the next call waits for this spare instead of
+    // instantiating beside it.
+    let making = slot.making();
     // When no thread can be started the job is dropped unrun: the store
-    // is dropped with it and no spare is made.
+    // is dropped with it, no spare is made, and `making` says so.
     let _ = runtime.guests.run(Box::new(move || {
         drop(store);
         spare::refill(&slot, &spares, &engine, &pre, &budget);
+        drop(making);
         None
     }));
 }

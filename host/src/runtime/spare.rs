@@ -14,7 +14,8 @@
 //! each holding one slot of the instance pool.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
+use std::time::{Duration, Instant};
 
 use wasmtime::{Engine, Store};
 
@@ -36,11 +37,125 @@ pub(super) struct Spare {
 }
 
 /// Where one loaded agent keeps its spare.
-pub(super) type SpareSlot = Arc<Mutex<Option<Spare>>>;
+pub(super) type SpareSlot = Slot<Spare>;
 
-/// Takes the slot's spare, if it has one.
+/// The longest a call waits for a spare being made before it
+/// instantiates on its own: making one takes well under a millisecond
+/// (resetting the last call's memory, then instantiating), so this bound
+/// only matters when the guest thread is stuck behind other work.
+const MAX_WAIT: Duration = Duration::from_millis(5);
+
+/// One thing made ahead of its use, and whether one is being made: a
+/// call that finds the slot empty while a guest thread is making its
+/// spare waits for it rather than instantiating too. Instantiating in
+/// place would cost the call the whole instantiation (a Python agent's
+/// thousands of table elements), on a core the spare's maker is using,
+/// while the wait costs only what is left of it.
+pub(super) struct Slot<T> {
+    inner: Arc<SlotInner<T>>,
+}
+
+struct SlotInner<T> {
+    state: Mutex<SlotState<T>>,
+    made: Condvar,
+}
+
+struct SlotState<T> {
+    ready: Option<T>,
+    /// Makers at work ([`Making`] guards alive).
+    making: usize,
+}
+
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Slot {
+            inner: Arc::new(SlotInner {
+                state: Mutex::new(SlotState {
+                    ready: None,
+                    making: 0,
+                }),
+                made: Condvar::new(),
+            }),
+        }
+    }
+}
+
+impl<T> Clone for Slot<T> {
+    fn clone(&self) -> Self {
+        Slot {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+/// Says that a spare for a slot is being made, until it is dropped (made,
+/// given up on, or its job dropped unrun); then its waiters look again.
+pub(super) struct Making<T> {
+    slot: Slot<T>,
+}
+
+impl<T> Drop for Making<T> {
+    fn drop(&mut self) {
+        let mut state = self.slot.lock();
+        state.making = state.making.saturating_sub(1);
+        drop(state);
+        self.slot.inner.made.notify_all();
+    }
+}
+
+impl<T> Slot<T> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SlotState<T>> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Marks a spare as being made for this slot, until the guard drops.
+    pub(super) fn making(&self) -> Making<T> {
+        self.lock().making += 1;
+        Making { slot: self.clone() }
+    }
+
+    /// Whether the slot holds a spare.
+    fn is_full(&self) -> bool {
+        self.lock().ready.is_some()
+    }
+
+    /// Keeps `spare` unless the slot has one already.
+    fn put(&self, spare: T) {
+        let mut state = self.lock();
+        if state.ready.is_none() {
+            state.ready = Some(spare);
+        }
+    }
+
+    /// Takes the slot's spare; when it has none but one is being made,
+    /// waits for it (at most `max_wait`).
+    pub(super) fn take_waiting(&self, max_wait: Duration) -> Option<T> {
+        let deadline = Instant::now() + max_wait;
+        let mut state = self.lock();
+        loop {
+            if let Some(spare) = state.ready.take() {
+                return Some(spare);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if state.making == 0 || left.is_zero() {
+                return None;
+            }
+            state = self
+                .inner
+                .made
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+}
+
+/// Takes the slot's spare, waiting for one being made.
 pub(super) fn take(slot: &SpareSlot) -> Option<Spare> {
-    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
+    slot.take_waiting(MAX_WAIT)
 }
 
 /// The process's count of spares, bounded by [`MAX_SPARES`].
@@ -102,11 +217,7 @@ pub(super) fn refill(
     pre: &AgentPre<StoreData>,
     budget: &Budget,
 ) {
-    if slot
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .is_some()
-    {
+    if slot.is_full() {
         return;
     }
     let Some(counted) = count.reserve() else {
@@ -115,11 +226,8 @@ pub(super) fn refill(
     let Some(spare) = instantiate(engine, pre, budget, counted) else {
         return;
     };
-    let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner);
     // Another thread may have refilled it meanwhile: one spare is kept.
-    if kept.is_none() {
-        *kept = Some(spare);
-    }
+    slot.put(spare);
 }
 
 fn instantiate(
@@ -170,5 +278,45 @@ mod tests {
         held.pop();
         assert_eq!(count.live(), MAX_SPARES - 1);
         assert!(count.reserve().is_some());
+    }
+
+    #[test]
+    fn a_take_waits_for_the_spare_being_made_and_not_when_none_is() {
+        let slot: Slot<u32> = Slot::default();
+        assert_eq!(slot.take_waiting(Duration::from_secs(60)), None, "nothing is being made");
+        let making = slot.making();
+        let maker = {
+            let slot = slot.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                slot.put(7);
+                drop(making);
+            })
+        };
+        assert_eq!(slot.take_waiting(Duration::from_secs(60)), Some(7));
+        maker.join().unwrap();
+        assert_eq!(slot.take_waiting(Duration::from_secs(60)), None, "taken once");
+    }
+
+    #[test]
+    fn a_maker_that_gives_up_wakes_its_waiter_empty_handed() {
+        let slot: Slot<u32> = Slot::default();
+        let making = slot.making();
+        let quitter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            drop(making);
+        });
+        // Would wait a minute if giving up did not wake it.
+        let t = Instant::now();
+        assert_eq!(slot.take_waiting(Duration::from_secs(60)), None);
+        assert!(t.elapsed() < Duration::from_secs(30), "woken by the maker giving up");
+        quitter.join().unwrap();
+    }
+
+    #[test]
+    fn a_take_gives_up_on_a_maker_past_its_bound() {
+        let slot: Slot<u32> = Slot::default();
+        let _making = slot.making();
+        assert_eq!(slot.take_waiting(Duration::from_millis(10)), None);
     }
 }

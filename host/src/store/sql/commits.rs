@@ -33,7 +33,7 @@ pub(super) fn new_token() -> Result<String> {
 pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
-        write_step(tx, c)
+        write_step(tx, c, None).map(drop)
     })
 }
 
@@ -52,7 +52,18 @@ pub(super) fn commit_steps(
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
         let mut refused: Vec<&str> = vec![];
+        // The last step written, while the next may be chained to it.
+        let mut written: Option<(&StepCommit, Written)> = None;
         for c in commits {
+            let before = written
+                .take()
+                .filter(|(prev, _)| prev.run_id == c.run_id && prev.keep_claim)
+                .map(|(prev, w)| Before {
+                    seq: w.seq,
+                    version: w.version,
+                    state: &prev.state,
+                    waits_cleared: prev.waits.is_empty(),
+                });
             if refused.contains(&c.run_id.as_str()) {
                 outcomes.push(Err(StoreError::Conflict(format!(
                     "a step of run {} before this one in the same commit was refused",
@@ -62,11 +73,12 @@ pub(super) fn commit_steps(
             }
             tx.control("SAVEPOINT step")
                 .ctx("opening a savepoint for a step")?;
-            match write_step(tx, c) {
-                Ok(()) => {
+            match write_step(tx, c, before) {
+                Ok(w) => {
                     tx.control("RELEASE SAVEPOINT step")
                         .ctx("closing a step's savepoint")?;
                     outcomes.push(Ok(()));
+                    written = Some((c, w));
                 }
                 Err(
                     e @ (StoreError::LostClaim { .. }
@@ -86,17 +98,42 @@ pub(super) fn commit_steps(
     })
 }
 
+/// What a step wrote that the step chained after it needs.
+struct Written {
+    seq: u64,
+    version: String,
+}
+
+/// The step of the same run written just before in this transaction,
+/// which kept its claim for this one (a chain): the claim was checked
+/// there and the run's row holds what that step left, so neither is read
+/// again.
+struct Before<'a> {
+    seq: u64,
+    version: String,
+    state: &'a str,
+    /// Whether that step left the run with no waits (it continued).
+    waits_cleared: bool,
+}
+
 /// Writes one step's commit inside the caller's transaction.
-fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
+fn write_step(tx: &Connection, c: &StepCommit, before: Option<Before<'_>>) -> Result<Written> {
     let run_id = c.run_id.as_str();
-    check_claim(tx, run_id, c.epoch)?;
+    let waits_cleared = before.as_ref().is_some_and(|b| b.waits_cleared);
+    let (steps, version, previous): (u64, String, std::borrow::Cow<'_, str>) = match before {
+        Some(b) => (b.seq, b.version, b.state.into()),
+        None => {
+            check_claim(tx, run_id, c.epoch)?;
+            tx.prepare_cached("SELECT steps, version, state FROM runs WHERE run_id = ?1")
+                .and_then(|mut stmt| {
+                    stmt.query_row([run_id], |row| {
+                        Ok((row.get(0)?, row.get(1)?, row.get::<_, String>(2)?.into()))
+                    })
+                })
+                .ctx_with(|| format!("reading run {run_id}"))?
+        }
+    };
     super::effects::apply(tx, &c.effects, c.at)?;
-    let (steps, version, previous): (u64, String, String) = tx
-        .prepare_cached("SELECT steps, version, state FROM runs WHERE run_id = ?1")
-        .and_then(|mut stmt| {
-            stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-        })
-        .ctx_with(|| format!("reading run {run_id}"))?;
     let seq = steps + 1;
 
     // The run's state is that of its last checkpoint (every write of one
@@ -168,9 +205,11 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
 
     consume_wake(tx, run_id, &c.wake, seq)?;
 
-    tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
-        .and_then(|mut stmt| stmt.execute([run_id]))
-        .ctx_with(|| format!("clearing the waits of run {run_id}"))?;
+    if !waits_cleared {
+        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("clearing the waits of run {run_id}"))?;
+    }
     for (pos, stored) in waits.iter().enumerate() {
         let (kind, key) = wait_key(&stored.wait);
         let wait_json = to_json(&stored.wait, "a wait")?;
@@ -264,7 +303,7 @@ fn write_step(tx: &Connection, c: &StepCommit) -> Result<()> {
     if status == "done" {
         super::archive::pack(tx, run_id)?;
     }
-    Ok(())
+    Ok(Written { seq, version })
 }
 
 /// Marks the delivered wake as used so that no later claim delivers it again.
