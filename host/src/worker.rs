@@ -114,7 +114,8 @@ pub struct Worker<'a> {
     app: &'a mut App,
     /// Names this worker in claims: `<host>:<pid>[:<thread>]`.
     owner: String,
-    /// Whether its last claim found work: then the next one is likely to.
+    /// Whether its last claim took as many runs as it could: then more
+    /// are likely due, and the next claim goes straight for the lock.
     busy: bool,
     /// Whether every tool the last stepped version may call is answered in
     /// the step (`kv`, `lease`, `static`): a step of it that continues can

@@ -40,7 +40,10 @@ impl Worker<'_> {
             self.app
                 .store
                 .claim_many(claimed_at, &self.owner, claim_ms, max, self.busy)?;
-        self.busy = !claims.is_empty();
+        // A claim that took fewer runs than it could took every run due
+        // then: the next one looks without the write lock first, as an
+        // idle worker's does, since most often nothing new is due.
+        self.busy = claims.len() >= max;
         let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
         let mut pending: Vec<Pending> = Vec::new();
         let mut commits: Vec<StepCommit> = Vec::new();
