@@ -283,7 +283,11 @@ mod tests {
     #[test]
     fn a_take_waits_for_the_spare_being_made_and_not_when_none_is() {
         let slot: Slot<u32> = Slot::default();
-        assert_eq!(slot.take_waiting(Duration::from_secs(60)), None, "nothing is being made");
+        assert_eq!(
+            slot.take_waiting(Duration::from_secs(60)),
+            None,
+            "nothing is being made"
+        );
         let making = slot.making();
         let maker = {
             let slot = slot.clone();
@@ -295,7 +299,11 @@ mod tests {
         };
         assert_eq!(slot.take_waiting(Duration::from_secs(60)), Some(7));
         maker.join().unwrap();
-        assert_eq!(slot.take_waiting(Duration::from_secs(60)), None, "taken once");
+        assert_eq!(
+            slot.take_waiting(Duration::from_secs(60)),
+            None,
+            "taken once"
+        );
     }
 
     #[test]
@@ -309,7 +317,10 @@ mod tests {
         // Would wait a minute if giving up did not wake it.
         let t = Instant::now();
         assert_eq!(slot.take_waiting(Duration::from_secs(60)), None);
-        assert!(t.elapsed() < Duration::from_secs(30), "woken by the maker giving up");
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "woken by the maker giving up"
+        );
         quitter.join().unwrap();
     }
 
