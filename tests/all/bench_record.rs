@@ -86,7 +86,16 @@ fn the_record_measures_every_workload_against_the_floor() {
         assert_eq!(at("synced_commits_per_approval"), 1.0, "{flow}: {r}");
         assert!(at("bytes_per_incident") > 0.0, "{flow}: {r}");
         assert!(at("pass_p50_ms") <= at("pass_p99_ms"), "{flow}: {r}");
+        assert!(at("statements_per_step") > 0.0, "{flow}: {r}");
     }
+    // The hot path's size, counted rather than timed: an incident's six
+    // steps (two claims, two commits, seven tool calls, the archive of its
+    // history) and the worker's look for more work after each commit.
+    // A step that reads or writes more than it needs shows here.
+    assert!(
+        f(&r, "/sequential/statements_per_step") <= 25.0,
+        "statements per step one at a time: {r}"
+    );
     assert_eq!(r["sequential"]["workers"], 1, "{r}");
     assert_eq!(r["in_flight"]["workers"], 2, "{r}");
     assert!(

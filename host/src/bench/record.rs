@@ -90,6 +90,10 @@ pub struct Flow {
     /// CPU time of the whole process per step (every thread: guest threads,
     /// SQLite), while stepping.
     pub cpu_ms_per_step: f64,
+    /// SQL statements the workers ran per step (claims, tool calls,
+    /// commits; transaction control included): the store's share of a
+    /// step in a figure that does not move with the machine's load.
+    pub statements_per_step: f64,
     /// Commits flushed to disk per step, per start, per approval: each is
     /// one fsync of SQLite's WAL (checkpoints aside).
     pub synced_commits_per_step: f64,
@@ -251,6 +255,7 @@ struct Stepping {
     wall: Duration,
     cpu: Duration,
     synced: u64,
+    statements: u64,
     passes: Vec<Duration>,
 }
 
@@ -322,6 +327,7 @@ fn flow(
         steps_per_sec: per_sec(stepping.steps, stepping.wall),
         ratio_to_floor: 0.0,
         cpu_ms_per_step: round3(stepping.cpu.as_secs_f64() * 1000.0 / steps as f64),
+        statements_per_step: round2(stepping.statements as f64 / steps as f64),
         synced_commits_per_step: round2(stepping.synced as f64 / steps as f64),
         synced_commits_per_start: round2(start_synced as f64 / n as f64),
         synced_commits_per_approval: round2(approve_synced as f64 / n as f64),

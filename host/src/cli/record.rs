@@ -100,6 +100,12 @@ fn table(r: &Record) -> Vec<String> {
         );
         row(
             "",
+            "SQL statements per step",
+            format!("{:.1}", f.statements_per_step),
+            "",
+        );
+        row(
+            "",
             "worker pass p50 / p99 (ms)",
             format!("{:.3} / {:.3}", f.pass_p50_ms, f.pass_p99_ms),
             "",

@@ -416,6 +416,9 @@ pub trait Store: Send {
     /// flush to disk (an fsync of SQLite's WAL, a synchronous PostgreSQL
     /// commit); claims and built-in tool calls commit without one.
     fn synced_commits(&self) -> u64;
+    /// How many SQL statements this store handle ran (transaction control
+    /// included).
+    fn statements_run(&self) -> u64;
     /// Keeps the database's query planning up to date with the tables'
     /// sizes (PostgreSQL statistics; nothing on SQLite); long-lived hosts
     /// call it on their heartbeat. Returns the tables refreshed.

@@ -13,9 +13,18 @@ use super::{Stepping, cpu_time};
 use crate::app::{App, AppError};
 use crate::worker::{StepEnd, Worker};
 
-/// What one worker did when told to step: steps, the time of each pass,
-/// and its commits that waited for the disk.
-type Report = Result<(usize, Vec<Duration>, u64), AppError>;
+/// What one worker did when told to step.
+struct Did {
+    steps: usize,
+    /// The time of each pass.
+    passes: Vec<Duration>,
+    /// Its commits that waited for the disk.
+    synced: u64,
+    /// The statements its store handle ran.
+    statements: u64,
+}
+
+type Report = Result<Did, AppError>;
 
 pub(super) struct Steppers {
     go: Vec<Sender<()>>,
@@ -43,10 +52,11 @@ impl Steppers {
         into.wall += wall.elapsed();
         into.cpu += cpu_time().saturating_sub(cpu);
         for report in reports {
-            let (steps, passes, synced) = report?;
-            into.steps += steps;
-            into.passes.extend(passes);
-            into.synced += synced;
+            let did = report?;
+            into.steps += did.steps;
+            into.passes.extend(did.passes);
+            into.synced += did.synced;
+            into.statements += did.statements;
         }
         Ok(())
     }
@@ -69,9 +79,16 @@ pub(super) fn with_steppers<T>(
                 while told.recv().is_ok() {
                     // A panic is reported, not left to hang the caller.
                     let stepped = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        let synced = worker.app().store.synced_commits();
+                        let store = &worker.app().store;
+                        let (synced, statements) = (store.synced_commits(), store.statements_run());
                         let (steps, passes) = work_until_idle(&mut worker)?;
-                        Ok((steps, passes, worker.app().store.synced_commits() - synced))
+                        let store = &worker.app().store;
+                        Ok(Did {
+                            steps,
+                            passes,
+                            synced: store.synced_commits() - synced,
+                            statements: store.statements_run() - statements,
+                        })
                     }))
                     .unwrap_or_else(|_| Err(AppError::Invalid("a bench worker panicked".into())));
                     if report.send(stepped).is_err() {

@@ -71,6 +71,12 @@ pub(super) fn commit_steps(
                 ))));
                 continue;
             }
+            if !can_be_refused(c, before.as_ref()) {
+                // Nothing to undo alone: any error fails the transaction.
+                written = Some((c, write_step(tx, c, before)?));
+                outcomes.push(Ok(()));
+                continue;
+            }
             tx.control("SAVEPOINT step")
                 .ctx("opening a savepoint for a step")?;
             match write_step(tx, c, before) {
@@ -96,6 +102,20 @@ pub(super) fn commit_steps(
         }
         Ok(outcomes)
     })
+}
+
+/// Whether writing `c` may refuse it for what it is (a lost claim, a
+/// run gone, a kv key or lease changed meanwhile), so that it needs a
+/// savepoint to be undone alone. A step chained to the one before has its
+/// claim checked already; without kv or lease writes and without waits
+/// (an event wait takes kept events, which looks the run up), none of the
+/// rest can refuse it. A savepoint costs two statements and a copy of
+/// each page the step changes first.
+fn can_be_refused(c: &StepCommit, before: Option<&Before<'_>>) -> bool {
+    before.is_none()
+        || !c.effects.kv.is_empty()
+        || !c.effects.leases.is_empty()
+        || !c.waits.is_empty()
 }
 
 /// What a step wrote that the step chained after it needs.

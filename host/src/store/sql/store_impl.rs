@@ -177,6 +177,10 @@ impl Store for SqlStore {
         self.conn.synced_commits()
     }
 
+    fn statements_run(&self) -> u64 {
+        self.conn.statements()
+    }
+
     fn maintain(&mut self) -> Result<Vec<String>> {
         use super::db::Context;
         self.conn

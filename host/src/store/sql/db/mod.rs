@@ -117,6 +117,10 @@ pub struct Connection {
     /// Commits of [`Durability::Synced`] write transactions on this
     /// connection: each is one flush of the log to disk.
     synced_commits: Cell<u64>,
+    /// Statements run on this connection (each use of a prepared one,
+    /// transaction control included): the store's work per step in a
+    /// figure that, unlike time, does not move with the machine.
+    statements: Cell<u64>,
     /// On SQLite, the turn to write that this process's connections to
     /// the file take before they begin a write transaction.
     writer: Option<Arc<writer::WriterGate>>,
@@ -153,6 +157,7 @@ impl Connection {
             // The store opens SQLite files with `synchronous=FULL`.
             sync_full: Cell::new(Some(true)),
             synced_commits: Cell::new(0),
+            statements: Cell::new(0),
             writer,
         }
     }
@@ -168,6 +173,7 @@ impl Connection {
             })),
             sync_full: Cell::new(Some(true)),
             synced_commits: Cell::new(0),
+            statements: Cell::new(0),
             writer: None,
         }
     }
@@ -192,6 +198,7 @@ impl Connection {
     pub fn control(&self, sql: &str) -> Result<()> {
         match &self.backend {
             Backend::Sqlite(c) => {
+                self.ran();
                 c.prepare_cached(sql)?.raw_execute()?;
                 Ok(())
             }
@@ -202,6 +209,7 @@ impl Connection {
     /// Runs statements without parameters or results (schema changes,
     /// transaction control).
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        self.ran();
         match &self.backend {
             Backend::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Backend::Postgres(pg) => pg.run(|client| client.batch_execute(sql)),
@@ -209,6 +217,7 @@ impl Connection {
     }
 
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
+        self.ran();
         match &self.backend {
             Backend::Sqlite(c) => Ok(Statement::Sqlite(c.prepare_cached(sql)?)),
             Backend::Postgres(pg) => {
@@ -271,6 +280,15 @@ impl Connection {
         self.synced_commits.get()
     }
 
+    /// How many statements this connection ran.
+    pub fn statements(&self) -> u64 {
+        self.statements.get()
+    }
+
+    fn ran(&self) {
+        self.statements.set(self.statements.get() + 1);
+    }
+
     /// Sets SQLite's `synchronous` to `FULL` (a commit flushes the WAL to
     /// disk) or `NORMAL` (it does not), unless it is known to be so
     /// already. A no-op on PostgreSQL, where a transaction says it itself.
@@ -282,6 +300,7 @@ impl Connection {
             return Ok(());
         }
         self.sync_full.set(None);
+        self.ran();
         let sql = if full {
             "PRAGMA synchronous = FULL"
         } else {
