@@ -213,6 +213,58 @@ fn a_chain_keeps_its_claim_between_steps_and_a_refused_step_takes_the_ones_after
 }
 
 #[test]
+fn a_chained_step_is_written_from_the_one_before_and_a_refused_one_after_it_is_undone_alone() {
+    let (_db, mut store) = setup("group-chain-follow");
+    let (c1, w1) = claim(&mut store, 10).expect("r1 is due");
+    // Three steps of r1 in a row, as a chain commits them: the second
+    // writes nothing that can be refused (no savepoint), the third writes
+    // over a version of `k` another writer has moved on.
+    let mut first = step(&c1, w1, Next::Continue, vec![], 20);
+    first.keep_claim = true;
+    let mut second = step(&c1, Wake::Resume, Next::Continue, vec![], 21);
+    second.keep_claim = true;
+    // Longer than the state before it, so that it is stored as an edit
+    // of that state: read back whole only if the edit was made against it.
+    second.state = r#"{"at":21,"notes":["a","b","c"],"at_before":20}"#.into();
+    let mut third = step(&c1, Wake::Resume, Next::Continue, vec![], 22);
+    let put = KvOp::Put {
+        key: "k".into(),
+        value: "\"r1\"".into(),
+        expected_version: Some(0),
+    };
+    third.effects.kv(&put, |_| Ok(None)).unwrap();
+    let other = KvOp::Put {
+        key: "k".into(),
+        value: "\"other\"".into(),
+        expected_version: None,
+    };
+    store.kv(&other).unwrap();
+
+    let outcomes = store.commit_steps(&[first, second.clone(), third]).unwrap();
+    assert!(outcomes[0].is_ok() && outcomes[1].is_ok(), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[2], Err(StoreError::Conflict(_))),
+        "{outcomes:?}"
+    );
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!((run.steps, run.state.as_str()), (2, second.state.as_str()));
+    let states: Vec<(u64, String)> = store
+        .checkpoints("r1")
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.seq, c.state))
+        .collect();
+    assert_eq!(
+        states,
+        vec![(1, r#"{"at":20}"#.to_string()), (2, second.state.clone())]
+    );
+    assert_eq!(
+        store.kv_peek("k").unwrap(),
+        Some((Some("\"other\"".into()), 1))
+    );
+}
+
+#[test]
 fn claims_read_woken_runs_off_indexes_without_sorting_them() {
     let (_db, store) = setup("plans");
     let Some(conn) = store.conn.as_sqlite() else {
