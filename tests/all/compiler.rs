@@ -1,6 +1,9 @@
 //! The host compiles components in a child process: a compiler that dies
 //! takes nothing of the host's with it, and is named.
 
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
 use serde_json::json;
 
 use crate::harness::{Env, Lang, agent, agent_in};
@@ -118,7 +121,7 @@ fn perf_names_guest_functions_only_when_asked() {
 }
 
 /// The compiled functions' entries under `cache`, by name.
-fn function_entries(cache: &std::path::Path) -> std::collections::BTreeSet<String> {
+fn function_entries(cache: &Path) -> std::collections::BTreeSet<String> {
     let mut names = std::collections::BTreeSet::new();
     for shard in std::fs::read_dir(cache.join("functions")).unwrap() {
         let shard = shard.unwrap();
@@ -137,37 +140,75 @@ fn function_entries(cache: &std::path::Path) -> std::collections::BTreeSet<Strin
     names
 }
 
+/// Compiles `wasm` with `wakeful check` into `cache` and returns the
+/// artifact's bytes, removing it so that the next check compiles again.
+fn compile(env: &Env, cache: &Path, wasm: &Path) -> Vec<u8> {
+    env.ok(&[
+        "--cache",
+        cache.to_str().unwrap(),
+        "check",
+        wasm.to_str().unwrap(),
+    ]);
+    let artifacts: Vec<_> = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cwasm"))
+        .collect();
+    assert_eq!(artifacts.len(), 1, "the check compiled it: {artifacts:?}");
+    let bytes = std::fs::read(&artifacts[0]).unwrap();
+    std::fs::remove_file(&artifacts[0]).unwrap();
+    bytes
+}
+
+/// Marks every function entry as last used a day ago.
+fn age_entries(cache: &Path) {
+    let day_ago = SystemTime::now() - Duration::from_secs(86_400);
+    for name in function_entries(cache) {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(cache.join("functions").join(name))
+            .unwrap();
+        file.set_modified(day_ago).unwrap();
+    }
+}
+
+/// The entries by a function's input (rather than by its IR) that were
+/// not used since `age_entries`.
+fn unused_input_entries(cache: &Path) -> Vec<String> {
+    let hour_ago = SystemTime::now() - Duration::from_secs(3_600);
+    function_entries(cache)
+        .into_iter()
+        .filter(|name| name.ends_with("-input"))
+        .filter(|name| {
+            let used = std::fs::metadata(cache.join("functions").join(name))
+                .unwrap()
+                .modified()
+                .unwrap();
+            used < hour_ago
+        })
+        .collect()
+}
+
 /// A redeploy of a large agent is fast only if every function it shares
 /// with a build compiled before is found in the cache: the key of a
 /// function must not depend on what the compiler's threads compiled before
 /// it (it did: ~400-600 of a Python agent's functions missed on every
-/// compile of the same bytes).
+/// compile of the same bytes), and a function found by its input is not
+/// even translated (half the work before). What comes out of the cache
+/// must be exactly what compiling it makes.
 #[test]
 fn a_component_compiled_again_finds_every_function_in_the_cache() {
     let env = Env::new("compiler-same-keys", "");
     let wasm = agent_in(Lang::Python, "invoice_mail");
     let cache = env.dir.join("cache");
-    let check = || {
-        env.ok(&[
-            "--cache",
-            cache.to_str().unwrap(),
-            "check",
-            wasm.to_str().unwrap(),
-        ]);
-        let artifacts: Vec<_> = std::fs::read_dir(&cache)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "cwasm"))
-            .collect();
-        assert_eq!(artifacts.len(), 1, "the check compiled it: {artifacts:?}");
-        // The next check compiles it again.
-        std::fs::remove_file(&artifacts[0]).unwrap();
-    };
-    check();
+    let cold = compile(&env, &cache, &wasm);
     let first = function_entries(&cache);
     assert!(first.len() > 10_000, "{} entries", first.len());
+    let by_input = first.iter().filter(|n| n.ends_with("-input")).count();
+    assert!(by_input > 5_000, "{by_input} functions kept by their input");
+    age_entries(&cache);
 
-    check();
+    let again = compile(&env, &cache, &wasm);
     let new: Vec<_> = function_entries(&cache)
         .difference(&first)
         .cloned()
@@ -177,5 +218,42 @@ fn a_component_compiled_again_finds_every_function_in_the_cache() {
         "{} functions were compiled again, e.g. {:?}",
         new.len(),
         &new[..new.len().min(3)]
+    );
+    let unused = unused_input_entries(&cache);
+    assert!(
+        unused.is_empty(),
+        "{} of {by_input} functions were translated again rather than found by their input",
+        unused.len()
+    );
+    assert!(
+        again == cold,
+        "the artifact made from the cache differs from the one compiled cold"
+    );
+}
+
+/// A new build of a Python agent (here: another agent on the same
+/// interpreter, whose app, memory snapshot and globals differ) compiles
+/// only the modules that changed; everything taken from the cache is what
+/// a cold compile of that build makes, byte for byte. A key that left out
+/// something the translation reads (a constant global, the memory's size,
+/// which segments are passive) would show here as a different artifact.
+#[test]
+fn another_build_on_the_same_interpreter_compiles_only_what_changed_into_the_same_artifact() {
+    let env = Env::new("compiler-new-build", "");
+    let warm = env.dir.join("warm");
+    compile(&env, &warm, &agent_in(Lang::Python, "invoice_mail"));
+    let before = function_entries(&warm);
+    let incident = agent_in(Lang::Python, "incident");
+    let from_cache = compile(&env, &warm, &incident);
+    let new = function_entries(&warm).difference(&before).count();
+    assert!(
+        new * 10 < before.len(),
+        "{new} new entries beside {} (the interpreter's functions were compiled again)",
+        before.len()
+    );
+    let cold = compile(&env, &env.dir.join("cold"), &incident);
+    assert!(
+        from_cache == cold,
+        "the artifact made with the other build's cache differs from the one compiled cold"
     );
 }

@@ -255,6 +255,86 @@ mod tests {
         assert!(unpooled.pooling_allocator_metrics().is_none());
     }
 
+    /// A core module whose function `f` returns its immutable global,
+    /// initialised to `global`, beside a memory whose one data segment
+    /// holds `data`.
+    fn module_returning(global: u8, data: [u8; 3]) -> Vec<u8> {
+        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+        wasm.extend([1, 5, 1, 0x60, 0, 1, 0x7f]); // type: () -> i32
+        wasm.extend([3, 2, 1, 0]); // function 0 has type 0
+        wasm.extend([5, 3, 1, 0, 1]); // one memory of one page
+        wasm.extend([6, 6, 1, 0x7f, 0, 0x41, global, 0x0b]); // const i32 global
+        wasm.extend([7, 5, 1, 1, b'f', 0, 0]); // export "f"
+        wasm.extend([10, 6, 1, 4, 0, 0x23, 0, 0x0b]); // global.get 0
+        wasm.extend([11, 9, 1, 0, 0x41, 0, 0x0b, 3]); // data at 0:
+        wasm.extend(data);
+        wasm
+    }
+
+    /// The entries kept by a function's input, with when each was used.
+    fn input_entries(dir: &Path) -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+        let mut found = Vec::new();
+        for shard in std::fs::read_dir(dir.join(fn_cache::DIR)).unwrap() {
+            for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
+                let path = entry.unwrap().path();
+                if path.to_string_lossy().ends_with("-input") {
+                    let used = std::fs::metadata(&path).unwrap().modified().unwrap();
+                    found.push((path, used));
+                }
+            }
+        }
+        found
+    }
+
+    /// The compiler takes a function's code from the cache by its input,
+    /// without translating it, only when everything it was compiled from
+    /// is the same: a constant global folded into the code is part of the
+    /// key, the bytes of the data segments are not.
+    #[test]
+    fn a_function_is_taken_by_its_input_only_from_a_module_that_matches() {
+        let dir = std::env::temp_dir().join(format!("wakeful-engine-input-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let engine = build(&dir, 64 << 20).unwrap();
+        let call = |wasm: &[u8]| -> i32 {
+            let module = wasmtime::Module::new(&engine, wasm).unwrap();
+            let mut store = wasmtime::Store::new(&engine, ());
+            store.set_fuel(10_000).unwrap();
+            store.set_epoch_deadline(1);
+            let instance = wasmtime::Instance::new(&mut store, &module, &[]).unwrap();
+            let f = instance.get_typed_func::<(), i32>(&mut store, "f").unwrap();
+            f.call(&mut store, ()).unwrap()
+        };
+
+        assert_eq!(call(&module_returning(7, *b"abc")), 7);
+        let seven = input_entries(&dir);
+        assert_eq!(seven.len(), 1, "one function, one entry: {seven:?}");
+        // The same body, another constant: compiled anew.
+        assert_eq!(call(&module_returning(8, *b"abc")), 8);
+        assert_eq!(input_entries(&dir).len(), 2);
+
+        // Other data only: the code compiled for 7 is taken by its input.
+        let day_ago = std::time::SystemTime::now() - Duration::from_secs(86_400);
+        std::fs::File::options()
+            .write(true)
+            .open(&seven[0].0)
+            .unwrap()
+            .set_modified(day_ago)
+            .unwrap();
+        assert_eq!(call(&module_returning(7, *b"xyz")), 7);
+        let after = input_entries(&dir);
+        assert_eq!(after.len(), 2, "{after:?}");
+        let used = after
+            .iter()
+            .find(|(path, _)| *path == seven[0].0)
+            .unwrap()
+            .1;
+        assert!(
+            used > day_ago + Duration::from_secs(3_600),
+            "the entry was not used"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn compatibility_key_is_stable_for_one_engine() {
         let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));

@@ -3,6 +3,13 @@
 //! that share an interpreter (every Python or JavaScript agent) share almost
 //! all their functions, so a new version compiles only what changed.
 //!
+//! Besides the machine code of a function by the hash of its IR, the
+//! (vendored) compiler keeps, by the hash of the function's input (its body
+//! and everything of its module the translation reads), which IR key holds
+//! its code: a function found that way is not translated at all, which
+//! was half the work of compiling a Python agent again. Those entries'
+//! names end in `-input`, so that they can be counted and seen being used.
+//!
 //! Entries are files named by the SHA-256 of their key, each starting with
 //! the CRC-32 and the length of its contents: a file cut short by a crash,
 //! or damaged on disk, fails that check and counts as a miss, so it is
@@ -32,6 +39,13 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Bytes before an entry's value: its CRC-32 and its length.
 const HEADER: usize = 12;
 
+/// How the compiler's keys by a function's input start
+/// (`vendor/wasmtime-internal-cranelift/src/translated.rs`).
+const INPUT_KEY_PREFIX: &[u8] = b"wasm-function-input-v1:";
+
+/// The end of the names of entries by input.
+const INPUT_SUFFIX: &str = "-input";
+
 /// The header an entry holding `value` starts with.
 fn header(value: &[u8]) -> [u8; HEADER] {
     let mut header = [0; HEADER];
@@ -52,7 +66,14 @@ impl FunctionCache {
 
     fn path(&self, key: &[u8]) -> PathBuf {
         let name = hex::encode(Sha256::digest(key));
-        self.dir.join(&name[..2]).join(&name[2..])
+        let suffix = if key.starts_with(INPUT_KEY_PREFIX) {
+            INPUT_SUFFIX
+        } else {
+            ""
+        };
+        self.dir
+            .join(&name[..2])
+            .join(format!("{}{suffix}", &name[2..]))
     }
 }
 
@@ -134,5 +155,20 @@ mod tests {
         fs::write(&path, b"").unwrap();
         assert_eq!(cache.get(b"key"), None);
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn entries_by_input_are_named_apart() {
+        let cache = FunctionCache::new(PathBuf::from("/cache"));
+        let by_input = cache.path(b"wasm-function-input-v1:0123");
+        assert!(
+            by_input.to_string_lossy().ends_with(INPUT_SUFFIX),
+            "{by_input:?}"
+        );
+        let by_ir = cache.path(&[7; 32]);
+        assert!(
+            !by_ir.to_string_lossy().ends_with(INPUT_SUFFIX),
+            "{by_ir:?}"
+        );
     }
 }

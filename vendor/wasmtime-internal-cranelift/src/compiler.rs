@@ -53,6 +53,18 @@ struct IncrementalCacheContext {
     cache_store: Arc<dyn CacheStore>,
     num_hits: usize,
     num_cached: usize,
+    /// Hits by the function's input, which skipped its translation.
+    num_untranslated: usize,
+    /// The IR key of the function compiled last.
+    last_ir_key: Option<Vec<u8>>,
+}
+
+/// A Wasm function's entry by input (`translated.rs`), to be written once
+/// its IR is compiled and its IR key known.
+struct PendingInputEntry {
+    key: Vec<u8>,
+    body_offset: usize,
+    needs_gc_heap: bool,
 }
 
 struct CompilerContext {
@@ -62,6 +74,10 @@ struct CompilerContext {
     validator_allocations: FuncValidatorAllocations,
     debug_slot_descriptor: Option<FrameStateSlotBuilder>,
     abi: Option<Abi>,
+    /// Machine code found in the cache by the function's input: no IR was
+    /// made, so there is nothing to compile.
+    found: Option<CompiledCode>,
+    pending_input_entry: Option<PendingInputEntry>,
 }
 
 impl Default for CompilerContext {
@@ -73,6 +89,8 @@ impl Default for CompilerContext {
             validator_allocations: Default::default(),
             debug_slot_descriptor: None,
             abi: None,
+            found: None,
+            pending_input_entry: None,
         }
     }
 }
@@ -98,12 +116,15 @@ impl Drop for Compiler {
 
         let mut num_hits = 0;
         let mut num_cached = 0;
+        let mut num_untranslated = 0;
         for ctx in self.contexts.lock().unwrap().iter() {
             if let Some(ref cache_ctx) = ctx.incremental_cache_ctx {
                 num_hits += cache_ctx.num_hits;
                 num_cached += cache_ctx.num_cached;
+                num_untranslated += cache_ctx.num_untranslated;
             }
         }
+        log::trace!("functions found in the cache by their input: {num_untranslated}");
 
         let total = num_hits + num_cached;
         if num_hits + num_cached > 0 {
@@ -491,19 +512,37 @@ impl wasmtime_environ::Compiler for Compiler {
 
         let mut compiler = self.function_compiler();
 
+        let FunctionBodyData { validator, body } = input;
+        // Branch hints are keyed by function-body-relative offset, so the body's
+        // module-relative start is needed to convert source locations later.
+        let func_body_offset = body.get_binary_reader().original_position();
+
+        let (namespace, index) = key.into_raw_parts();
+        let features = format!("{:?}", validator.features);
+        let input_key = self.input_key(translation, def_func_index.as_u32(), &body, &features);
+        if let Some(key) = &input_key {
+            if let Some(needs_gc_heap) = compiler.take_by_input(key, func_body_offset) {
+                // Validated when the entry was written: the same body in a
+                // module with the same key, with the same features enabled,
+                // validates the same way.
+                drop(validator);
+                let func = &mut compiler.cx.codegen_context.func;
+                func.signature = wasm_call_signature(isa, wasm_func_ty, &self.tunables);
+                func.name = UserFuncName::User(UserExternalName { namespace, index });
+                return Ok(CompiledFunctionBody {
+                    code: box_dyn_any_compiler_context(Some(compiler.cx)),
+                    needs_gc_heap,
+                });
+            }
+        }
+
         let context = &mut compiler.cx.codegen_context;
         context.func.signature = wasm_call_signature(isa, wasm_func_ty, &self.tunables);
-        let (namespace, index) = key.into_raw_parts();
         context.func.name = UserFuncName::User(UserExternalName { namespace, index });
 
         if self.tunables.debug_native {
             context.func.collect_debug_info();
         }
-
-        // Branch hints are keyed by function-body-relative offset, so the body's
-        // module-relative start is needed to convert source locations later.
-        let FunctionBodyData { validator, body } = input;
-        let func_body_offset = body.get_binary_reader().original_position();
 
         let mut func_env = FuncEnvironment::new(
             self,
@@ -576,6 +615,11 @@ impl wasmtime_environ::Compiler for Compiler {
         if let Some((_, slot_builder)) = func_env.state_slot {
             compiler.cx.debug_slot_descriptor = Some(slot_builder);
         }
+        compiler.cx.pending_input_entry = input_key.map(|key| PendingInputEntry {
+            key,
+            body_offset: func_body_offset,
+            needs_gc_heap,
+        });
 
         let timing = cranelift_codegen::timing::take_current();
         log::debug!("`{symbol}` translated to CLIF in {:?}", timing.total());
@@ -1080,10 +1124,12 @@ impl InliningCompiler for Compiler {
     }
 }
 
-struct CraneliftCacheStore(Arc<dyn CacheStore>);
+struct CraneliftCacheStore(Arc<dyn CacheStore>, std::cell::RefCell<Option<Vec<u8>>>);
 
 impl cranelift_codegen::incremental_cache::CacheKvStore for CraneliftCacheStore {
     fn get(&self, key: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+        // Cranelift looks its key up first: kept for the entry by input.
+        *self.1.borrow_mut() = Some(key.to_vec());
         self.0.get(key)
     }
     fn insert(&mut self, key: &[u8], val: Vec<u8>) {
@@ -1101,10 +1147,11 @@ fn compile_maybe_cached<'a>(
         None => return compile_uncached(context, isa),
     };
 
-    let mut cache_store = CraneliftCacheStore(cache_ctx.cache_store.clone());
+    let mut cache_store = CraneliftCacheStore(cache_ctx.cache_store.clone(), Default::default());
     let (_compiled_code, from_cache) = context
         .compile_with_cache(isa, &mut cache_store, &mut Default::default())
         .map_err(|error| CompileError::Codegen(pretty_error(&error.func, error.inner)))?;
+    cache_ctx.last_ir_key = cache_store.1.into_inner();
 
     if from_cache {
         cache_ctx.num_hits += 1;
@@ -1279,6 +1326,8 @@ impl Compiler {
             cx: saved_context
                 .map(|mut ctx| {
                     ctx.codegen_context.clear();
+                    ctx.found = None;
+                    ctx.pending_input_entry = None;
                     // `DataFlowGraph::clear` leaves the exception tables
                     // behind: a function compiled after an array-to-wasm
                     // trampoline on this context would carry the
@@ -1295,6 +1344,8 @@ impl Compiler {
                             cache_store: cache_store.clone(),
                             num_hits: 0,
                             num_cached: 0,
+                            num_untranslated: 0,
+                            last_ir_key: None,
                         }
                     }),
                     ..Default::default()
@@ -1603,6 +1654,109 @@ struct FunctionCompiler<'a> {
     cx: CompilerContext,
 }
 
+impl Compiler {
+    /// The key of a Wasm function by its input (`translated.rs`), when its
+    /// compiled code may be taken from the cache by it: with a cache, and
+    /// with nothing on that reads more than the function's own IR (guest
+    /// debugging, native debug info, writing out the IR, inlining).
+    fn input_key(
+        &self,
+        translation: &ModuleTranslation<'_>,
+        def_func_index: u32,
+        body: &FunctionBody<'_>,
+        features: &str,
+    ) -> Option<Vec<u8>> {
+        let t = &self.tunables;
+        if self.cache_store.is_none()
+            || t.debug_native
+            || t.debug_guest
+            || self.clif_dir.is_some()
+            || t.inlining != wasmtime_environ::Inlining::No
+        {
+            return None;
+        }
+        let module_key = translation.translation_key.get_or_init(|| {
+            let settings = format!(
+                "emit_debug_checks={} wmemcheck={}",
+                self.emit_debug_checks, self.wmemcheck
+            );
+            crate::translated::module_key(translation, t, &*self.isa, &settings)
+        });
+        let mut reader = body.get_binary_reader();
+        let bytes = reader.read_bytes(reader.bytes_remaining()).ok()?;
+        Some(crate::translated::function_key(
+            module_key,
+            def_func_index,
+            features,
+            bytes,
+        ))
+    }
+}
+
+impl FunctionCompiler<'_> {
+    /// Takes the compiled code of the function whose input key is `key`
+    /// from the cache, with its names and first source location, without
+    /// translating it; says whether it needs a GC heap. `None` (and
+    /// nothing changed) when the cache does not have it whole.
+    fn take_by_input(&mut self, key: &[u8], body_offset: usize) -> Option<bool> {
+        let cache = self.cx.incremental_cache_ctx.as_mut()?;
+        let entry = crate::translated::Translated::decode(&cache.cache_store.get(key)?)?;
+        let code = cache.cache_store.get(&entry.ir_key)?;
+        let mut func = ir::Function::new();
+        if let Some(base) = entry.base_srcloc {
+            let at = u32::try_from(body_offset).ok()?.checked_add(base)?;
+            func.params.ensure_base_srcloc(ir::SourceLoc::new(at));
+        }
+        for (i, name) in entry.names.into_iter().enumerate() {
+            // Declared in this order by the translation: a repeat means
+            // the entry is not what it says.
+            if func.params.ensure_user_func_name(name).as_u32() as usize != i {
+                return None;
+            }
+        }
+        let code = cranelift_codegen::incremental_cache::try_finish_recompile(&func, &code).ok()?;
+        self.cx.codegen_context.func.params = func.params;
+        self.cx.found = Some(code);
+        cache.num_hits += 1;
+        cache.num_untranslated += 1;
+        Some(entry.needs_gc_heap)
+    }
+}
+
+/// Writes the entry by input of the function just compiled, whose IR had
+/// `params`.
+fn write_input_entry(
+    cache: Option<&mut IncrementalCacheContext>,
+    params: &ir::function::FunctionParameters,
+    pending: PendingInputEntry,
+) {
+    let Some(cache) = cache else {
+        return;
+    };
+    let Some(ir_key) = cache.last_ir_key.take() else {
+        return;
+    };
+    let base = params.base_srcloc();
+    let base_srcloc = if base.is_default() {
+        None
+    } else {
+        match u32::try_from(pending.body_offset)
+            .ok()
+            .and_then(|offset| base.bits().checked_sub(offset))
+        {
+            Some(rel) => Some(rel),
+            None => return,
+        }
+    };
+    let entry = crate::translated::Translated {
+        ir_key,
+        needs_gc_heap: pending.needs_gc_heap,
+        base_srcloc,
+        names: params.user_named_funcs().values().cloned().collect(),
+    };
+    cache.cache_store.insert(&pending.key, entry.encode());
+}
+
 impl FunctionCompiler<'_> {
     fn builder(&mut self, func: ir::Function) -> (FunctionBuilder<'_>, ir::Block) {
         self.cx.codegen_context.func = func;
@@ -1637,8 +1791,10 @@ impl FunctionCompiler<'_> {
         // fail if the backend has a bug in it. Use `context` after this
         // finishes to optionally emit CLIF and then after that's done actually
         // propagate the error if one happened.
-        let compilation_result =
-            compile_maybe_cached(context, isa, self.cx.incremental_cache_ctx.as_mut());
+        let compilation_result = match self.cx.found.take() {
+            Some(code) => Ok(code),
+            None => compile_maybe_cached(context, isa, self.cx.incremental_cache_ctx.as_mut()),
+        };
 
         if let Some(path) = &self.compiler.clif_dir {
             use std::io::Write;
@@ -1656,6 +1812,13 @@ impl FunctionCompiler<'_> {
         }
 
         let compiled_code = compilation_result?;
+        if let Some(pending) = self.cx.pending_input_entry.take() {
+            write_input_entry(
+                self.cx.incremental_cache_ctx.as_mut(),
+                &context.func.params,
+                pending,
+            );
+        }
 
         // Give wasm functions, user defined code, a "preferred" alignment
         // instead of the minimum alignment as this can help perf in niche

@@ -44,6 +44,7 @@ mod compiler;
 mod debug;
 mod func_environ;
 mod translate;
+mod translated;
 mod trap;
 
 use self::compiler::Compiler;

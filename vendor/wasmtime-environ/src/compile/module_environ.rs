@@ -78,6 +78,12 @@ pub struct ModuleTranslation<'data> {
     /// Module information.
     pub module: Module,
 
+    /// A digest of everything the translation of this module's functions
+    /// reads besides each function's own body, filled in by the compiler
+    /// when it compiles the first of them (the compiler knows what it
+    /// reads); keys of its cache of translated functions start with it.
+    pub translation_key: std::sync::OnceLock<[u8; 32]>,
+
     /// The input wasm binary.
     ///
     /// This can be useful, for example, when modules are parsed from a
@@ -222,6 +228,7 @@ impl<'data> ModuleTranslation<'data> {
     pub fn new(module_index: StaticModuleIndex) -> Self {
         Self {
             module: Module::new(module_index),
+            translation_key: std::sync::OnceLock::new(),
             wasm: &[],
             wasm_module_offset: 0,
             function_body_inputs: PrimaryMap::default(),
