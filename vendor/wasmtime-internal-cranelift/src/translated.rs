@@ -239,24 +239,3 @@ impl<'a> Reader<'a> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entries_round_trip_and_damaged_ones_are_refused() {
-        let entry = Translated {
-            ir_key: vec![7; 32],
-            needs_gc_heap: true,
-            base_srcloc: Some(3),
-            names: vec![UserExternalName::new(1, 2), UserExternalName::new(3, 4)],
-        };
-        let bytes = entry.encode();
-        assert_eq!(Translated::decode(&bytes), Some(entry));
-        assert_eq!(Translated::decode(&bytes[..bytes.len() - 1]), None);
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert_eq!(Translated::decode(&longer), None);
-    }
-}
