@@ -157,6 +157,21 @@ fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>
     Ok(ids)
 }
 
+/// Whether any run is due at `now` and not leased: the kinds of wake are
+/// asked one after another, and the first that has one answers.
+fn any_claimable(conn: &Connection, now: Millis) -> Result<bool> {
+    for sql in CLAIMABLE {
+        let found = conn
+            .prepare_cached(sql)
+            .and_then(|mut stmt| stmt.exists(params![now, 1_i64]))
+            .ctx("looking for runs to claim")?;
+        if found {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 pub(super) fn claim(
     conn: &mut Connection,
     now: Millis,
@@ -179,7 +194,7 @@ pub(super) fn claim_many(
     let max = max.max(1);
     // Idle workers poll: look without the write lock first, so that polling
     // never queues behind (or blocks) the writers doing real work.
-    if !busy && claimable(conn, now, 1)?.is_empty() {
+    if !busy && !any_claimable(conn, now)? {
         return Ok(Vec::new());
     }
     // Deferred: a claim lost to a power cut only means the run is claimed
