@@ -48,7 +48,7 @@ def export(agent):
 
     class WitWorld(_world_base()):
         def info(self):
-            from wit_world.imports import types as t
+            import wit_world.imports.types as t
 
             name, version, tools, description = manifest
             return t.AgentInfo(name=name, version=version, tools=list(tools), description=description)
@@ -92,7 +92,7 @@ def warm_up(rounds: int = WARM_UP_ROUNDS) -> None:
     that snapshot. Python specialises bytecode as it runs it, writing into
     the code objects: done here, it is in the snapshot, instead of being
     done again (and the pages it writes copied) by every step."""
-    from wit_world.imports import types as t
+    import wit_world.imports.types as t
 
     state_text = '{"a": [1, 2.5, "x", null, true], "b": {"c": {"d": "e"}}, "n": 0}'
     event = t.Event(id="e", topic="t", payload='{"k": [1, "v"]}', received_at=1)
@@ -224,7 +224,7 @@ def _parse(text: str, what: str) -> Any:
 
 def wake_from_wit(wake):
     """The SDK's wake for the host's."""
-    from wit_world.imports import types as t
+    import wit_world.imports.types as t
 
     if isinstance(wake, t.Wake_Start):
         return Start(_parse(wake.value, "the start input"))
@@ -245,7 +245,7 @@ def wake_from_wit(wake):
 
 def step_to_wit(step: Step, state_text: str):
     """The host's step result, with the already encoded state."""
-    from wit_world.imports import types as t
+    import wit_world.imports.types as t
 
     nxt = step.next
     if isinstance(nxt, Next.Continue):

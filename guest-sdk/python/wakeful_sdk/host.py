@@ -35,7 +35,7 @@ class WitHost:
 
     def call(self, name: str, args: str, key: str) -> str:
         from componentize_py_types import Err
-        from wit_world.imports import tools as wit
+        import wit_world.imports.tools as wit
 
         from .tools import KINDS, ToolError
 
@@ -48,17 +48,17 @@ class WitHost:
             raise cls(str(getattr(e.value, "value", e.value)), name) from None
 
     def now(self) -> int:
-        from wit_world.imports import host as wit
+        import wit_world.imports.host as wit
 
         return wit.now()
 
     def run_id(self) -> str:
-        from wit_world.imports import host as wit
+        import wit_world.imports.host as wit
 
         return wit.run_id()
 
     def log(self, level: str, message: str) -> None:
-        from wit_world.imports import host as wit
+        import wit_world.imports.host as wit
 
         wit.log(wit.Level[level.upper()], message)
 
