@@ -7,7 +7,6 @@ and the digest an answer is bound to.
 Builders return a new ``Step``; a ``Step`` is never changed in place.
 """
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -173,6 +172,10 @@ class Step:
 
     The state the host keeps is the ``state`` object the step was given
     (change it in place), or the value set with ``with_state``.
+
+    The builders make the new ``Step`` with its three fields rather than
+    with ``dataclasses.replace``, which walks the fields in Python: in a
+    guest's interpreter that was a measurable part of every step.
     """
 
     next: Any
@@ -224,16 +227,16 @@ class Step:
         if not isinstance(wait, Wait):
             raise TypeError(f"Step.or_ takes a Wait, got {type(wait).__name__}: {wait!r}")
         waits = self.next.waits if isinstance(self.next, Next.Wait) else ()
-        return dataclasses.replace(self, next=Next.Wait(waits + (wait,)))
+        return type(self)(Next.Wait(waits + (wait,)), self.status_text, self.new_state)
 
     def status(self, text: str) -> "Step":
         """Sets what a user sees until the next step (``status_text``)."""
-        return dataclasses.replace(self, status_text=check_text("the status", text))
+        return type(self)(self.next, check_text("the status", text), self.new_state)
 
     def with_state(self, state: Any) -> "Step":
         """Makes ``state`` the run's new state (instead of the object the
         step was given): needed on the first step, whose state is ``None``."""
-        return dataclasses.replace(self, new_state=state)
+        return type(self)(self.next, self.status_text, state)
 
     @property
     def outcome(self) -> Optional[str]:
