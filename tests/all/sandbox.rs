@@ -361,3 +361,54 @@ fn components_as_large_as_python_or_javascript_agents_deploy() {
     assert!(err.contains("the limit is 16777216 bytes"), "{err}");
     assert_eq!(small_limit.json(&["agents"]), serde_json::json!([]));
 }
+
+#[test]
+fn a_python_step_draws_its_runs_own_numbers_and_seeds_only_when_it_draws() {
+    use crate::harness::{FAST_LIMITS, Lang};
+    let start = |env: &Env, run: &str, input: Value| {
+        env.ok(&[
+            "start",
+            "faulty-py",
+            "--id",
+            run,
+            "--input",
+            &input.to_string(),
+        ]);
+    };
+    let env = Env::new("py-random", FAST_LIMITS).deploy_in(Lang::Python, "faulty", &[]);
+    start(&env, "draw-a", json!({"draw": true}));
+    start(&env, "draw-b", json!({"draw": true}));
+    start(&env, "plain", json!({}));
+    env.work();
+    let [a, b, plain] = ["draw-a", "draw-b", "plain"].map(|run| env.show(run));
+    for show in [&a, &b, &plain] {
+        assert_eq!(show["status"], "done", "{show}");
+    }
+    assert_ne!(
+        a["state"]["draws"], b["state"]["draws"],
+        "each run draws its own numbers"
+    );
+
+    // The same run in another host: the numbers are the run's and the
+    // step's, not the snapshot's or the process's.
+    let again = Env::new("py-random-again", FAST_LIMITS).deploy_in(Lang::Python, "faulty", &[]);
+    start(&again, "draw-a", json!({"draw": true}));
+    again.work();
+    let again = again.show("draw-a");
+    assert_eq!(again["state"]["draws"], a["state"]["draws"], "{again}");
+    assert_eq!(again["fuel_used"], a["fuel_used"], "{again}");
+
+    // Seeding `random` (reading 2.5 KB of the host's randomness into the
+    // Mersenne Twister) is about 100,000 instructions: only a step that
+    // draws pays it. Drawing itself is about 60,000 (cold code), so with
+    // every step seeding the two differed by that much (357,277 against
+    // 297,675); with seeding deferred, by 164,108. Fuel counts
+    // instructions, so this does not move with the machine.
+    let fuel = |show: &Value| show["fuel_used"].as_u64().unwrap();
+    assert!(
+        fuel(&plain) + 120_000 < fuel(&a),
+        "a step that does not draw does not seed: {} against {} for one that draws",
+        fuel(&plain),
+        fuel(&a)
+    );
+}

@@ -1,9 +1,12 @@
 """Fails on purpose, the ways an author's agent fails: an exception deep in
 its own code, a tool error it does not catch, and an exit after writing to
 stderr. The host's tests check that an operator reads the author's own
-error, in the author's language, in ``wakeful show``."""
+error, in the author's language, in ``wakeful show``. Started with
+``{"draw": true}`` it draws from ``random`` instead, for the tests of the
+randomness a Python step sees."""
 
 import os
+import random
 import sys
 
 from wakeful_sdk import Agent, Start, Step, export, tools
@@ -20,10 +23,13 @@ class Faulty(Agent):
     name = "faulty-py"
     version = "0.1.0"
     tools = []
-    description = "Fails on purpose, as its start input says."
+    description = "Fails on purpose, or draws from random, as its start input says."
 
     def step(self, state, wake):
-        how = wake.input.get("fail") if isinstance(wake, Start) and isinstance(wake.input, dict) else None
+        given = wake.input if isinstance(wake, Start) and isinstance(wake.input, dict) else {}
+        if given.get("draw"):
+            return Step.done("drew").with_state({"draws": [random.random(), random.getrandbits(64)]})
+        how = given.get("fail")
         if how == "raise":
             plan_action({"reason": "memory"})
         elif how == "tool":

@@ -17,6 +17,12 @@ class FaultyTest(unittest.TestCase):
         step = Faulty().step(None, Start(input={}))
         self.assertEqual(step.next.outcome, "nothing failed")
 
+    def test_a_draw_keeps_its_numbers(self):
+        step = Faulty().step(None, Start(input={"draw": True}))
+        first, bits = step.new_state["draws"]
+        self.assertTrue(0 <= first < 1)
+        self.assertTrue(0 <= bits < 1 << 64)
+
 
 if __name__ == "__main__":
     unittest.main()
