@@ -11,11 +11,13 @@ The functions ``run_step`` and ``run_migrate`` hold everything but the WIT
 conversions, so that ``wakeful_sdk.testing`` runs the same code natively.
 """
 
-import json
 import traceback
 from typing import Any, Tuple
 
+from . import host
 from .agent import Agent, StepError
+from .jsontext import from_json
+from .seeding import defer_seeding
 from .step import U64_MAX, ApprovalRequest, Next, Step, Wait, _UNSET, to_json
 from .tools import ToolError, excerpt
 from .wake import Approval, Event, Expired, Resume, Start, Timer
@@ -45,44 +47,118 @@ def export(agent):
     or version fails the build rather than the first step."""
     agent = agent() if isinstance(agent, type) else agent
     manifest = agent_info(agent)
+    base = _world_base()
+    if base is object:
+        # Natively (unit tests without the fake bindings): a plain class.
+        class WitWorld:
+            pass
 
-    class WitWorld(_world_base()):
+        WitWorld.agent = agent
+        return WitWorld
+    wit = _Wit()
+
+    class WitWorld(base):
         def info(self):
-            import wit_world.imports.types as t
-
             name, version, tools, description = manifest
-            return t.AgentInfo(name=name, version=version, tools=list(tools), description=description)
+            return wit.t.AgentInfo(name=name, version=version, tools=list(tools), description=description)
 
         def step(self, state, wake):
-            from componentize_py_types import Err
-
             try:
-                text, step = run_step(agent, state, wake_from_wit(wake))
-                result = step_to_wit(step, text)
+                text, step = run_step(agent, state, wit.wake(wake))
+                result = wit.result(step, text)
             except BaseException as e:  # noqa: B036 - nothing may escape as a trap
-                raise Err(failure_message(e)) from None
+                raise wit.Err(failure_message(e)) from None
             return result
 
         def migrate(self, from_version, state):
-            from componentize_py_types import Err
-
             try:
                 return run_migrate(agent, from_version, state)
             except BaseException as e:  # noqa: B036
-                raise Err(failure_message(e)) from None
+                raise wit.Err(failure_message(e)) from None
 
     WitWorld.__qualname__ = WitWorld.__name__ = "WitWorld"
     WitWorld.agent = agent
-    if _world_base() is not object:
-        warm_up()
+    # What the steps would otherwise do again each, in the snapshot every
+    # step starts from: find the host's imports, seed nothing before a
+    # draw, run the glue once.
+    host.current()
+    defer_seeding()
+    warm_up(wit)
     return WitWorld
+
+
+class _Wit:
+    """The generated WIT types and the conversions to and from them, looked
+    up once. An ``import`` statement inside a function runs at every call:
+    about 7,500 wasm instructions each in a guest's interpreter, three a
+    step before these were bound here."""
+
+    def __init__(self):
+        import wit_world.imports.types as t
+        from componentize_py_types import Err
+
+        self.t = t
+        self.Err = Err
+        self.wakes = {
+            t.Wake_Start: lambda w: Start(_parse(w.value, "the start input")),
+            t.Wake_Event: _event,
+            t.Wake_Approval: _approval,
+            t.Wake_Timer: lambda w: Timer(w.value),
+            t.Wake_Expired: lambda w: Expired(w.value),
+            t.Wake_Resume: lambda w: Resume(),
+        }
+
+    def wake(self, wake):
+        """The SDK's wake for the host's."""
+        convert = self.wakes.get(type(wake))
+        if convert is None:
+            raise StepFailure(f"a wake this SDK does not know: {wake!r}")
+        return convert(wake)
+
+    def result(self, step: Step, state_text: str):
+        """The host's step result, with the already encoded state. Records
+        are made with positional arguments, in the WIT's field order:
+        keywords cost a guest about 4,000 instructions more per record."""
+        t = self.t
+        nxt = step.next
+        if isinstance(nxt, Next.Wait):
+            wit_next = t.Next_Wait([self.wait(w) for w in nxt.waits])
+        elif isinstance(nxt, Next.Done):
+            wit_next = t.Next_Done(nxt.outcome)
+        else:
+            wit_next = t.Next_Continue()
+        return t.StepResult(state_text, wit_next, step.status_text)
+
+    def wait(self, wait: Wait):
+        t = self.t
+        kind = wait.kind
+        if kind == "event":
+            return t.WaitFor_Event(wait.value)
+        if kind == "until":
+            return t.WaitFor_Until(wait.value)
+        if kind == "cron":
+            return t.WaitFor_Cron(wait.value)
+        r = wait.value
+        # Stable JSON: asking again after a retry yields the same request, and
+        # answers are bound to this text.
+        return t.WaitFor_Approval(t.ApprovalRequest(r.id, r.question, r.details_text(), r.valid_for_ms))
+
+
+def _event(wake) -> Event:
+    e = wake.value
+    return Event(e.id, e.topic, _parse(e.payload, f"the payload of event {e.id}"), e.received_at)
+
+
+def _approval(wake) -> Approval:
+    a = wake.value
+    return Approval(a.request_id, a.approved, a.by, a.at, a.comment, a.digest)
 
 
 #: Passes of ``warm_up``: enough for Python to specialise what it runs.
 WARM_UP_ROUNDS = 16
 
 
-def warm_up(rounds: int = WARM_UP_ROUNDS) -> None:
+def warm_up(wit: _Wit, rounds: int = WARM_UP_ROUNDS) -> None:
     """Runs the SDK's glue around a step (JSON in and out, every kind of
     wake and wait, the WIT types) ``rounds`` times, calling neither the
     agent nor the host.
@@ -92,8 +168,7 @@ def warm_up(rounds: int = WARM_UP_ROUNDS) -> None:
     that snapshot. Python specialises bytecode as it runs it, writing into
     the code objects: done here, it is in the snapshot, instead of being
     done again (and the pages it writes copied) by every step."""
-    import wit_world.imports.types as t
-
+    t = wit.t
     state_text = '{"a": [1, 2.5, "x", null, true], "b": {"c": {"d": "e"}}, "n": 0}'
     event = t.Event(id="e", topic="t", payload='{"k": [1, "v"]}', received_at=1)
     approval = t.Approval(request_id="r", approved=True, by="b", at=1, comment=None, digest="d")
@@ -113,14 +188,14 @@ def warm_up(rounds: int = WARM_UP_ROUNDS) -> None:
     ]
     for _ in range(rounds):
         for wake in wakes:
-            wake_from_wit(wake)
+            wit.wake(wake)
         for make in steps:
             state = decode_state(state_text, "the warm-up state")
             state["n"] += 1
             step = make(state)
             check_step(step)
             new_state = state if step.new_state is _UNSET else step.new_state
-            step_to_wit(step, encode_state(new_state))
+            wit.result(step, encode_state(new_state))
 
 
 def _world_base():
@@ -149,10 +224,10 @@ def agent_info(agent) -> Tuple[str, str, Tuple[str, ...], str]:
 
 def decode_state(text: str, what: str) -> Any:
     """The host hands a new run ``""`` or ``"null"``: both are ``None``."""
-    if not text.strip():
+    if not text or text == "null" or not text.strip():
         return None
     try:
-        return json.loads(text)
+        return from_json(text)
     except ValueError as e:
         raise StepFailure(f"{what} is not JSON: {e}") from None
 
@@ -214,60 +289,12 @@ def _is_u64(value) -> bool:
 def _parse(text: str, what: str) -> Any:
     """Start inputs and event payloads are JSON by contract; empty text is
     no value (a run started without input)."""
-    if not text.strip():
+    if not text or not text.strip():
         return None
     try:
-        return json.loads(text)
+        return from_json(text)
     except ValueError as e:
         raise StepFailure(f"{what} is not JSON: {e}") from None
-
-
-def wake_from_wit(wake):
-    """The SDK's wake for the host's."""
-    import wit_world.imports.types as t
-
-    if isinstance(wake, t.Wake_Start):
-        return Start(_parse(wake.value, "the start input"))
-    if isinstance(wake, t.Wake_Event):
-        e = wake.value
-        return Event(e.id, e.topic, _parse(e.payload, f"the payload of event {e.id}"), e.received_at)
-    if isinstance(wake, t.Wake_Approval):
-        a = wake.value
-        return Approval(a.request_id, a.approved, a.by, a.at, a.comment, a.digest)
-    if isinstance(wake, t.Wake_Timer):
-        return Timer(wake.value)
-    if isinstance(wake, t.Wake_Expired):
-        return Expired(wake.value)
-    if isinstance(wake, t.Wake_Resume):
-        return Resume()
-    raise StepFailure(f"a wake this SDK does not know: {wake!r}")
-
-
-def step_to_wit(step: Step, state_text: str):
-    """The host's step result, with the already encoded state."""
-    import wit_world.imports.types as t
-
-    nxt = step.next
-    if isinstance(nxt, Next.Continue):
-        wit_next = t.Next_Continue()
-    elif isinstance(nxt, Next.Done):
-        wit_next = t.Next_Done(nxt.outcome)
-    else:
-        wit_next = t.Next_Wait([_wait_to_wit(t, w) for w in nxt.waits])
-    return t.StepResult(state=state_text, next=wit_next, status=step.status_text)
-
-
-def _wait_to_wit(t, wait: Wait):
-    if wait.kind == "event":
-        return t.WaitFor_Event(wait.value)
-    if wait.kind == "until":
-        return t.WaitFor_Until(wait.value)
-    if wait.kind == "cron":
-        return t.WaitFor_Cron(wait.value)
-    r = wait.value
-    # Stable JSON: asking again after a retry yields the same request, and
-    # answers are bound to this text.
-    return t.WaitFor_Approval(t.ApprovalRequest(id=r.id, question=r.question, details=r.details_text(), valid_for_ms=r.valid_for_ms))
 
 
 def failure_message(error: BaseException) -> str:

@@ -31,36 +31,40 @@ def _detect():
 
 
 class WitHost:
-    """The WIT imports of ``wakeful:agent``, imported on first use."""
+    """The WIT imports of ``wakeful:agent``. They are bound once, when the
+    host is first asked for: an ``import`` statement in a function runs at
+    every call, about 7,500 wasm instructions each in a guest."""
 
-    def call(self, name: str, args: str, key: str) -> str:
+    def __init__(self):
         from componentize_py_types import Err
-        import wit_world.imports.tools as wit
+        import wit_world.imports.host as wit_host
+        import wit_world.imports.tools as wit_tools
 
         from .tools import KINDS, ToolError
 
+        self.err = Err
+        self.tools = wit_tools
+        self.host = wit_host
+        self.kinds = KINDS
+        self.tool_error = ToolError
+
+    def call(self, name: str, args: str, key: str) -> str:
         try:
-            return wit.call(name, args, key)
-        except Err as e:
+            return self.tools.call(name, args, key)
+        except self.err as e:
             # ToolError_Denied(value=...) and so on.
             kind = type(e.value).__name__.rpartition("_")[2].lower()
-            cls = KINDS.get(kind, ToolError)
+            cls = self.kinds.get(kind, self.tool_error)
             raise cls(str(getattr(e.value, "value", e.value)), name) from None
 
     def now(self) -> int:
-        import wit_world.imports.host as wit
-
-        return wit.now()
+        return self.host.now()
 
     def run_id(self) -> str:
-        import wit_world.imports.host as wit
-
-        return wit.run_id()
+        return self.host.run_id()
 
     def log(self, level: str, message: str) -> None:
-        import wit_world.imports.host as wit
-
-        wit.log(wit.Level[level.upper()], message)
+        self.host.log(self.host.Level[level.upper()], message)
 
 
 def now() -> int:

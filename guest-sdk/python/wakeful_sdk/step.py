@@ -8,26 +8,12 @@ Builders return a new ``Step``; a ``Step`` is never changed in place.
 """
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
+from .jsontext import to_json
+
 U64_MAX = 2**64 - 1
-
-
-def _encoder(sort_keys: bool) -> json.JSONEncoder:
-    return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=sort_keys)
-
-
-# Made once: ``json.dumps`` with options builds a new encoder at every call,
-# which in a guest's interpreter is a good part of writing a step's state.
-_ENCODERS = {False: _encoder(False), True: _encoder(True)}
-
-
-def to_json(value: Any, sort_keys: bool = False) -> str:
-    """Compact JSON text, UTF-8 as is, as the host and the Rust SDK write it.
-    ``NaN`` and infinities are refused (they are not JSON)."""
-    return _ENCODERS[bool(sort_keys)].encode(value)
 
 
 def canonical_json(value: Any) -> str:

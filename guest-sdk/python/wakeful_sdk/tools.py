@@ -10,10 +10,10 @@ derive the key from what the call means (``"INC-7001:restart"``), never from
 a counter or the time: the same call gets the same key.
 """
 
-import json
 from typing import Any, Optional
 
 from . import host
+from .jsontext import from_json
 from .step import check_text, to_json
 
 
@@ -128,7 +128,7 @@ def read_result(name: str, text: str) -> Any:
     """A result that is not JSON is the tool's failure as far as the agent can
     tell; the message quotes the start of it for the operator."""
     try:
-        return json.loads(text)
+        return from_json(text)
     except ValueError as e:
         raise cannot_read(name, str(e), text) from None
 
