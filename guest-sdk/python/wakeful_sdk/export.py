@@ -20,6 +20,7 @@ from .jsontext import from_json
 from .seeding import defer_seeding
 from .step import U64_MAX, ApprovalRequest, Next, Step, Wait, _UNSET, to_json
 from .tools import ToolError, excerpt
+from .warm import warm_up
 from .wake import Approval, Event, Expired, Resume, Start, Timer
 
 #: What the host keeps of a guest's error is 4096 bytes; the SDK keeps its
@@ -152,50 +153,6 @@ def _event(wake) -> Event:
 def _approval(wake) -> Approval:
     a = wake.value
     return Approval(a.request_id, a.approved, a.by, a.at, a.comment, a.digest)
-
-
-#: Passes of ``warm_up``: enough for Python to specialise what it runs.
-WARM_UP_ROUNDS = 16
-
-
-def warm_up(wit: _Wit, rounds: int = WARM_UP_ROUNDS) -> None:
-    """Runs the SDK's glue around a step (JSON in and out, every kind of
-    wake and wait, the WIT types) ``rounds`` times, calling neither the
-    agent nor the host.
-
-    Called while componentize-py builds the component, whose memory is a
-    snapshot taken after ``app.py`` is imported; every step starts from
-    that snapshot. Python specialises bytecode as it runs it, writing into
-    the code objects: done here, it is in the snapshot, instead of being
-    done again (and the pages it writes copied) by every step."""
-    t = wit.t
-    state_text = '{"a": [1, 2.5, "x", null, true], "b": {"c": {"d": "e"}}, "n": 0}'
-    event = t.Event(id="e", topic="t", payload='{"k": [1, "v"]}', received_at=1)
-    approval = t.Approval(request_id="r", approved=True, by="b", at=1, comment=None, digest="d")
-    wakes = [
-        t.Wake_Start("{}"),
-        t.Wake_Event(event),
-        t.Wake_Approval(approval),
-        t.Wake_Timer(1),
-        t.Wake_Expired("r"),
-        t.Wake_Resume(),
-    ]
-    steps = [
-        lambda s: Step.continue_().with_state(s),
-        lambda s: Step.done("done").status("s"),
-        lambda s: Step.wait_event("t").or_(Wait.until(1)).or_(Wait.cron("0 * * * *")).status("s"),
-        lambda s: Step.wait_approval("r", "q", {"k": s["b"]}, 1000).with_state(s),
-    ]
-    for _ in range(rounds):
-        for wake in wakes:
-            wit.wake(wake)
-        for make in steps:
-            state = decode_state(state_text, "the warm-up state")
-            state["n"] += 1
-            step = make(state)
-            check_step(step)
-            new_state = state if step.new_state is _UNSET else step.new_state
-            wit.result(step, encode_state(new_state))
 
 
 def _world_base():
