@@ -308,7 +308,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     })?;
     let cached_load_ms = ms(t.elapsed());
     let faults_before = page_faults();
-    let (guest_call_p50_ms, guest_call_p99_ms) = guest_calls(&runtime, &loaded, workload, runs);
+    let (guest_call_p50_ms, guest_call_p99_ms) = guest_calls(&runtime, &loaded, workload, runs)?;
     let guest_call_faults = faults_before
         .zip(page_faults())
         .map(|(before, after)| after.saturating_sub(before) / runs as u64);
@@ -387,13 +387,16 @@ fn artifacts(cache_dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Times instantiating the agent and calling its first step `n` times,
-/// with no store behind it.
+/// with no store behind it, on a thread started as workers are: the guest
+/// runs on it in place, as a worker's step runs it. (Called from any other
+/// thread, each call would be handed to a guest thread and back, a wake-up
+/// and a context switch on each side that no worker pays.)
 fn guest_calls(
     runtime: &crate::runtime::Runtime,
     agent: &crate::runtime::LoadedAgent,
     workload: &Workload,
     n: usize,
-) -> (f64, f64) {
+) -> Result<(f64, f64), AppError> {
     struct NoTools;
     impl crate::runtime::ToolGate for NoTools {
         fn call(&mut self, _: &str, _: &str, _: &str) -> crate::runtime::ToolReply {
@@ -402,26 +405,38 @@ fn guest_calls(
             )))
         }
     }
-    let mut times: Vec<Duration> = (0..n)
-        .map(|i| {
-            let input = crate::runtime::StepInput {
-                run_id: format!("bench-{i}"),
-                step_number: 1,
-                now_ms: 0,
-                state: "null".into(),
-                wake: crate::model::Wake::Start {
-                    input: (workload.input)(i),
-                },
-                fuel_left: None,
-            };
-            let t = Instant::now();
-            let _ = runtime.step(agent, &input, &mut NoTools);
-            t.elapsed()
-        })
-        .collect();
+    // Made here: the workload's closures stay on this thread.
+    let inputs: Vec<String> = (0..n).map(|i| (workload.input)(i)).collect();
+    let calls = || {
+        inputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let input = crate::runtime::StepInput {
+                    run_id: format!("bench-{i}"),
+                    step_number: 1,
+                    now_ms: 0,
+                    state: "null".into(),
+                    wake: crate::model::Wake::Start { input },
+                    fuel_left: None,
+                };
+                let t = Instant::now();
+                let report = runtime.step(agent, &input, &mut NoTools);
+                let took = t.elapsed();
+                // A call that failed measured something else.
+                report
+                    .result
+                    .map(|_| took)
+                    .map_err(|e| AppError::Invalid(format!("guest call {i} failed: {e}")))
+            })
+            .collect::<Result<Vec<Duration>, AppError>>()
+    };
+    let mut times = crate::runtime::run_on_worker("bench-guest".into(), calls).map_err(|e| {
+        AppError::Invalid(format!("could not start a thread for the guest calls: {e}"))
+    })??;
     times.sort_unstable();
     let pick = |q: f64| ms(times[((times.len() as f64 - 1.0) * q).round() as usize]);
-    (pick(0.5), pick(0.99))
+    Ok((pick(0.5), pick(0.99)))
 }
 
 fn check_json(what: &str, text: &str) -> Result<(), AppError> {
