@@ -308,7 +308,8 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     })?;
     let cached_load_ms = ms(t.elapsed());
     let faults_before = page_faults();
-    let (guest_call_p50_ms, guest_call_p99_ms) = guest_calls(&runtime, &loaded, workload, runs)?;
+    let (guest_call_p50_ms, guest_call_p99_ms) =
+        guest_calls(&runtime, &loaded, workload, runs, false)?;
     let guest_call_faults = faults_before
         .zip(page_faults())
         .map(|(before, after)| after.saturating_sub(before) / runs as u64);
@@ -390,12 +391,17 @@ fn artifacts(cache_dir: &Path) -> Vec<PathBuf> {
 /// with no store behind it, on a thread started as workers are: the guest
 /// runs on it in place, as a worker's step runs it. (Called from any other
 /// thread, each call would be handed to a guest thread and back, a wake-up
-/// and a context switch on each side that no worker pays.)
+/// and a context switch on each side that no worker pays.) With
+/// `must_succeed`, a call the agent does not answer with a step result
+/// fails the measurement: for a workload known to succeed without tools,
+/// such a call measured something else. Otherwise each call is timed
+/// whatever it returns (an agent's own tools are not answered here).
 fn guest_calls(
     runtime: &crate::runtime::Runtime,
     agent: &crate::runtime::LoadedAgent,
     workload: &Workload,
     n: usize,
+    must_succeed: bool,
 ) -> Result<(f64, f64), AppError> {
     struct NoTools;
     impl crate::runtime::ToolGate for NoTools {
@@ -423,11 +429,12 @@ fn guest_calls(
                 let t = Instant::now();
                 let report = runtime.step(agent, &input, &mut NoTools);
                 let took = t.elapsed();
-                // A call that failed measured something else.
-                report
-                    .result
-                    .map(|_| took)
-                    .map_err(|e| AppError::Invalid(format!("guest call {i} failed: {e}")))
+                match report.result {
+                    Err(e) if must_succeed => {
+                        Err(AppError::Invalid(format!("guest call {i} failed: {e}")))
+                    }
+                    _ => Ok(took),
+                }
             })
             .collect::<Result<Vec<Duration>, AppError>>()
     };

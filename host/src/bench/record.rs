@@ -355,8 +355,8 @@ fn guest(samples: usize, config: &Config) -> Result<Guest, AppError> {
         Err("the artifact should be cached".into())
     })?;
     // Warm the instance pool and the guest threads first.
-    guest_calls(&runtime, &loaded, &workload, 50)?;
-    let (p50, p99) = guest_calls(&runtime, &loaded, &workload, samples.max(1))?;
+    guest_calls(&runtime, &loaded, &workload, 50, true)?;
+    let (p50, p99) = guest_calls(&runtime, &loaded, &workload, samples.max(1), true)?;
     Ok(Guest {
         agent,
         samples: samples.max(1),
