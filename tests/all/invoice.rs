@@ -211,3 +211,43 @@ fn bench_compares_several_agents_in_one_run() {
     let both = env.json(&["bench", "invoice", "incident", "--runs", "2"]);
     assert_eq!(both.as_array().map(Vec::len), Some(2), "{both}");
 }
+
+#[test]
+fn a_python_invoice_step_stays_within_its_instruction_budget() {
+    // Fuel counts the wasm instructions a step ran: unlike its time, it
+    // does not move with the machine. The Python SDK's glue was most of a
+    // Python step (the invoice agent's steps cost 406,323 and 654,927
+    // before the SDK was written for its interpreter, 167,539 and 301,572
+    // after); these bounds keep that from creeping back.
+    use crate::harness::{FAST_LIMITS, Lang};
+    let env =
+        Env::new("invoice-py-fuel", FAST_LIMITS).deploy_in(Lang::Python, "invoice_mail", &["kv"]);
+    env.ok(&["start", "invoice-mail-py", "--id", "inv"]);
+    env.work();
+    let mail = json!({"from": "billing@acme.test", "amount": 120}).to_string();
+    env.ok(&[
+        "send",
+        "inv",
+        "--topic",
+        "mail:invoice",
+        "--id",
+        "m1",
+        "--payload",
+        &mail,
+    ]);
+    env.work();
+    assert_eq!(env.show("inv")["status"], "done");
+    let history = env.json(&["history", "inv"]);
+    let fuel: Vec<u64> = history
+        .as_array()
+        .expect("history is a list of checkpoints")
+        .iter()
+        .map(|c| c["fuel_used"].as_u64().unwrap())
+        .collect();
+    assert_eq!(fuel.len(), 2, "{history}");
+    assert!(fuel[0] < 250_000, "the first step (a start): {fuel:?}");
+    assert!(
+        fuel[1] < 400_000,
+        "the second step (kv put, log, done): {fuel:?}"
+    );
+}
