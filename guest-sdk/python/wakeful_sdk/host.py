@@ -47,6 +47,7 @@ class WitHost:
         self.host = wit_host
         self.kinds = KINDS
         self.tool_error = ToolError
+        self.levels = {name.lower(): value for name, value in wit_host.Level.__members__.items()}
 
     def call(self, name: str, args: str, key: str) -> str:
         try:
@@ -64,7 +65,7 @@ class WitHost:
         return self.host.run_id()
 
     def log(self, level: str, message: str) -> None:
-        self.host.log(self.host.Level[level.upper()], message)
+        self.host.log(self.levels[level], message)
 
 
 def now() -> int:

@@ -108,7 +108,8 @@ def call(name: str, args: Any, idempotency_key: str) -> Any:
         text = to_json(args)
     except (TypeError, ValueError) as e:
         raise Invalid(f"the arguments for tool '{name}' are not JSON: {e}", name) from None
-    return read_result(name, call_raw(name, text, idempotency_key))
+    check_text("the idempotency key", idempotency_key)
+    return read_result(name, _call(name, text, idempotency_key))
 
 
 def call_raw(name: str, args: str, idempotency_key: str) -> str:
@@ -116,6 +117,11 @@ def call_raw(name: str, args: str, idempotency_key: str) -> str:
     check_text("the tool name", name)
     check_text("the tool arguments", args)
     check_text("the idempotency key", idempotency_key)
+    return _call(name, args, idempotency_key)
+
+
+def _call(name: str, args: str, idempotency_key: str) -> str:
+    # The texts are checked by the caller.
     try:
         return host.current().call(name, args, idempotency_key)
     except ToolError as e:

@@ -80,6 +80,7 @@ def _warm_tools(rounds: int) -> None:
     stand_in.err = real.err
     stand_in.kinds = real.kinds
     stand_in.tool_error = real.tool_error
+    stand_in.levels = real.levels
     stand_in.tools = types.SimpleNamespace(call=_answer)
     stand_in.host = types.SimpleNamespace(
         Level=real.host.Level,
