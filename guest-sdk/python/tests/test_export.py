@@ -1,4 +1,5 @@
 import json
+import sys
 import unittest
 
 from wakeful_sdk import (
@@ -22,6 +23,7 @@ from wakeful_sdk import (
     run_id,
     testing,
 )
+from wakeful_sdk import warm
 from wakeful_sdk.export import MAX_ERROR_BYTES, agent_info
 
 from . import fake_wit
@@ -194,6 +196,24 @@ class WitTest(unittest.TestCase):
         self.assertEqual((stepped, self.imports.calls, self.imports.logs), ([], [], []))
         world.step("", self.t["Wake_Start"]("{}"))
         self.assertEqual(len(stepped), 1)
+
+    def test_the_warm_up_runs_the_tool_helpers_against_its_stand_in(self):
+        asked = []
+        answer = warm._answer
+
+        def counting(name, args, key):
+            asked.append(name)
+            return answer(name, args, key)
+
+        warm._answer = counting
+        try:
+            export(Counter)
+        finally:
+            warm._answer = answer
+        self.assertEqual(set(asked), {"kv", "lease", "callback", "llm"})
+        self.assertEqual(self.imports.calls, [], "the real imports were not called")
+        self.assertIsInstance(host.current(), host.WitHost)
+        self.assertIs(host.current().tools, sys.modules["wit_world.imports.tools"], "the real host is back")
 
     def test_info(self):
         info = self.world.info()

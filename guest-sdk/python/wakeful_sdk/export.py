@@ -147,12 +147,7 @@ class _Wit:
 
 def _event(wake) -> Event:
     e = wake.value
-    try:
-        payload = from_json(e.payload) if e.payload.strip() else None
-    except ValueError as err:
-        # Named only when it fails: an f-string costs at every call.
-        raise StepFailure(f"the payload of event {e.id} is not JSON: {err}") from None
-    return Event(e.id, e.topic, payload, e.received_at)
+    return Event(e.id, e.topic, _parse(e.payload, "the payload of event {}", e.id), e.received_at)
 
 
 def _approval(wake) -> Approval:
@@ -248,15 +243,17 @@ def _is_u64(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= U64_MAX
 
 
-def _parse(text: str, what: str) -> Any:
+def _parse(text: str, what: str, *names) -> Any:
     """Start inputs and event payloads are JSON by contract; empty text is
-    no value (a run started without input)."""
+    no value (a run started without input). ``what`` is formatted with
+    ``names`` only when the text is refused: formatting costs a guest at
+    every call."""
     if not text or not text.strip():
         return None
     try:
         return from_json(text)
     except ValueError as e:
-        raise StepFailure(f"{what} is not JSON: {e}") from None
+        raise StepFailure(f"{what.format(*names)} is not JSON: {e}") from None
 
 
 def failure_message(error: BaseException) -> str:

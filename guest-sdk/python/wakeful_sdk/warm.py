@@ -76,17 +76,14 @@ def _warm_tools(rounds: int) -> None:
     real = host.current()
     if not isinstance(real, host.WitHost):
         return
-    stand_in = host.WitHost.__new__(host.WitHost)
-    stand_in.err = real.err
-    stand_in.kinds = real.kinds
-    stand_in.tool_error = real.tool_error
-    stand_in.levels = real.levels
-    stand_in.tools = types.SimpleNamespace(call=_answer)
-    stand_in.host = types.SimpleNamespace(
-        Level=real.host.Level,
-        now=lambda: 1,
-        run_id=lambda: "warm-up",
-        log=lambda level, message: None,
+    stand_in = host.WitHost(
+        tools=types.SimpleNamespace(call=_answer),
+        host=types.SimpleNamespace(
+            Level=real.host.Level,
+            now=lambda: 1,
+            run_id=lambda: "warm-up",
+            log=lambda level, message: None,
+        ),
     )
     host._backend = stand_in
     try:
