@@ -453,6 +453,15 @@ pub trait Store: Send {
     /// Returns false when no such switch was set.
     fn clear_switch(&mut self, scope: &str) -> Result<bool>;
     fn switches(&self) -> Result<Vec<Switch>>;
+    /// The oldest switch that stops run `run_id` of `agent` (`all`,
+    /// `agent:` or `run:` scope), or with `tool` a call of that tool in it
+    /// (`tool:` scope too), if any.
+    fn switch_covering(
+        &self,
+        agent: &str,
+        run_id: &str,
+        tool: Option<&str>,
+    ) -> Result<Option<Switch>>;
 
     // ---- audit
     fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()>;

@@ -219,12 +219,8 @@ impl StepGate<'_> {
 
     /// The kill switch that stops a call of `name` in this run now, if any.
     fn switch_covering(&self, name: &str) -> Result<Option<Switch>, crate::store::StoreError> {
-        let tool = format!("tool:{name}");
-        Ok(self
-            .store
-            .switches()?
-            .into_iter()
-            .find(|s| s.covers_run(self.agent, self.run_id) || s.scope == tool))
+        self.store
+            .switch_covering(self.agent, self.run_id, Some(name))
     }
 
     /// Stops the step: the run is parked until an operator says what became

@@ -169,9 +169,8 @@ impl Worker<'_> {
         Ok(self
             .app
             .store
-            .switches()?
-            .iter()
-            .any(|s| s.covers_run(&run.agent, &run.run_id)))
+            .switch_covering(&run.agent, &run.run_id, None)?
+            .is_some())
     }
 
     /// Writes the group's checkpoints in one transaction and says how each

@@ -213,6 +213,8 @@ pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
 /// tables into its archive row, inside the caller's transaction.
 pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
     let mut packed = read(tx, run_id)?;
+    // No archive row is ever empty (`write` deletes it instead).
+    let replacing = !packed.is_empty();
     let checkpoints = super::runs::live_checkpoints(tx, run_id)?;
     packed.checkpoints.extend(checkpoints.into_iter().map(|c| {
         PackedCheckpoint(
@@ -241,14 +243,17 @@ pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
             .and_then(|mut stmt| stmt.execute([run_id]))
             .ctx_with(|| format!("moving the {table} rows of run {run_id} to its archive"))?;
     }
-    write(tx, run_id, &mut packed)
+    write(tx, run_id, &mut packed, replacing)
 }
 
-/// Writes (or deletes, when empty) the archive row of `run_id`.
-fn write(tx: &Connection, run_id: &str, packed: &mut Packed) -> Result<()> {
-    tx.prepare_cached("DELETE FROM run_archives WHERE run_id = ?1")
-        .and_then(|mut stmt| stmt.execute([run_id]))
-        .ctx_with(|| format!("replacing the archive of run {run_id}"))?;
+/// Writes (or deletes, when empty) the archive row of `run_id`;
+/// `replacing` when it may have one already.
+fn write(tx: &Connection, run_id: &str, packed: &mut Packed, replacing: bool) -> Result<()> {
+    if replacing {
+        tx.prepare_cached("DELETE FROM run_archives WHERE run_id = ?1")
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("replacing the archive of run {run_id}"))?;
+    }
     if packed.is_empty() {
         return Ok(());
     }
@@ -272,7 +277,7 @@ pub(super) fn prune(tx: &Connection, run_id: &str) -> Result<()> {
     let mut packed = read(tx, run_id)?;
     packed.checkpoints.clear();
     packed.ledger.clear();
-    write(tx, run_id, &mut packed)
+    write(tx, run_id, &mut packed, true)
 }
 
 /// The archived audit rows with ids in `(after, up_to]`, in id order, of

@@ -2,7 +2,9 @@
 //! [`insert`] inside their own transaction, so that an action and its audit
 //! row are written together or not at all.
 
-use super::db::{Connection, Row, params};
+use std::sync::LazyLock;
+
+use super::db::{Connection, Row, ToSql, params};
 
 use super::{Context, from_json, to_json};
 use crate::model::Millis;
@@ -14,6 +16,57 @@ pub(super) fn insert(conn: &Connection, entry: &AuditEntry, at: Millis) -> Resul
     conn.prepare_cached("INSERT INTO audit (at, run_id, kind, data) VALUES (?1, ?2, ?3, ?4)")
         .and_then(|mut stmt| stmt.execute(params![at, entry.run_id, entry.kind, data]))
         .ctx_with(|| format!("appending an audit row of kind `{}`", entry.kind))?;
+    Ok(())
+}
+
+/// The most rows one statement of [`insert_all`] appends.
+const ROWS_PER_INSERT: usize = 8;
+
+/// `INSERT INTO audit` statements of 1 to [`ROWS_PER_INSERT`] rows.
+static INSERTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (1..=ROWS_PER_INSERT)
+        .map(|rows| {
+            let values: Vec<String> = (0..rows)
+                .map(|r| {
+                    let p = r * 4;
+                    format!("(?{}, ?{}, ?{}, ?{})", p + 1, p + 2, p + 3, p + 4)
+                })
+                .collect();
+            format!(
+                "INSERT INTO audit (at, run_id, kind, data) VALUES {}",
+                values.join(", ")
+            )
+        })
+        .collect()
+});
+
+/// Appends rows in their order inside the caller's transaction, several
+/// to a statement: a statement's fixed cost (binding, running it, and the
+/// update of `sqlite_sequence` that `AUTOINCREMENT` makes at its end) is
+/// paid once for a step's rows instead of once for each. Ids are given in
+/// the order of the values, as one insert after another would.
+pub(super) fn insert_all<'a>(
+    conn: &Connection,
+    entries: impl IntoIterator<Item = &'a AuditEntry>,
+    at: Millis,
+) -> Result<()> {
+    let entries: Vec<&AuditEntry> = entries.into_iter().collect();
+    for chunk in entries.chunks(ROWS_PER_INSERT) {
+        let data = chunk
+            .iter()
+            .map(|entry| to_json(&entry.data, "an audit row"))
+            .collect::<Result<Vec<String>>>()?;
+        let mut values: Vec<&dyn ToSql> = Vec::with_capacity(chunk.len() * 4);
+        for (entry, data) in chunk.iter().zip(&data) {
+            values.extend([&at as &dyn ToSql, &entry.run_id, &entry.kind, data]);
+        }
+        conn.prepare_cached(&INSERTS[chunk.len() - 1])
+            .and_then(|mut stmt| stmt.execute(&values[..]))
+            .ctx_with(|| {
+                let kinds: Vec<&str> = chunk.iter().map(|e| e.kind.as_str()).collect();
+                format!("appending audit rows of kinds {}", kinds.join(", "))
+            })?;
+    }
     Ok(())
 }
 

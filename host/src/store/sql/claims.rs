@@ -15,7 +15,7 @@
 
 use super::db::{Connection, OptionalExtension, params};
 
-use super::db::{Dialect, Isolation, write_deferred};
+use super::db::{Dialect, Isolation, read_together, write_deferred};
 use super::runs::{self, event_from_row};
 use super::{Context, clamp_time};
 use crate::model::{ApprovalAnswer, Millis, Wake};
@@ -160,16 +160,18 @@ fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>
 /// Whether any run is due at `now` and not leased: the kinds of wake are
 /// asked one after another, and the first that has one answers.
 fn any_claimable(conn: &Connection, now: Millis) -> Result<bool> {
-    for sql in CLAIMABLE {
-        let found = conn
-            .prepare_cached(sql)
-            .and_then(|mut stmt| stmt.exists(params![now, 1_i64]))
-            .ctx("looking for runs to claim")?;
-        if found {
-            return Ok(true);
+    read_together(conn, || {
+        for sql in CLAIMABLE {
+            let found = conn
+                .prepare_cached(sql)
+                .and_then(|mut stmt| stmt.exists(params![now, 1_i64]))
+                .ctx("looking for runs to claim")?;
+            if found {
+                return Ok(true);
+            }
         }
-    }
-    Ok(false)
+        Ok(false)
+    })
 }
 
 pub(super) fn claim(
@@ -322,6 +324,10 @@ pub(super) fn next_due_wait(conn: &Connection, now: Millis) -> Result<Option<Mil
 }
 
 pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
+    read_together(conn, || count_due_but_claimed(conn, now))
+}
+
+fn count_due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
     let mut count = 0;
     for sql in [
         concat!(
@@ -499,9 +505,20 @@ pub(super) fn check_claim(conn: &Connection, run_id: &str, epoch: u64) -> Result
                 .optional()
         })
         .ctx_with(|| format!("checking the claim on run {run_id}"))?;
+    claim_holds(
+        run_id,
+        epoch,
+        current.as_ref().map(|(e, o)| (*e, o.is_some())),
+    )
+}
+
+/// The verdict of [`check_claim`] on a run's `epoch` and whether it has a
+/// `lease_owner`, as read (`None`: no such run), for callers that read
+/// them with other columns of the row.
+pub(super) fn claim_holds(run_id: &str, epoch: u64, current: Option<(u64, bool)>) -> Result<()> {
     match current {
         None => Err(StoreError::UnknownRun(run_id.to_string())),
-        Some((current, Some(_))) if current == epoch => Ok(()),
+        Some((current, true)) if current == epoch => Ok(()),
         Some(_) => Err(StoreError::LostClaim {
             run_id: run_id.to_string(),
             epoch,

@@ -5,7 +5,7 @@
 use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
-use super::claims::check_claim;
+use super::claims::{check_claim, claim_holds};
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
 use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake, approval_digest};
@@ -33,7 +33,7 @@ pub(super) fn new_token() -> Result<String> {
 pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
-        write_step(tx, c, None).map(drop)
+        write_step(tx, c, None, false).map(drop)
     })
 }
 
@@ -54,7 +54,7 @@ pub(super) fn commit_steps(
         let mut refused: Vec<&str> = vec![];
         // The last step written, while the next may be chained to it.
         let mut written: Option<(&StepCommit, Written)> = None;
-        for c in commits {
+        for (i, c) in commits.iter().enumerate() {
             let before = written
                 .take()
                 .filter(|(prev, _)| prev.run_id == c.run_id && prev.keep_claim)
@@ -63,7 +63,11 @@ pub(super) fn commit_steps(
                     version: w.version,
                     state: &prev.state,
                     waits_cleared: prev.waits.is_empty(),
+                    fuel_unwritten: w.fuel_unwritten,
                 });
+            let row_left = commits
+                .get(i + 1)
+                .is_some_and(|next| overwrites_run_row(c, next));
             if refused.contains(&c.run_id.as_str()) {
                 outcomes.push(Err(StoreError::Conflict(format!(
                     "a step of run {} before this one in the same commit was refused",
@@ -73,13 +77,13 @@ pub(super) fn commit_steps(
             }
             if !can_be_refused(c, before.as_ref()) {
                 // Nothing to undo alone: any error fails the transaction.
-                written = Some((c, write_step(tx, c, before)?));
+                written = Some((c, write_step(tx, c, before, row_left)?));
                 outcomes.push(Ok(()));
                 continue;
             }
             tx.control("SAVEPOINT step")
                 .ctx("opening a savepoint for a step")?;
-            match write_step(tx, c, before) {
+            match write_step(tx, c, before, row_left) {
                 Ok(w) => {
                     tx.control("RELEASE SAVEPOINT step")
                         .ctx("closing a step's savepoint")?;
@@ -118,10 +122,28 @@ fn can_be_refused(c: &StepCommit, before: Option<&Before<'_>>) -> bool {
         || !c.waits.is_empty()
 }
 
+/// Whether `next`, chained after `c` in the same commit, is sure to be
+/// written over `c`'s run row: it cannot be refused alone (no kv or lease
+/// writes, no waits; see [`can_be_refused`]), so that writing `c`'s row
+/// would only be overwritten. Its `UPDATE` is the costliest statement of a
+/// step. A step that ends or parks the run writes its row itself.
+fn overwrites_run_row(c: &StepCommit, next: &StepCommit) -> bool {
+    next.run_id == c.run_id
+        && c.keep_claim
+        && c.park.is_none()
+        && !matches!(c.next, Next::Done { .. })
+        && next.effects.kv.is_empty()
+        && next.effects.leases.is_empty()
+        && next.waits.is_empty()
+}
+
 /// What a step wrote that the step chained after it needs.
 struct Written {
     seq: u64,
     version: String,
+    /// Fuel of this step and of the steps before it whose run row was
+    /// left to a later step, not yet added to the row.
+    fuel_unwritten: u64,
 }
 
 /// The step of the same run written just before in this transaction,
@@ -134,26 +156,50 @@ struct Before<'a> {
     state: &'a str,
     /// Whether that step left the run with no waits (it continued).
     waits_cleared: bool,
+    /// Fuel that step and the ones before it did not add to the run row.
+    fuel_unwritten: u64,
 }
 
-/// Writes one step's commit inside the caller's transaction.
-fn write_step(tx: &Connection, c: &StepCommit, before: Option<Before<'_>>) -> Result<Written> {
+/// Writes one step's commit inside the caller's transaction. With
+/// `row_left`, the run's row is left to the step chained after it in the
+/// same transaction (see [`overwrites_run_row`]).
+fn write_step(
+    tx: &Connection,
+    c: &StepCommit,
+    before: Option<Before<'_>>,
+    row_left: bool,
+) -> Result<Written> {
     let run_id = c.run_id.as_str();
     let waits_cleared = before.as_ref().is_some_and(|b| b.waits_cleared);
+    let fuel_unwritten = before.as_ref().map_or(0, |b| b.fuel_unwritten);
     let (steps, version, previous): (u64, String, std::borrow::Cow<'_, str>) = match before {
         Some(b) => (b.seq, b.version, b.state.into()),
         None => {
-            check_claim(tx, run_id, c.epoch)?;
-            tx.prepare_cached("SELECT steps, version, state FROM runs WHERE run_id = ?1")
+            // The claim and what the step starts from, in one read.
+            let row: Option<(u64, bool, u64, String, String)> = tx
+                .prepare_cached(
+                    "SELECT epoch, lease_owner IS NOT NULL, steps, version, state FROM runs \
+                     WHERE run_id = ?1",
+                )
                 .and_then(|mut stmt| {
                     stmt.query_row([run_id], |row| {
-                        Ok((row.get(0)?, row.get(1)?, row.get::<_, String>(2)?.into()))
+                        Ok((
+                            row.get(0)?,
+                            row.get(1)?,
+                            row.get(2)?,
+                            row.get(3)?,
+                            row.get(4)?,
+                        ))
                     })
+                    .optional()
                 })
-                .ctx_with(|| format!("reading run {run_id}"))?
+                .ctx_with(|| format!("reading run {run_id}"))?;
+            claim_holds(run_id, c.epoch, row.as_ref().map(|r| (r.0, r.1)))?;
+            let (_, _, steps, version, state) = row.expect("checked by claim_holds");
+            (steps, version, state.into())
         }
     };
-    super::effects::apply(tx, &c.effects, c.at)?;
+    let call_rows = super::effects::apply(tx, &c.effects, c.at)?;
     let seq = steps + 1;
 
     // The run's state is that of its last checkpoint (every write of one
@@ -197,31 +243,34 @@ fn write_step(tx: &Connection, c: &StepCommit, before: Option<Before<'_>>) -> Re
         Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
     };
     let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
-    let waits_json = to_json(&wait_list, "the waits")?;
-    tx.prepare_cached(
-        "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
+    let fuel_unwritten = fuel_unwritten + c.fuel_used;
+    if !row_left {
+        let waits_json = to_json(&wait_list, "the waits")?;
+        tx.prepare_cached(
+            "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
          wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
          last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
          lease_owner = CASE WHEN ?12 = 1 THEN lease_owner END, \
          lease_expires = CASE WHEN ?12 = 1 THEN lease_expires END WHERE run_id = ?1",
-    )
-    .and_then(|mut stmt| {
-        stmt.execute(params![
-            run_id,
-            status,
-            c.status_text,
-            c.state,
-            outcome,
-            wake_when,
-            waits_json,
-            seq,
-            c.fuel_used,
-            pending,
-            c.at,
-            i64::from(c.keep_claim),
-        ])
-    })
-    .ctx_with(|| format!("updating run {run_id}"))?;
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                status,
+                c.status_text,
+                c.state,
+                outcome,
+                wake_when,
+                waits_json,
+                seq,
+                fuel_unwritten,
+                pending,
+                c.at,
+                i64::from(c.keep_claim),
+            ])
+        })
+        .ctx_with(|| format!("updating run {run_id}"))?;
+    }
 
     consume_wake(tx, run_id, &c.wake, seq)?;
 
@@ -299,9 +348,8 @@ fn write_step(tx: &Connection, c: &StepCommit, before: Option<Before<'_>>) -> Re
         }
     }
 
-    for entry in &c.audit {
-        audit::insert(tx, entry, c.at)?;
-    }
+    // The calls' rows first, in the order they were written before.
+    audit::insert_all(tx, call_rows.iter().chain(&c.audit), c.at)?;
 
     // The step is kept; only the next one waits for an operator. Its
     // waits stay, so a resume puts the run back where this step left it.
@@ -323,7 +371,11 @@ fn write_step(tx: &Connection, c: &StepCommit, before: Option<Before<'_>>) -> Re
     if status == "done" {
         super::archive::pack(tx, run_id)?;
     }
-    Ok(Written { seq, version })
+    Ok(Written {
+        seq,
+        version,
+        fuel_unwritten: if row_left { fuel_unwritten } else { 0 },
+    })
 }
 
 /// Marks the delivered wake as used so that no later claim delivers it again.

@@ -5,14 +5,15 @@
 use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
 use super::claims::check_claim;
-use super::{Context, tools};
+use super::{Context, audit, tools};
 use crate::model::Millis;
-use crate::store::{Effects, Held, Result, StoreError};
+use crate::store::{AuditEntry, Effects, Held, Result, StoreError};
 
 /// Writes `effects` inside the caller's transaction, or fails with
 /// [`StoreError::Conflict`] when a key or lease is no longer what the step
-/// found (the caller's transaction is then undone).
-pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<()> {
+/// found (the caller's transaction is then undone). Returns the calls'
+/// audit rows, for the caller to append.
+pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Vec<AuditEntry>> {
     for (key, kv) in &effects.kv {
         let written = if kv.found == 0 {
             tx.prepare_cached(
@@ -78,10 +79,11 @@ pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<()
             )));
         }
     }
+    let mut rows = Vec::with_capacity(effects.calls.len());
     for (call, result) in &effects.calls {
-        tools::record(tx, call, result, at)?;
+        rows.extend(tools::record_ledger(tx, call, result, at)?);
     }
-    Ok(())
+    Ok(rows)
 }
 
 /// Writes `effects` of the claimed run in a transaction of their own,
@@ -104,7 +106,8 @@ pub(super) fn flush(
         Isolation::Serializable,
         |tx| {
             check_claim(tx, run_id, epoch)?;
-            apply(tx, effects, at)
+            let rows = apply(tx, effects, at)?;
+            audit::insert_all(tx, &rows, at)
         },
     )
 }

@@ -382,6 +382,15 @@ impl Store for SqlStore {
         switches::switches(&self.conn)
     }
 
+    fn switch_covering(
+        &self,
+        agent: &str,
+        run_id: &str,
+        tool: Option<&str>,
+    ) -> Result<Option<Switch>> {
+        switches::covering(&self.conn, agent, run_id, tool)
+    }
+
     fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()> {
         write(&mut self.conn, "appending an audit row", |tx| {
             audit::insert(tx, entry, at)

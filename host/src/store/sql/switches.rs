@@ -86,6 +86,37 @@ pub(super) fn clear_switch_audited(
     })
 }
 
+/// The oldest switch that stops run `run_id` of `agent`, or with `tool`
+/// a call of it in the run. Read whole and chosen here: the table holds a
+/// handful of rows at most, and a lookup per scope (an `IN` list) or an
+/// `ORDER BY` would cost every tool call a temporary table or a sorter.
+pub(super) fn covering(
+    conn: &Connection,
+    agent: &str,
+    run_id: &str,
+    tool: Option<&str>,
+) -> Result<Option<Switch>> {
+    let tool = tool.map(|t| format!("tool:{t}"));
+    let mut found: Option<Switch> = None;
+    conn.prepare_cached("SELECT scope, reason, at FROM switches")
+        .and_then(|mut stmt| {
+            for switch in stmt.query_map(params![], switch_from_row)? {
+                let switch = switch?;
+                let covers = switch.covers_run(agent, run_id)
+                    || tool.as_deref() == Some(switch.scope.as_str());
+                let older = found
+                    .as_ref()
+                    .is_none_or(|f| (switch.at, &switch.scope) < (f.at, &f.scope));
+                if covers && older {
+                    found = Some(switch);
+                }
+            }
+            Ok(())
+        })
+        .ctx_with(|| format!("reading the kill switches over run {run_id}"))?;
+    Ok(found)
+}
+
 /// Every switch that is on, oldest first.
 pub(super) fn switches(conn: &Connection) -> Result<Vec<Switch>> {
     conn.prepare_cached("SELECT scope, reason, at FROM switches ORDER BY at, scope")

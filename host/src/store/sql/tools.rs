@@ -133,6 +133,21 @@ pub(super) fn record(
     result: &ToolResult,
     at: Millis,
 ) -> Result<bool> {
+    let Some(row) = record_ledger(conn, call, result, at)? else {
+        return Ok(false);
+    };
+    audit::insert(conn, &row, at)?;
+    Ok(true)
+}
+
+/// [`record`] without its audit row, which it returns (when the call was
+/// recorded now) for the caller to append with others.
+pub(super) fn record_ledger(
+    conn: &Connection,
+    call: &LedgerWrite,
+    result: &ToolResult,
+    at: Millis,
+) -> Result<Option<AuditEntry>> {
     let result_json = to_json(result, "a tool result")?;
     let inserted = conn
         .prepare_cached(
@@ -154,7 +169,7 @@ pub(super) fn record(
         .and_then(|mut stmt| stmt.execute([&call.run_id, &call.key]))
         .ctx_with(|| format!("clearing the intent {} of run {}", call.key, call.run_id))?;
     if inserted == 0 {
-        return Ok(false);
+        return Ok(None);
     }
     let mut data = json!({
         "tool": call.tool,
@@ -168,8 +183,11 @@ pub(super) fn record(
     if let Err(error) = result {
         data["error"] = json!(error);
     }
-    audit::insert_kind(conn, Some(&call.run_id), "tool", data, at)?;
-    Ok(true)
+    Ok(Some(AuditEntry {
+        run_id: Some(call.run_id.clone()),
+        kind: "tool".into(),
+        data,
+    }))
 }
 
 /// Records a call; with `usage`, charges it to the run in the same

@@ -285,3 +285,32 @@ fn claims_read_woken_runs_off_indexes_without_sorting_them() {
         );
     }
 }
+
+#[test]
+fn a_chain_that_leaves_its_run_row_to_the_last_step_adds_up_every_steps_fuel() {
+    let (_db, mut store) = setup("group-chain-row");
+    let (c1, w1) = claim(&mut store, 10).expect("r1 is due");
+    let fuel_before = store.run("r1").unwrap().unwrap().fuel_used;
+    // Three steps in a row, none of which can be refused after the first:
+    // only the last one's run row is written, and it must carry all three.
+    let mut first = step(&c1, w1, Next::Continue, vec![], 20);
+    first.keep_claim = true;
+    first.fuel_used = 100;
+    let mut second = step(&c1, Wake::Resume, Next::Continue, vec![], 21);
+    second.keep_claim = true;
+    second.fuel_used = 20;
+    let mut third = step(&c1, Wake::Resume, waiting(&[]), vec![], 22);
+    third.fuel_used = 3;
+    third.status_text = Some("third".into());
+
+    let outcomes = store.commit_steps(&[first, second, third]).unwrap();
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    let run = store.run("r1").unwrap().unwrap();
+    assert_eq!(run.fuel_used, fuel_before + 123);
+    assert_eq!(
+        (run.steps, run.state.as_str(), run.status_text.as_deref()),
+        (3, r#"{"at":22}"#, Some("third"))
+    );
+    assert_eq!(run.status, RunStatus::Waiting);
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 3);
+}
