@@ -93,7 +93,7 @@ fn the_record_measures_every_workload_against_the_floor() {
     // history) and the worker's look for more work after each commit.
     // A step that reads or writes more than it needs shows here.
     assert!(
-        f(&r, "/sequential/statements_per_step") <= 24.0,
+        f(&r, "/sequential/statements_per_step") <= 20.0,
         "statements per step one at a time: {r}"
     );
     assert_eq!(r["sequential"]["workers"], 1, "{r}");

@@ -540,27 +540,6 @@ impl Drop for Transaction<'_> {
     }
 }
 
-/// Runs `f`, whose statements only read, in one read transaction on
-/// SQLite when none is open: each statement outside a transaction takes
-/// and drops WAL read locks of its own (two `fcntl` calls, and a check of
-/// the WAL for other writers' commits), most of the cost of a short read.
-/// On PostgreSQL each statement runs as before.
-pub fn read_together<T>(conn: &Connection, f: impl FnOnce() -> StoreResult<T>) -> StoreResult<T> {
-    if !matches!(&conn.backend, Backend::Sqlite(c) if c.is_autocommit()) {
-        return f();
-    }
-    conn.control("BEGIN DEFERRED")
-        .map_err(|e| db_error("starting a read", e))?;
-    let value = f();
-    // Only read: ending it keeps or loses nothing.
-    if let Err(e) = conn.control("ROLLBACK")
-        && value.is_ok()
-    {
-        return Err(db_error("ending a read", e));
-    }
-    value
-}
-
 /// How often a transaction that PostgreSQL aborted for a conflict is run
 /// again before the conflict is reported.
 const CONFLICT_RETRIES: u32 = 100;
