@@ -159,18 +159,19 @@ fn claimable(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<String>
     Ok(ids)
 }
 
-/// [`CLAIMABLE`]'s queries as one: whether any of them finds a run. `OR`
-/// stops at the first that does, and one statement takes and drops the
-/// WAL read locks once instead of once per query.
+/// [`CLAIMABLE`]'s queries as one: a row when any of them finds a run. An
+/// `OR` in a `WHERE` stops at the first that does (in a result column both
+/// sides would be computed), and one statement takes and drops the WAL
+/// read locks once instead of once per query.
 pub(super) static ANY_CLAIMABLE: LazyLock<String> = LazyLock::new(|| {
     let each: Vec<String> = CLAIMABLE.iter().map(|q| format!("EXISTS ({q})")).collect();
-    format!("SELECT {}", each.join(" OR "))
+    format!("SELECT 1 WHERE {}", each.join(" OR "))
 });
 
 /// Whether any run is due at `now` and not leased.
 fn any_claimable(conn: &Connection, now: Millis) -> Result<bool> {
     conn.prepare_cached(&ANY_CLAIMABLE)
-        .and_then(|mut stmt| stmt.query_row(params![now, 1_i64], |row| row.get(0)))
+        .and_then(|mut stmt| stmt.exists(params![now, 1_i64]))
         .ctx("looking for runs to claim")
 }
 
