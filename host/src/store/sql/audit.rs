@@ -12,11 +12,7 @@ use crate::store::{AuditEntry, AuditRow, Result};
 
 /// Appends one row inside the caller's transaction.
 pub(super) fn insert(conn: &Connection, entry: &AuditEntry, at: Millis) -> Result<()> {
-    let data = to_json(&entry.data, "an audit row")?;
-    conn.prepare_cached("INSERT INTO audit (at, run_id, kind, data) VALUES (?1, ?2, ?3, ?4)")
-        .and_then(|mut stmt| stmt.execute(params![at, entry.run_id, entry.kind, data]))
-        .ctx_with(|| format!("appending an audit row of kind `{}`", entry.kind))?;
-    Ok(())
+    insert_all(conn, [entry], at)
 }
 
 /// The most rows one statement of [`insert_all`] appends.
@@ -64,7 +60,7 @@ pub(super) fn insert_all<'a>(
             .and_then(|mut stmt| stmt.execute(&values[..]))
             .ctx_with(|| {
                 let kinds: Vec<&str> = chunk.iter().map(|e| e.kind.as_str()).collect();
-                format!("appending audit rows of kinds {}", kinds.join(", "))
+                format!("appending audit rows of kind {}", kinds.join(", "))
             })?;
     }
     Ok(())

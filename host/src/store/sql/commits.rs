@@ -242,9 +242,9 @@ fn write_step(
         Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
         Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
     };
-    let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
     let fuel_unwritten = fuel_unwritten + c.fuel_used;
     if !row_left {
+        let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
         let waits_json = to_json(&wait_list, "the waits")?;
         tx.prepare_cached(
             "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \

@@ -346,6 +346,62 @@ fn kill_switches_stop_claims_until_cleared() {
 }
 
 #[test]
+fn a_tool_call_is_stopped_by_the_oldest_switch_over_its_run_or_its_tool() {
+    let (_db, mut store) = setup("switch-covering");
+    let none = store.switch_covering("mail", "r1", Some("kv")).unwrap();
+    assert!(none.is_none());
+    // The oldest in neither the table's order (by scope) nor its reverse.
+    for (scope, at) in [
+        ("agent:mail", 4),
+        ("run:r1", 1),
+        ("tool:kv", 3),
+        ("tool:http", 2),
+        ("run:r2", 1),
+        ("agent:other", 0),
+    ] {
+        let switch = Switch {
+            scope: scope.into(),
+            reason: None,
+            at,
+        };
+        store.set_switch(&switch).unwrap();
+    }
+    let covering = |store: &SqlStore, agent: &str, run: &str, tool: Option<&str>| {
+        store
+            .switch_covering(agent, run, tool)
+            .unwrap()
+            .map(|s| s.scope)
+    };
+    let scope = |agent: &str, run: &str, tool: Option<&str>| covering(&store, agent, run, tool);
+    assert_eq!(scope("mail", "r1", Some("kv")).as_deref(), Some("run:r1"));
+    assert_eq!(scope("mail", "r5", Some("kv")).as_deref(), Some("tool:kv"));
+    assert_eq!(
+        scope("mail", "r5", Some("lease")).as_deref(),
+        Some("agent:mail")
+    );
+    // Without a tool, only the run's own scopes count.
+    assert_eq!(scope("mail", "r5", None).as_deref(), Some("agent:mail"));
+    assert_eq!(scope("fax", "r2", None).as_deref(), Some("run:r2"));
+    assert_eq!(scope("fax", "r3", Some("lease")), None);
+    assert_eq!(
+        scope("fax", "r3", Some("http")).as_deref(),
+        Some("tool:http")
+    );
+    // `all` covers every run and every call; at the same time as
+    // `tool:http`, the scopes' order decides.
+    store
+        .set_switch(&Switch {
+            scope: "all".into(),
+            reason: None,
+            at: 2,
+        })
+        .unwrap();
+    let scope = |agent: &str, run: &str, tool: Option<&str>| covering(&store, agent, run, tool);
+    assert_eq!(scope("fax", "r3", Some("http")).as_deref(), Some("all"));
+    assert_eq!(scope("fax", "r3", None).as_deref(), Some("all"));
+}
+
+#[test]
 fn cancelling_fences_a_step_in_flight() {
     let (_db, mut store) = setup("cancel");
     let (c, wake) = claim(&mut store, 10).unwrap();
