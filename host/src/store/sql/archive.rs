@@ -87,12 +87,10 @@ impl PackedAudit {
     fn of(a: AuditRecord) -> PackedAudit {
         // Audit data is JSON the store wrote; should a row hold other text,
         // it is kept as a JSON string rather than failing the commit.
-        let text = if serde_json::from_str::<&RawValue>(&a.data).is_ok() {
-            a.data
-        } else {
-            serde_json::Value::String(a.data).to_string()
-        };
-        let data = RawValue::from_string(text).expect("JSON checked above");
+        // Read once: `RawValue::from_string` would check the text again.
+        let data = serde_json::from_str::<Box<RawValue>>(&a.data).unwrap_or_else(|_| {
+            serde_json::value::to_raw_value(&a.data).expect("a string is JSON")
+        });
         PackedAudit(a.id, a.at, a.kind, data)
     }
 }

@@ -38,11 +38,13 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 }
 
 /// Group commit: the steps in one transaction, one flush to disk for all.
-/// Each is written inside a savepoint, so that a step refused for what it
-/// is (its claim lost, its run gone, a kv key or lease it wrote changed
-/// meanwhile) is undone alone and the others commit. Later steps of a run
-/// whose step was refused (chained after it) are not written: each was
-/// taken from the state that step would have left.
+/// A step refused for what it is (its claim lost, its run gone, a kv key
+/// or lease it wrote changed meanwhile) is refused before any of its writes
+/// is made, so that it leaves nothing behind and the others commit: its
+/// claim is read first, and its kv and lease writes are all checked before
+/// the first of them (`effects::apply`). Later steps of a run whose step
+/// was refused (chained after it) are not written: each was taken from the
+/// state that step would have left.
 /// A database error fails the whole transaction, which is run again when
 /// PostgreSQL aborted it for a conflict.
 pub(super) fn commit_steps(
@@ -75,18 +77,8 @@ pub(super) fn commit_steps(
                 ))));
                 continue;
             }
-            if !can_be_refused(c, before.as_ref()) {
-                // Nothing to undo alone: any error fails the transaction.
-                written = Some((c, write_step(tx, c, before, row_left)?));
-                outcomes.push(Ok(()));
-                continue;
-            }
-            tx.control("SAVEPOINT step")
-                .ctx("opening a savepoint for a step")?;
             match write_step(tx, c, before, row_left) {
                 Ok(w) => {
-                    tx.control("RELEASE SAVEPOINT step")
-                        .ctx("closing a step's savepoint")?;
                     outcomes.push(Ok(()));
                     written = Some((c, w));
                 }
@@ -95,9 +87,6 @@ pub(super) fn commit_steps(
                     | StoreError::UnknownRun(_)
                     | StoreError::Conflict(_)),
                 ) => {
-                    tx.control("ROLLBACK TO SAVEPOINT step")
-                        .and_then(|()| tx.control("RELEASE SAVEPOINT step"))
-                        .ctx("undoing a refused step")?;
                     refused.push(&c.run_id);
                     outcomes.push(Err(e));
                 }
@@ -108,24 +97,10 @@ pub(super) fn commit_steps(
     })
 }
 
-/// Whether writing `c` may refuse it for what it is (a lost claim, a
-/// run gone, a kv key or lease changed meanwhile), so that it needs a
-/// savepoint to be undone alone. A step chained to the one before has its
-/// claim checked already; without kv or lease writes and without waits
-/// (an event wait takes kept events, which looks the run up), none of the
-/// rest can refuse it. A savepoint costs two statements and a copy of
-/// each page the step changes first.
-fn can_be_refused(c: &StepCommit, before: Option<&Before<'_>>) -> bool {
-    before.is_none()
-        || !c.effects.kv.is_empty()
-        || !c.effects.leases.is_empty()
-        || !c.waits.is_empty()
-}
-
 /// Whether `next`, chained after `c` in the same commit, is sure to be
-/// written over `c`'s run row: it cannot be refused alone (no kv or lease
-/// writes, no waits; see [`can_be_refused`]), so that writing `c`'s row
-/// would only be overwritten. Its `UPDATE` is the costliest statement of a
+/// written over `c`'s run row: it cannot be refused alone (its claim is
+/// `c`'s, and it has no kv or lease writes and no waits), so that writing
+/// `c`'s row would only be overwritten. Its `UPDATE` is the costliest statement of a
 /// step. A step that ends or parks the run writes its row itself.
 fn overwrites_run_row(c: &StepCommit, next: &StepCommit) -> bool {
     next.run_id == c.run_id

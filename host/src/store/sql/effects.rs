@@ -14,6 +14,12 @@ use crate::store::{AuditEntry, Effects, Held, Result, StoreError};
 /// found (the caller's transaction is then undone). Returns the calls'
 /// audit rows, for the caller to append.
 pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Vec<AuditEntry>> {
+    // Each write below refuses the step when what it found has changed.
+    // The first to refuse leaves nothing written only if it is the first
+    // write: with more than one, all are checked before any is made.
+    if writes(effects) > 1 {
+        check_found(tx, effects)?;
+    }
     for (key, kv) in &effects.kv {
         let written = if kv.found == 0 {
             tx.prepare_cached(
@@ -29,10 +35,7 @@ pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Ve
         }
         .ctx_with(|| format!("writing kv key {key}"))?;
         if written != 1 {
-            return Err(StoreError::Conflict(format!(
-                "kv key `{key}` was written by someone else (the step found version {})",
-                kv.found
-            )));
+            return Err(kv_changed(key, kv.found));
         }
     }
     for (resource, lease) in &effects.leases {
@@ -70,13 +73,7 @@ pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Ve
         }
         .ctx_with(|| format!("writing lease {resource}"))?;
         if written != 1 {
-            let found = match &lease.found {
-                Some(found) => format!("held by {} until {}", found.holder, found.expires_at),
-                None => "free".into(),
-            };
-            return Err(StoreError::Conflict(format!(
-                "lease `{resource}` was changed by someone else (the step found it {found})"
-            )));
+            return Err(lease_changed(resource, lease));
         }
     }
     let mut rows = Vec::with_capacity(effects.calls.len());
@@ -84,6 +81,55 @@ pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Ve
         rows.extend(tools::record_ledger(tx, call, result, at)?);
     }
     Ok(rows)
+}
+
+/// The kv and lease writes `effects` makes, each of which may refuse the
+/// step.
+fn writes(effects: &Effects) -> usize {
+    let leases = effects.leases.values();
+    effects.kv.len()
+        + leases
+            .filter(|l| l.found.is_some() || l.leaves.is_some())
+            .count()
+}
+
+/// Fails with [`StoreError::Conflict`], as the write itself would, when a
+/// key or lease `effects` writes is no longer what the step found: read
+/// before any write, so that a refused step leaves nothing behind without
+/// a savepoint (the commit's transaction keeps others from changing them
+/// between this read and the writes).
+fn check_found(tx: &Connection, effects: &Effects) -> Result<()> {
+    for (key, kv) in &effects.kv {
+        let version = tools::kv_current(tx, key)?.map_or(0, |(_, version)| version);
+        if version != kv.found {
+            return Err(kv_changed(key, kv.found));
+        }
+    }
+    for (resource, lease) in &effects.leases {
+        if lease.found.is_none() && lease.leaves.is_none() {
+            continue;
+        }
+        if self::lease(tx, resource)? != lease.found {
+            return Err(lease_changed(resource, lease));
+        }
+    }
+    Ok(())
+}
+
+fn kv_changed(key: &str, found: u64) -> StoreError {
+    StoreError::Conflict(format!(
+        "kv key `{key}` was written by someone else (the step found version {found})"
+    ))
+}
+
+fn lease_changed(resource: &str, lease: &crate::store::LeaseEffect) -> StoreError {
+    let found = match &lease.found {
+        Some(found) => format!("held by {} until {}", found.holder, found.expires_at),
+        None => "free".into(),
+    };
+    StoreError::Conflict(format!(
+        "lease `{resource}` was changed by someone else (the step found it {found})"
+    ))
 }
 
 /// Writes `effects` of the claimed run in a transaction of their own,

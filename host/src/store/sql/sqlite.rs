@@ -65,10 +65,11 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
     // every checkpoint, storing the component twice on disk.
     conn.pragma_update(None, "journal_size_limit", 4 << 20)
         .ctx("limiting the WAL's size")?;
-    // A group commit writes each step inside a savepoint, whose journal of
-    // the pages it changed SQLite keeps in a temporary file by default:
-    // created, written and closed for every group. It is undo data for the
-    // open transaction only, so memory is the place for it.
+    // A statement that changes several rows inside a transaction keeps a
+    // journal of the pages it changed (to undo it alone should it fail
+    // midway), in a temporary file by default: created, written and closed
+    // for every such transaction. It is undo data for the open transaction
+    // only, so memory is the place for it.
     conn.pragma_update(None, "temp_store", "MEMORY")
         .ctx("keeping temporary data in memory")?;
 

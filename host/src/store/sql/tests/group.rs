@@ -315,3 +315,74 @@ fn a_chain_that_leaves_its_run_row_to_the_last_step_adds_up_every_steps_fuel() {
     assert_eq!(run.status, RunStatus::Waiting);
     assert_eq!(store.checkpoints("r1").unwrap().len(), 3);
 }
+
+#[test]
+fn a_step_whose_second_write_is_stale_leaves_its_first_unwritten_and_the_group_commits() {
+    let (_db, mut store) = setup("group-second-write");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
+    let (c1, w1) = claims.iter().find(|(c, _)| c.run.run_id == "r1").unwrap();
+    let (c2, w2) = claims.iter().find(|(c, _)| c.run.run_id == "r2").unwrap();
+    // r1 puts `a` (still as it found it), takes lease `l` (still free), and
+    // puts `z` over a version another writer has moved on meanwhile.
+    let mut r1 = step(c1, w1.clone(), Next::Continue, vec![], 20);
+    for key in ["a", "z"] {
+        let put = KvOp::Put {
+            key: key.into(),
+            value: "\"r1\"".into(),
+            expected_version: Some(0),
+        };
+        r1.effects.kv(&put, |_| Ok(None)).unwrap();
+    }
+    let acquire = LeaseOp::Acquire {
+        resource: "l".into(),
+        holder: "r1".into(),
+        ttl_ms: 60_000,
+    };
+    r1.effects.lease(&acquire, 20, |_| Ok(None)).unwrap();
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        incarnation: c1.run.incarnation.clone(),
+        epoch: c1.epoch,
+        key: "put:a".into(),
+        tool: "kv".into(),
+        args: "{}".into(),
+    };
+    r1.effects.record(call, Ok("{}".into()));
+    let mut r2 = step(c2, w2.clone(), Next::Continue, vec![], 20);
+    let put = KvOp::Put {
+        key: "b".into(),
+        value: "\"r2\"".into(),
+        expected_version: Some(0),
+    };
+    r2.effects.kv(&put, |_| Ok(None)).unwrap();
+    let other = KvOp::Put {
+        key: "z".into(),
+        value: "\"other\"".into(),
+        expected_version: None,
+    };
+    store.kv(&other).unwrap();
+
+    let outcomes = store.commit_steps(&[r1, r2]).unwrap();
+    assert!(
+        matches!(&outcomes[0], Err(StoreError::Conflict(why)) if why.contains("`z`")),
+        "{outcomes:?}"
+    );
+    assert!(outcomes[1].is_ok(), "{outcomes:?}");
+    // Nothing of r1's step: not the key before the stale one, not its lease.
+    assert_eq!(store.kv_peek("a").unwrap(), None);
+    assert_eq!(
+        store.kv_peek("z").unwrap(),
+        Some((Some("\"other\"".into()), 1))
+    );
+    assert_eq!(store.lease_peek("l").unwrap(), None);
+    assert_eq!(store.run("r1").unwrap().unwrap().steps, 0);
+    assert!(store.checkpoints("r1").unwrap().is_empty());
+    assert!(store.ledger("r1").unwrap().is_empty());
+    // r2's step and its write are kept.
+    assert_eq!(
+        store.kv_peek("b").unwrap(),
+        Some((Some("\"r2\"".into()), 1))
+    );
+    assert_eq!(store.run("r2").unwrap().unwrap().steps, 1);
+}
