@@ -319,9 +319,10 @@ impl StepGate<'_> {
                 name.len()
             ))));
         }
-        let digest = call_digest(name, args);
+        // A recorded call keeps its args whole: a repeat is the same call
+        // when its tool and args are, which needs no digest of either.
         if let Some((call, result)) = self.effects.recorded(key) {
-            if call.tool != name || call_digest(&call.tool, &call.args) != digest {
+            if call.tool != name || call.args != args {
                 let tool = call.tool.clone();
                 return Ok(Err(self.refuse_reuse(key, name, &tool)));
             }
@@ -331,9 +332,7 @@ impl StepGate<'_> {
             return Ok(self.bounded(result));
         }
         if let Some(entry) = self.store.ledger_get(self.run_id, key).map_err(fault)? {
-            // The row keeps the args whole: the digest is recomputed
-            // rather than stored beside them.
-            if entry.tool != name || call_digest(&entry.tool, &entry.args) != digest {
+            if entry.tool != name || entry.args != args {
                 return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
             }
             self.replayed += 1;
@@ -358,8 +357,12 @@ impl StepGate<'_> {
             return Err(HostFault(why));
         }
         let external = self.tools.is_external(name);
-        if external && let Some(intent) = self.store.intent(self.run_id, key).map_err(fault)? {
-            if intent.args_digest != digest {
+        // An intent keeps only the digest of the call's tool and args.
+        let digest = external.then(|| call_digest(name, args));
+        if let Some(digest) = &digest
+            && let Some(intent) = self.store.intent(self.run_id, key).map_err(fault)?
+        {
+            if intent.args_digest != *digest {
                 return Ok(Err(self.refuse_reuse(key, name, &intent.tool)));
             }
             // An earlier attempt sent this call and never recorded what came
@@ -409,7 +412,7 @@ impl StepGate<'_> {
         // another system (or a callback's caller) may act on.
         self.before_write()?;
         self.write_effects().map_err(fault)?;
-        if external {
+        if let Some(digest) = digest {
             // Fenced: a step whose claim was taken over, or whose run was
             // cancelled, sends nothing more; and the intent is durable
             // before anything leaves the host.

@@ -93,11 +93,11 @@ pub(super) struct AuditRecord {
 impl AuditRecord {
     pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<AuditRecord> {
         Ok(AuditRecord {
-            id: row.get("id")?,
-            at: row.get("at")?,
-            run_id: row.get("run_id")?,
-            kind: row.get("kind")?,
-            data: row.get("data")?,
+            id: row.get((0, "id"))?,
+            at: row.get((1, "at"))?,
+            run_id: row.get((2, "run_id"))?,
+            kind: row.get((3, "kind"))?,
+            data: row.get((4, "data"))?,
         })
     }
 

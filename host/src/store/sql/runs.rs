@@ -287,17 +287,17 @@ pub(super) struct CheckpointRow {
 impl CheckpointRow {
     pub(super) fn from_row(row: &Row<'_>) -> super::db::Result<CheckpointRow> {
         Ok(CheckpointRow {
-            run_id: row.get("run_id")?,
-            seq: row.get("seq")?,
-            version: row.get("version")?,
-            wake: row.get("wake")?,
-            upgraded_from: row.get("upgraded_from")?,
-            state: row.get("state")?,
-            state_is_edit: row.get::<_, i64>("state_is_edit")? == 1,
-            next: row.get("next")?,
-            status_text: row.get("status_text")?,
-            fuel_used: row.get("fuel_used")?,
-            at: row.get("at")?,
+            run_id: row.get((0, "run_id"))?,
+            seq: row.get((1, "seq"))?,
+            version: row.get((2, "version"))?,
+            wake: row.get((3, "wake"))?,
+            upgraded_from: row.get((4, "upgraded_from"))?,
+            state: row.get((5, "state"))?,
+            state_is_edit: row.get::<_, i64>((10, "state_is_edit"))? == 1,
+            next: row.get((6, "next"))?,
+            status_text: row.get((7, "status_text"))?,
+            fuel_used: row.get((8, "fuel_used"))?,
+            at: row.get((9, "at"))?,
         })
     }
 
