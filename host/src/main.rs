@@ -5,8 +5,18 @@ use wakeful::cli::{Cli, Command};
 fn main() {
     let cli = Cli::parse();
     // Compilers need hundreds of megabytes a long-lived host should not
-    // keep, and may crash on a hostile component: they get a process each.
-    wakeful::runtime::compile::compile_in_child_processes();
+    // keep, and may crash on a hostile component: they get a process each
+    // (a short-lived bench may be told to keep them).
+    let in_process = matches!(
+        cli.command,
+        Command::Bench {
+            compile_in_process: true,
+            ..
+        }
+    );
+    if !in_process {
+        wakeful::runtime::compile::compile_in_child_processes();
+    }
     if !matches!(cli.command, Command::Serve { .. } | Command::Work { .. }) {
         die_quietly_on_a_closed_pipe();
     }

@@ -135,6 +135,7 @@ pub struct Sleeping {
     /// (a)'s workload stepped among the sleeping runs, and its ratio to
     /// (a) on an empty store: 1.0 is flat.
     pub incidents: usize,
+    pub steps: usize,
     pub steps_per_sec: f64,
     pub ratio_to_sequential: f64,
     /// Then one event wakes every one of them: the time to deliver it, and
@@ -438,6 +439,7 @@ fn sleeping(
         idle_claim_ms,
         due_claim_ms,
         incidents,
+        steps: stepping.steps,
         steps_per_sec,
         ratio_to_sequential: round2(steps_per_sec / sequential.steps_per_sec.max(1.0)),
         wake_all_secs,

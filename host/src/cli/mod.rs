@@ -372,6 +372,11 @@ pub enum Command {
         /// prints), set beside (a) and (b) with wakeful's ratio to them.
         #[arg(long, value_name = "FILE", requires = "record")]
         compare_json: Option<PathBuf>,
+        /// Compile agents in this process rather than in a child process
+        /// of their own: for tools that cannot follow the child, such as
+        /// valgrind (`scripts/bench-instructions.sh`).
+        #[arg(long, hide = true)]
+        compile_in_process: bool,
         /// With `--record`: guest calls timed.
         #[arg(long, default_value_t = 2000)]
         guest_samples: usize,
