@@ -100,8 +100,9 @@ pub(super) fn commit_steps(
 /// Whether `next`, chained after `c` in the same commit, is sure to be
 /// written over `c`'s run row: it cannot be refused alone (its claim is
 /// `c`'s, and it has no kv or lease writes and no waits), so that writing
-/// `c`'s row would only be overwritten. Its `UPDATE` is the costliest statement of a
-/// step. A step that ends or parks the run writes its row itself.
+/// `c`'s row would only be overwritten. Its `UPDATE` is the costliest
+/// statement of a step. A step that ends or parks the run writes its row
+/// itself.
 fn overwrites_run_row(c: &StepCommit, next: &StepCommit) -> bool {
     next.run_id == c.run_id
         && c.keep_claim

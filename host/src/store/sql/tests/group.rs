@@ -386,3 +386,42 @@ fn a_step_whose_second_write_is_stale_leaves_its_first_unwritten_and_the_group_c
     );
     assert_eq!(store.run("r2").unwrap().unwrap().steps, 1);
 }
+
+#[test]
+fn a_step_whose_lease_was_taken_meanwhile_leaves_its_key_unwritten() {
+    let (_db, mut store) = setup("group-stale-lease");
+    let (c1, w1) = claim(&mut store, 10).expect("r1 is due");
+    // r1 puts `a` (still unwritten) and takes lease `l`, which it found
+    // free and someone else has taken meanwhile.
+    let mut r1 = step(&c1, w1, Next::Continue, vec![], 20);
+    let put = KvOp::Put {
+        key: "a".into(),
+        value: "\"r1\"".into(),
+        expected_version: Some(0),
+    };
+    r1.effects.kv(&put, |_| Ok(None)).unwrap();
+    let acquire = |holder: &str| LeaseOp::Acquire {
+        resource: "l".into(),
+        holder: holder.into(),
+        ttl_ms: 60_000,
+    };
+    r1.effects.lease(&acquire("r1"), 20, |_| Ok(None)).unwrap();
+    let row = |_: &LeaseOutcome| AuditEntry {
+        run_id: None,
+        kind: "lease".into(),
+        data: json!({}),
+    };
+    store.lease_audited(&acquire("other"), &row, 15).unwrap();
+
+    let outcomes = store.commit_steps(&[r1]).unwrap();
+    assert!(
+        matches!(&outcomes[0], Err(StoreError::Conflict(why)) if why.contains("`l`")),
+        "{outcomes:?}"
+    );
+    assert_eq!(store.kv_peek("a").unwrap(), None);
+    assert_eq!(
+        store.lease_peek("l").unwrap().map(|h| h.holder),
+        Some("other".into())
+    );
+    assert_eq!(store.run("r1").unwrap().unwrap().steps, 0);
+}
