@@ -16,8 +16,10 @@ pub const POINTS: &[&str] = &[
     "after-intent",
     "before-result",
     "after-call",
-    // The step's checkpoint: about to commit, and committed.
+    // The step's checkpoint: about to commit; committed, and the run it
+    // ended not yet packed into its archive; committed.
     "before-commit",
+    "before-pack",
     "after-commit",
     // An upgrade's checkpoint is about to commit.
     "upgrade",

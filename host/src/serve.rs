@@ -48,6 +48,9 @@ const FORGET_SILENT_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
 /// The token file in the data directory, used when no token is configured.
 pub const TOKEN_FILE: &str = "api-token";
 
+/// How many runs left unpacked one heartbeat packs; the next goes on.
+const PACKED_PER_HEARTBEAT: usize = 256;
+
 /// How often `serve` deletes ended runs past `[retention] ended_runs_days`.
 const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
 
@@ -277,6 +280,12 @@ fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
             }
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "refreshing the planner's statistics failed"),
+        }
+        // Runs ended by a process that stopped before it packed them.
+        match app.store.pack_queued(PACKED_PER_HEARTBEAT) {
+            Ok(0) => {}
+            Ok(runs) => tracing::info!(runs, "packed the history of runs left unpacked"),
+            Err(e) => tracing::error!(error = %e, "packing the history of ended runs failed"),
         }
     }
     let now = app.now();

@@ -116,3 +116,72 @@ fn an_ended_run_is_one_archived_row_that_reads_as_before_and_survives_prune() {
     assert_eq!(last["kind"], "prune", "{last}");
     assert_eq!(before, whole);
 }
+
+/// Runs the one-step `caller` run `run` in a worker killed by SIGKILL once
+/// its ending has committed, before it packed the run; returns what the
+/// run reads as then.
+fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Value) {
+    use std::os::unix::process::ExitStatusExt;
+    let calls = json!({"calls": [
+        {"tool": "kv", "args": {"op": "put", "key": run, "value": 1}},
+    ]});
+    env.ok(&["start", "caller", "--id", run, "--input", &calls.to_string()]);
+    let point = format!("before-pack:{run}");
+    let out = env
+        .clone_with_env("WAKEFUL_FAILPOINT", &point)
+        .output(&["work", "--until-idle"]);
+    assert_eq!(
+        out.status.signal(),
+        Some(9),
+        "the worker dies at {point}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(env.show(run)["status"], "done", "the ending committed");
+    assert!(live_rows(env, run) > 0, "its history is still live");
+    let queued = format!("SELECT COUNT(*) FROM unpacked_runs WHERE run_id = '{run}'");
+    assert_eq!(count(env, &queued), 1);
+    (env.checkpoint_seqs(run), env.json(&["audit", run]))
+}
+
+fn packed(env: &Env, run: &str) -> bool {
+    let archived = format!("SELECT COUNT(*) FROM run_archives WHERE run_id = '{run}'");
+    let queued = format!("SELECT COUNT(*) FROM unpacked_runs WHERE run_id = '{run}'");
+    live_rows(env, run) == 0 && count(env, &archived) == 1 && count(env, &queued) == 0
+}
+
+#[test]
+fn a_run_ended_by_a_worker_killed_before_packing_reads_whole_until_the_next_worker_or_serve_packs_it()
+ {
+    let env = Env::new("archive-crash", "");
+    env.deploy("caller", &["pager", "llm", "kv"]);
+
+    // The next worker packs what the killed one left.
+    let (seqs, audit) = end_in_a_worker_killed_before_packing(&env, "a");
+    assert_eq!(seqs, [1]);
+    let kinds: Vec<&str> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["start", "tool", "step", "done"]);
+    env.work();
+    assert!(packed(&env, "a"));
+    assert_eq!(env.checkpoint_seqs("a"), seqs);
+    assert_eq!(env.json(&["audit", "a"]), audit);
+
+    // So does `serve`, on its heartbeat, with no step to take.
+    let (seqs, audit) = end_in_a_worker_killed_before_packing(&env, "b");
+    let _server = env.serve();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !packed(&env, "b") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "serve never packed run b: {}",
+            env.serve_log()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(env.checkpoint_seqs("b"), seqs);
+    assert_eq!(env.json(&["audit", "b"]), audit);
+}

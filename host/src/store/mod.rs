@@ -423,6 +423,11 @@ pub trait Store: Send {
     /// sizes (PostgreSQL statistics; nothing on SQLite); long-lived hosts
     /// call it on their heartbeat. Returns the tables refreshed.
     fn maintain(&mut self) -> Result<Vec<String>>;
+    /// Packs into their archives up to `max` ended runs whose history is
+    /// still live: those whose ending committed in a process that stopped
+    /// before it packed them (a step that ends a run packs it just after
+    /// its commit). Returns how many it packed.
+    fn pack_queued(&mut self, max: usize) -> Result<usize>;
     /// For benchmarks: `n` copies of the waiting run `run_id`, with its
     /// waits, as runs `<run_id>-copy-<i>`, in one transaction.
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()>;

@@ -303,6 +303,13 @@ pub struct StepCommit {
     pub keep_claim: bool,
 }
 
+impl StepCommit {
+    /// Whether the run ends with this step.
+    pub fn ends_run(&self) -> bool {
+        matches!(self.next, Next::Done { .. })
+    }
+}
+
 /// A run moved to another version of its agent, with its migrated state.
 #[derive(Clone, Debug)]
 pub struct UpgradeCommit {

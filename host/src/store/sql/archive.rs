@@ -5,9 +5,10 @@
 //! incident's twenty audit rows, six checkpoints and seven ledger rows each
 //! repeat the run id, have keys in two indexes, and repeat the text of the
 //! rows beside them (a call's args are in its ledger row and its audit row,
-//! a step's wake in its checkpoint and its audit row). The transaction that
-//! ends a run moves them into one row of `run_archives`: their columns as
-//! one zstd frame, about 2 KB for an incident's 9 KB of history.
+//! a step's wake in its checkpoint and its audit row). Once the transaction
+//! that ends a run has committed, they are moved into one row of
+//! `run_archives` (`ended.rs`): their columns as one zstd frame, about 2 KB
+//! for an incident's 9 KB of history.
 //!
 //! Nothing is lost or reordered: audit rows keep their ids and times,
 //! checkpoints their sequence numbers and stored form. A row written for the
@@ -32,6 +33,12 @@ use super::{Context, Result};
 use crate::model::Millis;
 use crate::store::StoreError;
 
+mod ended;
+
+pub(super) use ended::{pack_after_commit, pack_queued, queue};
+#[cfg(test)]
+pub(super) use ended::AFTER_READ;
+
 /// The format of a packed row: this byte, then one zstd frame of the
 /// JSON of [`Packed`], compressed with [`VOCABULARY`] as its dictionary.
 const FORMAT: u8 = 1;
@@ -47,7 +54,7 @@ const VOCABULARY: &[u8] = include_bytes!("archive/vocabulary.txt");
 /// zstd's level. With the dictionary doing most of the work, level 7 kept
 /// an incident in the same pages as this level (`wakeful bench --record`,
 /// bytes per incident) for about twice the packing time, which every
-/// ended run pays inside its last commit.
+/// ended run pays.
 const LEVEL: i32 = 3;
 
 /// A run's archived rows, in their tables' column order.
@@ -207,13 +214,22 @@ pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
     }
 }
 
-/// Moves the history of `run_id`, which has just ended, out of the live
-/// tables into its archive row, inside the caller's transaction.
+/// Moves the history of `run_id` out of the live tables into its archive
+/// row, inside the caller's transaction.
 pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
-    let mut packed = read(tx, run_id)?;
-    // No archive row is ever empty (`write` deletes it instead).
+    let (mut packed, replacing) = gather(tx, run_id)?;
+    delete_live(tx, run_id)?;
+    let row = ArchiveRow::of(&mut packed)?;
+    store(tx, run_id, row.as_ref(), replacing)
+}
+
+/// The archive of `run_id` with its live rows added, and whether it had
+/// an archive row already.
+fn gather(conn: &Connection, run_id: &str) -> Result<(Packed, bool)> {
+    let mut packed = read(conn, run_id)?;
+    // No archive row is ever empty (`store` deletes it instead).
     let replacing = !packed.is_empty();
-    let checkpoints = super::runs::live_checkpoints(tx, run_id)?;
+    let checkpoints = super::runs::live_checkpoints(conn, run_id)?;
     packed.checkpoints.extend(checkpoints.into_iter().map(|c| {
         PackedCheckpoint(
             c.seq,
@@ -228,44 +244,72 @@ pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
             c.at,
         )
     }));
-    let ledger = super::tools::live_ledger(tx, run_id)?;
+    let ledger = super::tools::live_ledger(conn, run_id)?;
     packed.ledger.extend(
         ledger
             .into_iter()
             .map(|l| PackedLedger(l.key, l.tool, l.args, l.result, l.at)),
     );
-    let audit = super::audit::live_audit(tx, run_id)?;
+    let audit = super::audit::live_audit(conn, run_id)?;
     packed.audit.extend(audit.into_iter().map(PackedAudit::of));
+    Ok((packed, replacing))
+}
+
+fn delete_live(tx: &Connection, run_id: &str) -> Result<()> {
     for table in ["checkpoints", "ledger", "audit"] {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))
             .and_then(|mut stmt| stmt.execute([run_id]))
             .ctx_with(|| format!("moving the {table} rows of run {run_id} to its archive"))?;
     }
-    write(tx, run_id, &mut packed, replacing)
+    Ok(())
 }
 
-/// Writes (or deletes, when empty) the archive row of `run_id`;
+/// An archive row as written: its audit id range and packed data.
+struct ArchiveRow {
+    first: Option<i64>,
+    last: Option<i64>,
+    span: Option<i64>,
+    data: Vec<u8>,
+}
+
+impl ArchiveRow {
+    /// The row holding `packed`; none when it is empty.
+    fn of(packed: &mut Packed) -> Result<Option<ArchiveRow>> {
+        if packed.is_empty() {
+            return Ok(None);
+        }
+        packed.checkpoints.sort_by_key(|c| c.0);
+        packed.audit.sort_by_key(|a| a.0);
+        let first = packed.audit.first().map(|a| a.0 as i64);
+        let last = packed.audit.last().map(|a| a.0 as i64);
+        let span = first.zip(last).map(|(first, last)| last - first);
+        Ok(Some(ArchiveRow {
+            first,
+            last,
+            span,
+            data: packed.encode()?,
+        }))
+    }
+}
+
+/// Writes (or, with no row, deletes) the archive row of `run_id`;
 /// `replacing` when it may have one already.
-fn write(tx: &Connection, run_id: &str, packed: &mut Packed, replacing: bool) -> Result<()> {
+fn store(tx: &Connection, run_id: &str, row: Option<&ArchiveRow>, replacing: bool) -> Result<()> {
     if replacing {
         tx.prepare_cached("DELETE FROM run_archives WHERE run_id = ?1")
             .and_then(|mut stmt| stmt.execute([run_id]))
             .ctx_with(|| format!("replacing the archive of run {run_id}"))?;
     }
-    if packed.is_empty() {
+    let Some(row) = row else {
         return Ok(());
-    }
-    packed.checkpoints.sort_by_key(|c| c.0);
-    packed.audit.sort_by_key(|a| a.0);
-    let first = packed.audit.first().map(|a| a.0 as i64);
-    let last = packed.audit.last().map(|a| a.0 as i64);
-    let span = first.zip(last).map(|(first, last)| last - first);
-    let data = packed.encode()?;
+    };
     tx.prepare_cached(
         "INSERT INTO run_archives (run_id, first_audit_id, last_audit_id, span, data) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )
-    .and_then(|mut stmt| stmt.execute(params![run_id, first, last, span, data]))
+    .and_then(|mut stmt| {
+        stmt.execute(params![run_id, row.first, row.last, row.span, row.data])
+    })
     .ctx_with(|| format!("writing the archive of run {run_id}"))?;
     Ok(())
 }
@@ -275,7 +319,8 @@ pub(super) fn prune(tx: &Connection, run_id: &str) -> Result<()> {
     let mut packed = read(tx, run_id)?;
     packed.checkpoints.clear();
     packed.ledger.clear();
-    write(tx, run_id, &mut packed, true)
+    let row = ArchiveRow::of(&mut packed)?;
+    store(tx, run_id, row.as_ref(), true)
 }
 
 /// The archived audit rows with ids in `(after, up_to]`, in id order, of

@@ -345,7 +345,7 @@ fn write_step(
         )?;
     }
     if status == "done" {
-        super::archive::pack(tx, run_id)?;
+        super::archive::queue(tx, run_id)?;
     }
     Ok(Written {
         seq,
@@ -501,7 +501,7 @@ pub(super) fn cancel(
             json!({ "reason": reason, "by": by }),
             at,
         )?;
-        super::archive::pack(tx, run_id)?;
+        super::archive::queue(tx, run_id)?;
         Ok(true)
     })
 }

@@ -16,7 +16,15 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (8, super::schema::SCHEMA_V8),
     (9, PG_SCHEMA_V9),
     (10, PG_SCHEMA_V10),
+    (11, PG_SCHEMA_V11),
 ];
+
+/// As SQLite's, without its `WITHOUT ROWID`.
+const PG_SCHEMA_V11: &str = r#"
+CREATE TABLE unpacked_runs (
+    run_id TEXT PRIMARY KEY NOT NULL
+);
+"#;
 
 /// As SQLite's, with PostgreSQL's types.
 const PG_SCHEMA_V10: &str = r#"

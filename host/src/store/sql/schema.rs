@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -322,4 +322,13 @@ CREATE TABLE run_archives (
 );
 CREATE INDEX run_archives_by_audit_ids ON run_archives (first_audit_id, last_audit_id);
 CREATE INDEX run_archives_by_span ON run_archives (span);
+"#;
+
+/// Runs whose ending has committed and whose history is not packed into
+/// its archive yet (`archive/ended.rs`): packed just after, outside the
+/// ending transaction; a row stays only when the process stopped between.
+pub(super) const SCHEMA_V11: &str = r#"
+CREATE TABLE unpacked_runs (
+    run_id TEXT PRIMARY KEY NOT NULL
+) WITHOUT ROWID;
 "#;

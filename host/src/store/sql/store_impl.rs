@@ -19,7 +19,7 @@ use crate::store::{
 };
 
 use super::{
-    SqlStore, agents, audit, callbacks, claims, commits, effects, health, hosts, intents, pages,
+    SqlStore, agents, archive, audit, callbacks, claims, commits, effects, health, hosts, intents, pages,
     runs, schedules, switches, tools, triggers, upgrades, write,
 };
 
@@ -96,11 +96,23 @@ impl Store for SqlStore {
     }
 
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
-        commits::commit_steps(&mut self.conn, commits)
+        let outcomes = commits::commit_steps(&mut self.conn, commits)?;
+        let ended: Vec<&str> = commits
+            .iter()
+            .zip(&outcomes)
+            .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
+            .map(|(c, _)| c.run_id.as_str())
+            .collect();
+        archive::pack_after_commit(&mut self.conn, &ended);
+        Ok(outcomes)
     }
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
-        commits::commit_step(&mut self.conn, commit)
+        commits::commit_step(&mut self.conn, commit)?;
+        if commit.ends_run() {
+            archive::pack_after_commit(&mut self.conn, &[commit.run_id.as_str()]);
+        }
+        Ok(())
     }
 
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
@@ -188,6 +200,10 @@ impl Store for SqlStore {
             .ctx("refreshing the planner's statistics")
     }
 
+    fn pack_queued(&mut self, max: usize) -> Result<usize> {
+        archive::pack_queued(&mut self.conn, max)
+    }
+
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {
         super::seed::seed_sleeping_copies(&mut self.conn, run_id, n)
     }
@@ -241,7 +257,11 @@ impl Store for SqlStore {
     }
 
     fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
-        commits::cancel(&mut self.conn, run_id, reason, by, at)
+        let cancelled = commits::cancel(&mut self.conn, run_id, reason, by, at)?;
+        if cancelled {
+            archive::pack_after_commit(&mut self.conn, &[run_id]);
+        }
+        Ok(cancelled)
     }
 
     fn resume_parked(

@@ -209,6 +209,11 @@ pub(super) const TABLES: &[Table] = &[
         key: &[("run_id", T)],
     },
     Table {
+        name: "unpacked_runs",
+        columns: &["run_id"],
+        key: &[("run_id", T)],
+    },
+    Table {
         name: "schedules",
         columns: &[
             "id",

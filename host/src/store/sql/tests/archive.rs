@@ -287,3 +287,85 @@ fn a_row_read_both_live_and_archived_is_read_once() {
         store.audit(Some("r1")).unwrap().len()
     );
 }
+
+fn queued(db: &TempDb) -> i64 {
+    let sql = "SELECT COUNT(*) FROM unpacked_runs";
+    match &db.postgres {
+        Some((url, _)) => admin(url).query_one(sql, &[]).unwrap().get(0),
+        None => raw(&db.path()).query_row(sql, [], |r| r.get(0)).unwrap(),
+    }
+}
+
+/// Sets the hook run after an ended run's history was read for packing,
+/// for the next packing only.
+fn after_read_once(f: impl FnOnce() + 'static) {
+    let mut f = Some(f);
+    super::super::archive::AFTER_READ.with(|hook| {
+        *hook.borrow_mut() = Some(Box::new(move || {
+            if let Some(f) = f.take() {
+                f()
+            }
+        }))
+    });
+}
+
+fn clear_after_read() {
+    super::super::archive::AFTER_READ.with(|hook| hook.borrow_mut().take());
+}
+
+#[test]
+fn a_row_written_while_an_ended_run_is_packed_is_packed_with_it() {
+    let (db, mut store) = setup("archive-race");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, false, &mut t);
+    let mut other = db.open();
+    after_read_once(move || {
+        other
+            .append_audit(
+                &AuditEntry {
+                    run_id: Some("r1".into()),
+                    kind: "note".into(),
+                    data: json!({"by": "an operator"}),
+                },
+                50,
+            )
+            .unwrap();
+    });
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    clear_after_read();
+    let rows = store.audit(Some("r1")).unwrap();
+    assert_eq!(
+        rows.last().map(|r| r.kind.as_str()),
+        Some("note"),
+        "the row written between the read and the swap is kept: {rows:?}"
+    );
+    assert_eq!(live_rows(&db, "r1"), 0, "and packed with the rest");
+    assert_eq!(queued(&db), 0);
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 3);
+}
+
+#[test]
+fn a_run_left_unpacked_reads_whole_and_is_packed_once_later() {
+    let (db, mut store) = setup("archive-left");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, false, &mut t);
+    // The process stops after the ending committed, before the swap.
+    after_read_once(|| panic!("stopped before the swap"));
+    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_steps(&mut store, "r1", 1, true, &mut t)
+    }));
+    clear_after_read();
+    assert!(stopped.is_err());
+    assert_eq!(store.run("r1").unwrap().unwrap().status, RunStatus::Done);
+    assert!(live_rows(&db, "r1") > 0);
+    assert_eq!(queued(&db), 1);
+    let unpacked = history(&store, "r1");
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 3);
+
+    let mut store = db.open();
+    assert_eq!(store.pack_queued(10).unwrap(), 1);
+    assert_eq!(live_rows(&db, "r1"), 0);
+    assert_eq!(queued(&db), 0);
+    assert_eq!(history(&store, "r1"), unpacked);
+    assert_eq!(store.pack_queued(10).unwrap(), 0, "packed once");
+}
