@@ -125,7 +125,14 @@ fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Val
     let calls = json!({"calls": [
         {"tool": "kv", "args": {"op": "put", "key": run, "value": 1}},
     ]});
-    env.ok(&["start", "caller", "--id", run, "--input", &calls.to_string()]);
+    env.ok(&[
+        "start",
+        "caller",
+        "--id",
+        run,
+        "--input",
+        &calls.to_string(),
+    ]);
     let point = format!("before-pack:{run}");
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", &point)

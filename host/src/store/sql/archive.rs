@@ -35,9 +35,9 @@ use crate::store::StoreError;
 
 mod ended;
 
-pub(super) use ended::{pack_after_commit, pack_queued, queue};
 #[cfg(test)]
 pub(super) use ended::AFTER_READ;
+pub(super) use ended::{pack_after_commit, pack_queued, queue};
 
 /// The format of a packed row: this byte, then one zstd frame of the
 /// JSON of [`Packed`], compressed with [`VOCABULARY`] as its dictionary.
@@ -307,9 +307,7 @@ fn store(tx: &Connection, run_id: &str, row: Option<&ArchiveRow>, replacing: boo
         "INSERT INTO run_archives (run_id, first_audit_id, last_audit_id, span, data) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )
-    .and_then(|mut stmt| {
-        stmt.execute(params![run_id, row.first, row.last, row.span, row.data])
-    })
+    .and_then(|mut stmt| stmt.execute(params![run_id, row.first, row.last, row.span, row.data]))
     .ctx_with(|| format!("writing the archive of run {run_id}"))?;
     Ok(())
 }

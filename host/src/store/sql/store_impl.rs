@@ -19,8 +19,8 @@ use crate::store::{
 };
 
 use super::{
-    SqlStore, agents, archive, audit, callbacks, claims, commits, effects, health, hosts, intents, pages,
-    runs, schedules, switches, tools, triggers, upgrades, write,
+    SqlStore, agents, archive, audit, callbacks, claims, commits, effects, health, hosts, intents,
+    pages, runs, schedules, switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {
