@@ -107,12 +107,8 @@ fn an_ended_run_reads_back_exactly_with_its_history_in_one_archived_row() {
     assert_eq!(history(&store, "r1"), after);
 }
 
-#[test]
-fn rows_written_for_a_run_after_it_ended_are_read_with_its_archive() {
-    let (_db, mut store) = setup("archive-late");
-    let mut t = 1;
-    run_steps(&mut store, "r1", 2, true, &mut t);
-    let archived = store.audit(Some("r1")).unwrap();
+/// An operator's note on run `r1`, written after it ended.
+fn operator_note(store: &mut SqlStore) {
     store
         .append_audit(
             &AuditEntry {
@@ -123,6 +119,15 @@ fn rows_written_for_a_run_after_it_ended_are_read_with_its_archive() {
             50,
         )
         .unwrap();
+}
+
+#[test]
+fn rows_written_for_a_run_after_it_ended_are_read_with_its_archive() {
+    let (_db, mut store) = setup("archive-late");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    let archived = store.audit(Some("r1")).unwrap();
+    operator_note(&mut store);
     let rows = store.audit(Some("r1")).unwrap();
     assert_eq!(rows.len(), archived.len() + 1);
     assert_eq!(rows.last().unwrap().kind, "note");
@@ -320,16 +325,7 @@ fn a_row_written_while_an_ended_run_is_packed_is_packed_with_it() {
     run_steps(&mut store, "r1", 2, false, &mut t);
     let mut other = db.open();
     after_read_once(move || {
-        other
-            .append_audit(
-                &AuditEntry {
-                    run_id: Some("r1".into()),
-                    kind: "note".into(),
-                    data: json!({"by": "an operator"}),
-                },
-                50,
-            )
-            .unwrap();
+        operator_note(&mut other);
     });
     run_steps(&mut store, "r1", 1, true, &mut t);
     clear_after_read();
