@@ -521,8 +521,18 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
             c.expires.saturating_sub(now).div_ceil(1000)
         )
     };
-    // Runs ended by a process that stopped before it packed them.
-    while app.store.pack_queued(256)? == 256 {}
+    // Runs ended by a process that stopped before it packed them. Their
+    // history reads the same unpacked, so a failure here stops no step.
+    loop {
+        match app.store.pack_queued(256) {
+            Ok(256) => continue,
+            Ok(_) => break,
+            Err(e) => {
+                eprintln!("warning: packing the history of ended runs failed: {e}");
+                break;
+            }
+        }
+    }
     let mut worker = Worker::new(app);
     if until_idle {
         let steps = worker.until_idle(print, waiting)?;
