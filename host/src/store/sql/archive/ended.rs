@@ -22,7 +22,7 @@ use super::{ArchiveRow, delete_live, gather, pack, store};
 #[cfg(test)]
 thread_local! {
     /// Tests write to the store here, after a run's history was read for
-    /// packing and before the swap.
+    /// packing and before the swap; it runs once.
     pub(in crate::store::sql) static AFTER_READ: std::cell::RefCell<Option<Box<dyn FnMut()>>> =
         const { std::cell::RefCell::new(None) };
 }
@@ -101,8 +101,12 @@ pub(in crate::store::sql) fn pack_ended(conn: &mut Connection, run_ids: &[&str])
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    // Taken out before it runs, so that a hook may pack (and meet this
+    // point) itself.
     #[cfg(test)]
-    AFTER_READ.with(|hook| hook.borrow_mut().as_mut().map(|f| f()));
+    if let Some(mut hook) = AFTER_READ.with(|hook| hook.borrow_mut().take()) {
+        hook();
+    }
     write_deferred(
         conn,
         "packing the history of ended runs",

@@ -365,3 +365,25 @@ fn a_run_left_unpacked_reads_whole_and_is_packed_once_later() {
     assert_eq!(history(&store, "r1"), unpacked);
     assert_eq!(store.pack_queued(10).unwrap(), 0, "packed once");
 }
+
+#[test]
+fn a_run_packed_by_another_host_meanwhile_is_left_as_that_host_packed_it() {
+    let (db, mut store) = setup("archive-two-hosts");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, false, &mut t);
+    // The other host packs the run between this one's read and its swap.
+    let mut other = db.open();
+    after_read_once(move || assert_eq!(other.pack_queued(10).unwrap(), 1));
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    clear_after_read();
+    assert_eq!(live_rows(&db, "r1"), 0);
+    assert_eq!(queued(&db), 0);
+    // Each row once: the archive was not written a second time over
+    // rows this host read before the other packed them.
+    let checkpoints = store.checkpoints("r1").unwrap();
+    let seqs: Vec<u64> = checkpoints.iter().map(|c| c.seq).collect();
+    assert_eq!(seqs, [1, 2, 3]);
+    assert_eq!(store.ledger("r1").unwrap().len(), 3);
+    let audit = store.audit(Some("r1")).unwrap();
+    assert!(audit.windows(2).all(|w| w[0].id < w[1].id), "{audit:?}");
+}
