@@ -126,6 +126,15 @@ impl App {
         Ok(self.runtime.get_or_init(|| rt).clone())
     }
 
+    /// Starts a packer thread on a store handle of its own, for the
+    /// workers of this process to hand the runs they end to
+    /// ([`Store::pack_by`]).
+    pub fn start_packer(&self) -> Result<crate::packer::Packer> {
+        let store = crate::store::open(self.config.store_url(), &self.data_dir)?;
+        crate::packer::Packer::start(Box::new(store))
+            .map_err(|e| AppError::Invalid(format!("cannot start the packer thread: {e}")))
+    }
+
     /// Makes this app use an engine built elsewhere in the process, so
     /// that worker threads share one engine and one compiled-agent cache.
     pub fn share_runtime(&self, runtime: Arc<Runtime>) {

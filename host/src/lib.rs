@@ -33,6 +33,7 @@ pub mod config;
 pub mod failpoint;
 pub mod logs;
 pub mod model;
+pub mod packer;
 pub mod runtime;
 pub mod scaffold;
 pub mod schedule;

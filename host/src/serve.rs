@@ -157,9 +157,14 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
             .context("cannot start the thread that listens for wakes")?;
         threads.push(thread);
     }
+    // The workers hand the runs they end to one thread that packs their
+    // history; dropped after the workers have stopped, it packs what they
+    // handed it before it ends.
+    let packer = app.start_packer()?;
     for n in 0..workers {
         let mut worker_app = App::open(data_dir, app.config.clone())?;
         worker_app.share_runtime(engine.clone());
+        worker_app.store.pack_by(packer.signal());
         worker_app.tools.set_public_url(public_url.clone());
         let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
         let integrity = integrity.clone();
@@ -208,6 +213,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
             tracing::error!("a worker thread panicked; its run is retried when its claim expires");
         }
     }
+    drop(packer);
     if let Some(damage) = integrity.failure() {
         bail!(
             "the store failed its integrity check; serve stopped before stepping any run: {damage}"

@@ -192,3 +192,42 @@ fn a_run_ended_by_a_worker_killed_before_packing_reads_whole_until_the_next_work
     assert_eq!(env.checkpoint_seqs("b"), seqs);
     assert_eq!(env.json(&["audit", "b"]), audit);
 }
+
+#[test]
+fn runs_ended_under_serve_are_packed_by_its_packer_even_when_it_stops_at_once() {
+    let env = Env::new("archive-serve-packer", "");
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let mut server = env.serve();
+    let runs = ["s1", "s2", "s3"];
+    for run in runs {
+        let calls = json!({"calls": [
+            {"tool": "kv", "args": {"op": "put", "key": run, "value": 1}},
+        ]});
+        env.ok(&[
+            "start",
+            "caller",
+            "--id",
+            run,
+            "--input",
+            &calls.to_string(),
+        ]);
+    }
+    for run in runs {
+        server.wait_run(run, "done", |r| r["status"] == "done");
+    }
+    // Stopped as soon as the runs are done: the packer packs what the
+    // workers handed it before serve exits.
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server
+        .wait_exit(std::time::Duration::from_secs(20))
+        .expect("wakeful serve did not exit after SIGTERM");
+    assert!(exit.success(), "{exit}");
+    for run in runs {
+        assert!(packed(&env, run), "run {run} left unpacked");
+        assert_eq!(env.checkpoint_seqs(run), [1]);
+    }
+}

@@ -238,8 +238,17 @@ fn floor() -> Result<f64, AppError> {
 /// `/proc/self/stat`, in the kernel's fixed 1/100 s ticks (`USER_HZ`);
 /// zero where there is no such file.
 fn cpu_time() -> Duration {
+    cpu_time_in("/proc/self/stat")
+}
+
+/// CPU time the calling thread has used, as [`cpu_time`] counts it.
+fn thread_cpu_time() -> Duration {
+    cpu_time_in("/proc/thread-self/stat")
+}
+
+fn cpu_time_in(stat: &str) -> Duration {
     let ticks = || -> Option<u64> {
-        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let stat = std::fs::read_to_string(stat).ok()?;
         // After the command name (in parentheses, which may hold spaces):
         // utime is field 14, stime 15.
         let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
@@ -310,6 +319,7 @@ fn flow(
             approve_synced += app.store.synced_commits() - synced;
             steppers.step_until_idle(&mut stepping)?;
         }
+        steppers.finish(&mut stepping);
         Ok(())
     })?;
     let steps = stepping.steps.max(1);
@@ -419,6 +429,7 @@ fn sleeping(
             send(&mut app, &format!("bench-{i}"), i, &wake)?;
             steppers.step_until_idle(&mut stepping)?;
         }
+        steppers.finish(&mut stepping);
         Ok(())
     })?;
     let steps_per_sec = per_sec(stepping.steps, stepping.wall);

@@ -533,6 +533,10 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
             }
         }
     }
+    // Declared before the worker, so that it is dropped after it: it then
+    // packs what the worker handed it before the command ends.
+    let packer = app.start_packer()?;
+    app.store.pack_by(packer.signal());
     let mut worker = Worker::new(app);
     if until_idle {
         let steps = worker.until_idle(print, waiting)?;

@@ -3,14 +3,16 @@
 //! `Worker`, is told to step until nothing is due, reports what it did,
 //! and waits to be told again. Spawning threads for every batch would add
 //! their start (a guest-sized stack, signal stacks, thread-local caches)
-//! to each incident's time, which `serve` never pays.
+//! to each incident's time, which `serve` never pays. As in `serve`, the
+//! workers hand the runs they end to a packer thread.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use super::{Stepping, cpu_time};
+use super::{Stepping, cpu_time, thread_cpu_time};
 use crate::app::{App, AppError};
+use crate::packer::Packer;
 use crate::worker::{StepEnd, Worker};
 
 /// What one worker did when told to step.
@@ -29,14 +31,25 @@ type Report = Result<Did, AppError>;
 pub(super) struct Steppers {
     go: Vec<Sender<()>>,
     done: Receiver<Report>,
+    packer: Packer,
+    /// The CPU time of every thread but the caller's, when the first
+    /// stepping began.
+    cpu_from: Option<Duration>,
+}
+
+/// The CPU time of the process's threads other than the calling one: the
+/// workers', their guests' and the packer's, not the caller's starts and
+/// approvals.
+fn others_cpu_time() -> Duration {
+    cpu_time().saturating_sub(thread_cpu_time())
 }
 
 impl Steppers {
     /// Tells every worker to step until no run is due or claimed, and adds
-    /// what they did, and the wall and CPU time it took, to `into`.
+    /// what they did, and the wall time it took, to `into`.
     pub(super) fn step_until_idle(&mut self, into: &mut Stepping) -> Result<(), AppError> {
-        // Reading the CPU time (a file in /proc) is outside the wall time.
-        let cpu = cpu_time();
+        // Reading the CPU time (files in /proc) is outside the wall time.
+        self.cpu_from.get_or_insert_with(others_cpu_time);
         let wall = Instant::now();
         for go in &self.go {
             go.send(())
@@ -50,7 +63,6 @@ impl Steppers {
             })
             .collect::<Result<_, _>>()?;
         into.wall += wall.elapsed();
-        into.cpu += cpu_time().saturating_sub(cpu);
         for report in reports {
             let did = report?;
             into.steps += did.steps;
@@ -60,17 +72,37 @@ impl Steppers {
         }
         Ok(())
     }
+
+    /// Waits for the packer to pack every run the workers ended, adding
+    /// that wait to `into`'s wall time, and sets `into`'s CPU time: all the
+    /// workers', guests' and packer's since the first stepping, packing
+    /// done while the caller started or approved runs included.
+    pub(super) fn finish(&mut self, into: &mut Stepping) {
+        let wall = Instant::now();
+        self.packer.wait_idle();
+        into.wall += wall.elapsed();
+        into.statements += self.packer.statements_run();
+        if let Some(from) = self.cpu_from {
+            into.cpu = others_cpu_time().saturating_sub(from);
+        }
+    }
 }
 
-/// Runs `body` with one worker thread per app in `apps`.
+/// Runs `body` with one worker thread per app in `apps`, and a packer
+/// thread they hand the runs they end to.
 pub(super) fn with_steppers<T>(
     apps: Vec<App>,
     body: impl FnOnce(&mut Steppers) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
+    let packer = apps
+        .first()
+        .ok_or_else(|| AppError::Invalid("a bench needs at least one worker".into()))?
+        .start_packer()?;
     std::thread::scope(|scope| {
         let (report, done) = mpsc::channel();
         let mut go = Vec::with_capacity(apps.len());
         for (i, mut app) in apps.into_iter().enumerate() {
+            app.store.pack_by(packer.signal());
             let (tell, told) = mpsc::channel::<()>();
             let report = report.clone();
             // Named, so that each worker's claims carry an owner of its own.
@@ -100,7 +132,12 @@ pub(super) fn with_steppers<T>(
             go.push(tell);
         }
         drop(report);
-        let mut steppers = Steppers { go, done };
+        let mut steppers = Steppers {
+            go,
+            done,
+            packer,
+            cpu_from: None,
+        };
         // The workers end when their senders are dropped with `steppers`.
         body(&mut steppers)
     })

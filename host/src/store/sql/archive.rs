@@ -37,7 +37,7 @@ mod ended;
 
 #[cfg(test)]
 pub(super) use ended::AFTER_READ;
-pub(super) use ended::{pack_after_commit, pack_queued, queue};
+pub(super) use ended::{pack_after_commit, pack_ended, pack_queued, queue};
 
 /// The format of a packed row: this byte, then one zstd frame of the
 /// JSON of [`Packed`], compressed with [`VOCABULARY`] as its dictionary.

@@ -74,6 +74,9 @@ pub struct SqlStore {
     conn: Connection,
     /// The SQLite file, or the PostgreSQL URL with any password hidden.
     location: Location,
+    /// Where the runs this handle's commits end are packed: by a packer
+    /// thread when one was given, else by this handle after the commit.
+    packer: Option<crate::packer::PackSignal>,
 }
 
 /// Where a store's data lives.
@@ -110,6 +113,7 @@ impl SqlStore {
         Ok(SqlStore {
             conn: Connection::sqlite(conn),
             location: Location::Sqlite(path),
+            packer: None,
         })
     }
 
@@ -120,6 +124,7 @@ impl SqlStore {
         Ok(SqlStore {
             conn: Connection::postgres(client, config),
             location: Location::Postgres(shown),
+            packer: None,
         })
     }
 

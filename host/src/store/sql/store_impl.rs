@@ -103,14 +103,14 @@ impl Store for SqlStore {
             .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
             .map(|(c, _)| c.run_id.as_str())
             .collect();
-        archive::pack_after_commit(&mut self.conn, &ended);
+        self.pack_after_commit(&ended);
         Ok(outcomes)
     }
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
         commits::commit_step(&mut self.conn, commit)?;
         if commit.ends_run() {
-            archive::pack_after_commit(&mut self.conn, &[commit.run_id.as_str()]);
+            self.pack_after_commit(&[commit.run_id.as_str()]);
         }
         Ok(())
     }
@@ -204,6 +204,14 @@ impl Store for SqlStore {
         archive::pack_queued(&mut self.conn, max)
     }
 
+    fn pack_ended(&mut self, run_ids: &[&str]) -> Result<usize> {
+        archive::pack_ended(&mut self.conn, run_ids)
+    }
+
+    fn pack_by(&mut self, packer: crate::packer::PackSignal) {
+        self.packer = Some(packer);
+    }
+
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {
         super::seed::seed_sleeping_copies(&mut self.conn, run_id, n)
     }
@@ -259,7 +267,7 @@ impl Store for SqlStore {
     fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
         let cancelled = commits::cancel(&mut self.conn, run_id, reason, by, at)?;
         if cancelled {
-            archive::pack_after_commit(&mut self.conn, &[run_id]);
+            self.pack_after_commit(&[run_id]);
         }
         Ok(cancelled)
     }
@@ -497,5 +505,17 @@ impl Store for SqlStore {
 
     fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>> {
         hosts::hosts(&self.conn, now)
+    }
+}
+
+impl SqlStore {
+    /// Packs the runs whose ending this handle just committed, or hands
+    /// them to its packer thread. The commit stands either way: a run not
+    /// packed stays queued with its history live.
+    fn pack_after_commit(&mut self, run_ids: &[&str]) {
+        match &self.packer {
+            Some(packer) => packer.ended(run_ids),
+            None => archive::pack_after_commit(&mut self.conn, run_ids),
+        }
     }
 }

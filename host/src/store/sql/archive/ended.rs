@@ -79,10 +79,40 @@ struct Prepared<'a> {
 }
 
 /// Packs those of the ended runs `run_ids` that are still queued, and
-/// returns how many it packed. Each is read and packed first, with no
-/// transaction open; the swap checks that its rows are still the ones
-/// read, and packs it again inside the transaction when they are not.
+/// returns how many it packed. They are packed in one transaction; when
+/// that fails, each is packed alone, so that one whose history cannot be
+/// read (a damaged archive row) stays queued without keeping the others
+/// live. It fails only when none could be packed.
 pub(in crate::store::sql) fn pack_ended(conn: &mut Connection, run_ids: &[&str]) -> Result<usize> {
+    for run_id in run_ids {
+        crate::failpoint::hit("before-pack", run_id);
+    }
+    let e = match pack_together(conn, run_ids) {
+        Err(e) if run_ids.len() > 1 => e,
+        packed => return packed,
+    };
+    tracing::warn!(error = %e, "packing ended runs together failed; packing each alone");
+    let (mut packed, mut failed) = (0, None);
+    for &run_id in run_ids {
+        match pack_together(conn, &[run_id]) {
+            Ok(n) => packed += n,
+            Err(e) => {
+                tracing::warn!(error = %e, run = run_id, "packing an ended run failed; it stays queued");
+                failed.get_or_insert(e);
+            }
+        }
+    }
+    match failed {
+        Some(e) if packed == 0 => Err(e),
+        _ => Ok(packed),
+    }
+}
+
+/// Packs those of `run_ids` still queued in one transaction. Each is read
+/// and packed first, with no transaction open; the swap checks that its
+/// rows are still the ones read, and packs it again inside the transaction
+/// when they are not.
+fn pack_together(conn: &mut Connection, run_ids: &[&str]) -> Result<usize> {
     if run_ids.is_empty() {
         return Ok(0);
     }
@@ -153,9 +183,6 @@ pub(in crate::store::sql) fn pack_queued(conn: &mut Connection, max: usize) -> R
 /// cannot change: the commit stands, and a run that could not be packed
 /// stays queued with its history live.
 pub(in crate::store::sql) fn pack_after_commit(conn: &mut Connection, run_ids: &[&str]) {
-    for run_id in run_ids {
-        crate::failpoint::hit("before-pack", run_id);
-    }
     if let Err(e) = pack_ended(conn, run_ids) {
         tracing::warn!(error = %e, runs = run_ids.join(","), "packing ended runs failed; they stay queued");
     }

@@ -387,3 +387,64 @@ fn a_run_packed_by_another_host_meanwhile_is_left_as_that_host_packed_it() {
     let audit = store.audit(Some("r1")).unwrap();
     assert!(audit.windows(2).all(|w| w[0].id < w[1].id), "{audit:?}");
 }
+
+#[test]
+fn a_run_whose_history_cannot_be_packed_stays_queued_and_the_others_are_packed() {
+    let (db, mut store) = setup("archive-one-damaged");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    // r1's archive is damaged, and r1 is queued again, as if rows of it
+    // were still live: reading its history for packing fails.
+    db.execute_batch(if db.is_postgres() {
+        "UPDATE run_archives SET data = decode('01deadbeef', 'hex'); \
+         INSERT INTO unpacked_runs (run_id) VALUES ('r1')"
+    } else {
+        "UPDATE run_archives SET data = x'01deadbeef'; \
+         INSERT INTO unpacked_runs (run_id) VALUES ('r1')"
+    });
+    // r2 ends in a process that stops before it packs it.
+    store.create_run(&new_run("r2", t)).unwrap();
+    run_steps(&mut store, "r2", 1, false, &mut t);
+    after_read_once(|| panic!("stopped before the swap"));
+    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_steps(&mut store, "r2", 1, true, &mut t)
+    }));
+    clear_after_read();
+    assert!(stopped.is_err());
+    assert_eq!(queued(&db), 2);
+    let unpacked = history(&store, "r2");
+
+    let mut store = db.open();
+    assert_eq!(store.pack_queued(10).unwrap(), 1, "r2 is packed");
+    assert_eq!(live_rows(&db, "r2"), 0);
+    assert_eq!(history(&store, "r2"), unpacked);
+    assert_eq!(queued(&db), 1, "r1 stays queued");
+    // With r1 alone left, the failure is reported.
+    let error = store.pack_queued(10).unwrap_err().to_string();
+    assert!(error.contains("r1"), "{error}");
+}
+
+#[test]
+fn a_store_handle_with_a_packer_hands_it_the_runs_it_ends_and_the_packer_packs_them() {
+    let (db, mut store) = setup("archive-packer");
+    let packer = crate::packer::Packer::start(Box::new(db.open())).unwrap();
+    store.pack_by(packer.signal());
+    let mut t = 1;
+    run_steps(&mut store, "r1", 1, false, &mut t);
+    // The hook runs on the thread that packs: this one must not.
+    after_read_once(|| panic!("the committing thread packed the run itself"));
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    clear_after_read();
+    packer.wait_idle();
+    assert_eq!(live_rows(&db, "r1"), 0, "packed by the packer");
+    assert_eq!(queued(&db), 0);
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 2);
+
+    // Stopped at once, it packs what it was handed first.
+    store.create_run(&new_run("r2", t)).unwrap();
+    run_steps(&mut store, "r2", 2, true, &mut t);
+    drop(packer);
+    assert_eq!(live_rows(&db, "r2"), 0, "packed before the packer stopped");
+    assert_eq!(queued(&db), 0);
+    assert_eq!(store.checkpoints("r2").unwrap().len(), 2);
+}

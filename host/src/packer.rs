@@ -1,0 +1,162 @@
+//! A thread of its own that packs the history of the runs a process's
+//! workers end, so that a worker goes on to its next claim as soon as the
+//! commit that ended them is on disk.
+//!
+//! Packing an ended run (reading its rows, encoding and compressing them,
+//! swapping them for the archive row) is about a sixth of an incident's
+//! instructions, and nothing a caller waits for needs it: every read merges
+//! live and archived rows. Done by the worker after its commit, it delayed
+//! that worker's next step; done here, it uses a core the workers leave
+//! idle, one packing transaction for all the runs ended meanwhile.
+//!
+//! Nothing is lost if the process stops first: the ending commit queued
+//! the run in the store (`unpacked_runs`), and the next `wakeful work` or
+//! `serve`'s heartbeat packs what is left there.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+
+use crate::store::Store;
+
+/// Runs packed in one transaction, at most: a worker's commit ends up to
+/// `steps_per_commit` runs, and a longer swap would hold the write lock
+/// the workers need.
+const PER_TRANSACTION: usize = 64;
+
+/// The packer thread, its store handle and the runs handed to it.
+pub struct Packer {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// What a worker's store handle keeps to hand the runs it ended to a
+/// [`Packer`].
+#[derive(Clone)]
+pub struct PackSignal(Arc<Shared>);
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+    /// The SQL statements the packer's store handle ran, for benchmarks.
+    statements: AtomicU64,
+}
+
+#[derive(Default)]
+struct State {
+    /// Runs ended and not yet taken by the packer.
+    ended: Vec<String>,
+    /// Whether the packer is packing runs it took.
+    busy: bool,
+    stopping: bool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl PackSignal {
+    /// Hands `run_ids`, whose ending has committed, to the packer.
+    pub fn ended(&self, run_ids: &[&str]) {
+        if run_ids.is_empty() {
+            return;
+        }
+        let mut state = self.0.lock();
+        // A stopped packer takes no more: the runs stay queued in the
+        // store, for the next `work` or heartbeat.
+        if state.stopping {
+            return;
+        }
+        state.ended.extend(run_ids.iter().map(|id| id.to_string()));
+        self.0.changed.notify_all();
+    }
+}
+
+impl Packer {
+    /// Starts the packer on `store`, a handle of its own on the workers'
+    /// store.
+    pub fn start(store: Box<dyn Store>) -> std::io::Result<Packer> {
+        let shared = Arc::new(Shared::default());
+        let thread = {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("packer".into())
+                .spawn(move || pack_until_stopped(store, &shared))?
+        };
+        Ok(Packer {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// What a worker's store handle is given ([`Store::pack_by`]).
+    pub fn signal(&self) -> PackSignal {
+        PackSignal(self.shared.clone())
+    }
+
+    /// Waits until every run handed to the packer so far has been packed
+    /// (or failed to be, and stays queued in the store).
+    pub fn wait_idle(&self) {
+        let mut state = self.shared.lock();
+        while !state.ended.is_empty() || state.busy {
+            state = self
+                .shared
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// How many SQL statements the packer ran (as
+    /// [`Store::statements_run`] counts them), up to its last packing.
+    pub fn statements_run(&self) -> u64 {
+        self.shared.statements.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Packer {
+    /// Packs what was handed to it, then stops the thread.
+    fn drop(&mut self) {
+        self.shared.lock().stopping = true;
+        self.shared.changed.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn pack_until_stopped(mut store: Box<dyn Store>, shared: &Shared) {
+    loop {
+        let ended = {
+            let mut state = shared.lock();
+            while state.ended.is_empty() && !state.stopping {
+                state = shared
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            if state.ended.is_empty() {
+                return;
+            }
+            state.busy = true;
+            std::mem::take(&mut state.ended)
+        };
+        for chunk in ended.chunks(PER_TRANSACTION) {
+            let ids: Vec<&str> = chunk.iter().map(String::as_str).collect();
+            // The commits that ended them stand; a run not packed stays
+            // queued in the store with its history live, which reads the
+            // same, for the next `work` or heartbeat to pack.
+            if let Err(e) = store.pack_ended(&ids) {
+                tracing::warn!(error = %e, runs = ids.join(","), "packing ended runs failed; they stay queued");
+            }
+        }
+        shared
+            .statements
+            .store(store.statements_run(), Ordering::Relaxed);
+        shared.lock().busy = false;
+        shared.changed.notify_all();
+    }
+}
