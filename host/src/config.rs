@@ -222,7 +222,11 @@ impl Default for LimitsConfig {
             usd_per_run: 5.0,
             max_approval_valid_ms: 30 * 24 * 3600 * 1000,
             idle_recheck_ms: 200,
-            steps_per_commit: 16,
+            // The steps a run chains under one claim share the group's
+            // room: at 16, a group of incidents (three steps each) was
+            // full after five runs, and its other claimed runs committed
+            // one step, to be claimed and committed again for the rest.
+            steps_per_commit: 64,
         }
     }
 }
