@@ -117,6 +117,10 @@ pub struct Worker<'a> {
     /// Whether its last claim took as many runs as it could: then more
     /// are likely due, and the next claim goes straight for the lock.
     busy: bool,
+    /// Steps each run of its last group took, on average (rounded up):
+    /// the next claim takes as many runs as the group has room for at
+    /// that rate, so that the steps a run chains fit in it.
+    steps_per_run: usize,
     /// Whether every tool the last stepped version may call is answered in
     /// the step (`kv`, `lease`, `static`): a step of it that continues can
     /// be followed by the next under the same claim and commit.
@@ -137,6 +141,7 @@ impl<'a> Worker<'a> {
             app,
             owner,
             busy: false,
+            steps_per_run: 1,
             chainable: false,
             chained_version: None,
         }

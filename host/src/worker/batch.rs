@@ -30,20 +30,26 @@ struct Pending {
 }
 
 impl Worker<'_> {
-    /// Claims up to `[limits] steps_per_commit` due runs, steps them, and
-    /// commits their checkpoints together; empty when no run has a wake.
+    /// Claims due runs, steps them, and commits their checkpoints together
+    /// (up to `[limits] steps_per_commit` steps); empty when no run has a
+    /// wake.
     pub fn claim_and_step_many(&mut self) -> Result<Vec<Stepped>, AppError> {
         let max = self.app.config.limits.steps_per_commit;
         let claim_ms = self.app.config.limits.claim_ms;
         let claimed_at = self.app.now();
+        // A run that chains its steps takes several of the group's places:
+        // claiming `max` runs of three-step chains left two thirds of them
+        // one step each, to be claimed and committed again for the rest.
+        let runs = (max / self.steps_per_run).max(1);
         let claims =
             self.app
                 .store
-                .claim_many(claimed_at, &self.owner, claim_ms, max, self.busy)?;
+                .claim_many(claimed_at, &self.owner, claim_ms, runs, self.busy)?;
         // A claim that took fewer runs than it could took every run due
         // then: the next one looks without the write lock first, as an
         // idle worker's does, since most often nothing new is due.
-        self.busy = claims.len() >= max;
+        self.busy = claims.len() >= runs;
+        let claimed = claims.len();
         let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
         let mut pending: Vec<Pending> = Vec::new();
         let mut commits: Vec<StepCommit> = Vec::new();
@@ -100,11 +106,17 @@ impl Worker<'_> {
                 break;
             }
         }
+        let mut released = 0;
         for (claim, _) in claims {
+            released += 1;
             if let Err(e) = self.app.store.release(&claim.run.run_id, claim.epoch) {
                 // Its claim runs out on its own then.
                 failed.get_or_insert(AppError::Store(e));
             }
+        }
+        let stepped_runs = claimed - released;
+        if stepped_runs > 0 && !commits.is_empty() {
+            self.steps_per_run = commits.len().div_ceil(stepped_runs).clamp(1, max);
         }
         self.commit_group(pending, commits, &mut done)?;
         match failed {
