@@ -231,3 +231,55 @@ fn runs_ended_under_serve_are_packed_by_its_packer_even_when_it_stops_at_once() 
         assert_eq!(env.checkpoint_seqs(run), [1]);
     }
 }
+
+#[test]
+fn a_worker_warns_of_a_run_it_cannot_pack_and_packs_and_steps_the_others() {
+    let env = Env::new("archive-damaged-leftover", "");
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    // Run a ends and is packed; then its archive is damaged and it is
+    // queued again, as if rows of it were still live.
+    let calls = json!({"calls": [{"tool": "kv", "args": {"op": "put", "key": "a", "value": 1}}]});
+    env.ok(&[
+        "start",
+        "caller",
+        "--id",
+        "a",
+        "--input",
+        &calls.to_string(),
+    ]);
+    env.work();
+    assert!(packed(&env, "a"));
+    let garbage = match env.store_kind() {
+        crate::harness::StoreKind::Postgres => "decode('01deadbeef', 'hex')",
+        crate::harness::StoreKind::Sqlite => "x'01deadbeef'",
+    };
+    env.sql_execute(&format!(
+        "UPDATE run_archives SET data = {garbage} WHERE run_id = 'a'; \
+         INSERT INTO unpacked_runs (run_id) VALUES ('a')"
+    ));
+    // Run b ends in a worker killed before it packed it; run c is due.
+    let (seqs, audit) = end_in_a_worker_killed_before_packing(&env, "b");
+    env.ok(&[
+        "start",
+        "caller",
+        "--id",
+        "c",
+        "--input",
+        &calls.to_string(),
+    ]);
+
+    let out = env.output(&["work", "--until-idle"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: packing the history of ended runs failed")
+            && stderr.contains("run(s) a stay queued")
+            && stderr.contains("archived history of run a"),
+        "{stderr}"
+    );
+    assert!(packed(&env, "b"), "b is packed all the same");
+    assert_eq!(env.checkpoint_seqs("b"), seqs);
+    assert_eq!(env.json(&["audit", "b"]), audit);
+    assert_eq!(env.show("c")["status"], "done", "and c is stepped");
+    assert!(packed(&env, "c"));
+}

@@ -428,9 +428,10 @@ pub trait Store: Send {
     /// before it packed them (a step that ends a run packs it just after
     /// its commit). Returns how many it packed.
     fn pack_queued(&mut self, max: usize) -> Result<usize>;
-    /// Packs those of the ended runs `run_ids` still queued for packing;
-    /// one whose history cannot be packed is left queued, and the others
-    /// are packed all the same. Returns how many it packed.
+    /// Packs those of the ended runs `run_ids` still queued for packing,
+    /// and returns how many it packed. One whose history cannot be packed
+    /// is left queued, and the others are packed all the same: the error
+    /// names the runs left.
     fn pack_ended(&mut self, run_ids: &[&str]) -> Result<usize>;
     /// Hands the runs this handle's commits end to `packer` instead of
     /// packing them after each commit.

@@ -16,7 +16,7 @@
 //! which `serve` runs with its upkeep.
 
 use super::super::db::{Connection, Isolation, params, write_deferred};
-use super::super::{Context, Result};
+use super::super::{Context, Result, StoreError};
 use super::{ArchiveRow, delete_live, gather, pack, store};
 
 #[cfg(test)]
@@ -82,7 +82,8 @@ struct Prepared<'a> {
 /// returns how many it packed. They are packed in one transaction; when
 /// that fails, each is packed alone, so that one whose history cannot be
 /// read (a damaged archive row) stays queued without keeping the others
-/// live. It fails only when none could be packed.
+/// live: the error then names the runs left queued, and the others are
+/// packed all the same.
 pub(in crate::store::sql) fn pack_ended(conn: &mut Connection, run_ids: &[&str]) -> Result<usize> {
     for run_id in run_ids {
         crate::failpoint::hit("before-pack", run_id);
@@ -92,20 +93,28 @@ pub(in crate::store::sql) fn pack_ended(conn: &mut Connection, run_ids: &[&str])
         packed => return packed,
     };
     tracing::warn!(error = %e, "packing ended runs together failed; packing each alone");
-    let (mut packed, mut failed) = (0, None);
+    let (mut packed, mut left, mut first) = (0, Vec::new(), None);
     for &run_id in run_ids {
         match pack_together(conn, &[run_id]) {
             Ok(n) => packed += n,
             Err(e) => {
-                tracing::warn!(error = %e, run = run_id, "packing an ended run failed; it stays queued");
-                failed.get_or_insert(e);
+                left.push(run_id);
+                first.get_or_insert(e);
             }
         }
     }
-    match failed {
-        Some(e) if packed == 0 => Err(e),
-        _ => Ok(packed),
-    }
+    let Some(e) = first else {
+        return Ok(packed);
+    };
+    let what = format!(
+        "packed {packed} of {} ended runs; run(s) {} stay queued with their history live",
+        run_ids.len(),
+        left.join(", ")
+    );
+    Err(match e {
+        StoreError::Corrupt(why) => StoreError::Corrupt(format!("{what}: {why}")),
+        e => StoreError::Db(format!("{what}: {e}")),
+    })
 }
 
 /// Packs those of `run_ids` still queued in one transaction. Each is read

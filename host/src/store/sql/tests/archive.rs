@@ -415,13 +415,17 @@ fn a_run_whose_history_cannot_be_packed_stays_queued_and_the_others_are_packed()
     let unpacked = history(&store, "r2");
 
     let mut store = db.open();
-    assert_eq!(store.pack_queued(10).unwrap(), 1, "r2 is packed");
-    assert_eq!(live_rows(&db, "r2"), 0);
+    let error = store.pack_queued(10).unwrap_err().to_string();
+    assert!(
+        error.contains("packed 1 of 2") && error.contains("run(s) r1 stay queued"),
+        "{error}"
+    );
+    assert_eq!(live_rows(&db, "r2"), 0, "r2 is packed");
     assert_eq!(history(&store, "r2"), unpacked);
     assert_eq!(queued(&db), 1, "r1 stays queued");
-    // With r1 alone left, the failure is reported.
+    // With r1 alone left, the failure is reported again.
     let error = store.pack_queued(10).unwrap_err().to_string();
-    assert!(error.contains("r1"), "{error}");
+    assert!(error.contains("archived history of run r1"), "{error}");
 }
 
 #[test]
