@@ -334,7 +334,7 @@ fn operator_controls_over_http() {
 #[test]
 fn sigterm_stops_the_server_after_the_steps_in_flight() {
     let env = Env::new("api-sigterm", &api_config(""));
-    let mut server = env.serve();
+    let server = env.serve();
     deploy(&server, "invoice-mail", &["kv"]);
     for n in 0..8 {
         let (status, body) = server.post(
@@ -343,15 +343,7 @@ fn sigterm_stops_the_server_after_the_steps_in_flight() {
         );
         assert_eq!(status, 201, "{body}");
     }
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &server.pid().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server
-        .wait_exit(Duration::from_secs(20))
-        .expect("wakeful serve did not exit after SIGTERM");
-    assert!(exit.success(), "{exit}");
+    server.terminate();
 
     // A claim left behind would hold its run for claim_ms (30 s by default)
     // and make this worker wait for it.

@@ -117,11 +117,8 @@ fn an_ended_run_is_one_archived_row_that_reads_as_before_and_survives_prune() {
     assert_eq!(before, whole);
 }
 
-/// Runs the one-step `caller` run `run` in a worker killed by SIGKILL once
-/// its ending has committed, before it packed the run; returns what the
-/// run reads as then.
-fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Value) {
-    use std::os::unix::process::ExitStatusExt;
+/// Starts `run` of the `caller` agent: one step, one kv write, done.
+fn start_one_step(env: &Env, run: &str) {
     let calls = json!({"calls": [
         {"tool": "kv", "args": {"op": "put", "key": run, "value": 1}},
     ]});
@@ -133,6 +130,14 @@ fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Val
         "--input",
         &calls.to_string(),
     ]);
+}
+
+/// Runs the one-step `caller` run `run` in a worker killed by SIGKILL once
+/// its ending has committed, before it packed the run; returns what the
+/// run reads as then.
+fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Value) {
+    use std::os::unix::process::ExitStatusExt;
+    start_one_step(env, run);
     let point = format!("before-pack:{run}");
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", &point)
@@ -197,35 +202,17 @@ fn a_run_ended_by_a_worker_killed_before_packing_reads_whole_until_the_next_work
 fn runs_ended_under_serve_are_packed_by_its_packer_even_when_it_stops_at_once() {
     let env = Env::new("archive-serve-packer", "");
     env.deploy("caller", &["pager", "llm", "kv"]);
-    let mut server = env.serve();
+    let server = env.serve();
     let runs = ["s1", "s2", "s3"];
     for run in runs {
-        let calls = json!({"calls": [
-            {"tool": "kv", "args": {"op": "put", "key": run, "value": 1}},
-        ]});
-        env.ok(&[
-            "start",
-            "caller",
-            "--id",
-            run,
-            "--input",
-            &calls.to_string(),
-        ]);
+        start_one_step(&env, run);
     }
     for run in runs {
         server.wait_run(run, "done", |r| r["status"] == "done");
     }
     // Stopped as soon as the runs are done: the packer packs what the
     // workers handed it before serve exits.
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &server.pid().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server
-        .wait_exit(std::time::Duration::from_secs(20))
-        .expect("wakeful serve did not exit after SIGTERM");
-    assert!(exit.success(), "{exit}");
+    server.terminate();
     for run in runs {
         assert!(packed(&env, run), "run {run} left unpacked");
         assert_eq!(env.checkpoint_seqs(run), [1]);
@@ -238,15 +225,7 @@ fn a_worker_warns_of_a_run_it_cannot_pack_and_packs_and_steps_the_others() {
     env.deploy("caller", &["pager", "llm", "kv"]);
     // Run a ends and is packed; then its archive is damaged and it is
     // queued again, as if rows of it were still live.
-    let calls = json!({"calls": [{"tool": "kv", "args": {"op": "put", "key": "a", "value": 1}}]});
-    env.ok(&[
-        "start",
-        "caller",
-        "--id",
-        "a",
-        "--input",
-        &calls.to_string(),
-    ]);
+    start_one_step(&env, "a");
     env.work();
     assert!(packed(&env, "a"));
     let garbage = match env.store_kind() {
@@ -259,14 +238,7 @@ fn a_worker_warns_of_a_run_it_cannot_pack_and_packs_and_steps_the_others() {
     ));
     // Run b ends in a worker killed before it packed it; run c is due.
     let (seqs, audit) = end_in_a_worker_killed_before_packing(&env, "b");
-    env.ok(&[
-        "start",
-        "caller",
-        "--id",
-        "c",
-        "--input",
-        &calls.to_string(),
-    ]);
+    start_one_step(&env, "c");
 
     let out = env.output(&["work", "--until-idle"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -63,20 +63,6 @@ fn approved_incident(server: &Server) -> (String, Value) {
     (token, done)
 }
 
-/// Stops the server as an init system would, so that its last lines are
-/// written.
-fn terminate(mut server: Server) {
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &server.pid().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server
-        .wait_exit(Duration::from_secs(20))
-        .expect("wakeful serve did not exit after SIGTERM");
-    assert!(exit.success(), "{exit}");
-}
-
 /// No secret of the host in `log`.
 fn assert_no_secret(log: &str, link_token: &str) {
     assert!(
@@ -94,7 +80,8 @@ fn json_log_lines_are_objects_and_each_step_names_its_run() {
     let env = host("logs-json");
     let server = env.serve_with(&["--log-format", "json"]);
     let (token, done) = approved_incident(&server);
-    terminate(server);
+    // Stopped as an init system would, so that its last lines are written.
+    server.terminate();
     let log = env.serve_log();
     let lines: Vec<Value> = log
         .lines()

@@ -88,6 +88,20 @@ impl Server {
         self.child.id()
     }
 
+    /// Stops the server as an init system would (SIGTERM) and checks that
+    /// it exits cleanly within 20 s.
+    pub fn terminate(mut self) {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exit = self
+            .wait_exit(std::time::Duration::from_secs(20))
+            .expect("wakeful serve did not exit after SIGTERM");
+        assert!(exit.success(), "{exit}");
+    }
+
     /// Waits for the process to exit by itself; `None` if it has not after
     /// `timeout`.
     pub fn wait_exit(&mut self, timeout: std::time::Duration) -> Option<std::process::ExitStatus> {

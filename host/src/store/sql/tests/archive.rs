@@ -242,16 +242,21 @@ fn a_cancelled_run_is_archived_too() {
     );
 }
 
-#[test]
-fn a_damaged_archive_is_refused_by_name() {
-    let (db, mut store) = setup("archive-damaged");
-    let mut t = 1;
-    run_steps(&mut store, "r1", 2, true, &mut t);
+/// Overwrites every archive row with bytes that are no archive.
+fn damage_archives(db: &TempDb) {
     db.execute_batch(if db.is_postgres() {
         "UPDATE run_archives SET data = decode('01deadbeef', 'hex')"
     } else {
         "UPDATE run_archives SET data = x'01deadbeef'"
     });
+}
+
+#[test]
+fn a_damaged_archive_is_refused_by_name() {
+    let (db, mut store) = setup("archive-damaged");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    damage_archives(&db);
     let error = store.checkpoints("r1").unwrap_err().to_string();
     assert!(
         error.contains("archived history of run r1") && error.contains("backup"),
@@ -340,18 +345,24 @@ fn a_row_written_while_an_ended_run_is_packed_is_packed_with_it() {
     assert_eq!(store.checkpoints("r1").unwrap().len(), 3);
 }
 
+/// Takes `run_id`'s last step, whose commit ends it, in a process that
+/// stops once the ending has committed, before the swap that packs it.
+fn end_in_a_process_stopped_before_the_swap(store: &mut SqlStore, run_id: &str, t: &mut Millis) {
+    after_read_once(|| panic!("stopped before the swap"));
+    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_steps(store, run_id, 1, true, t)
+    }));
+    clear_after_read();
+    assert!(stopped.is_err());
+}
+
 #[test]
 fn a_run_left_unpacked_reads_whole_and_is_packed_once_later() {
     let (db, mut store) = setup("archive-left");
     let mut t = 1;
     run_steps(&mut store, "r1", 2, false, &mut t);
     // The process stops after the ending committed, before the swap.
-    after_read_once(|| panic!("stopped before the swap"));
-    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run_steps(&mut store, "r1", 1, true, &mut t)
-    }));
-    clear_after_read();
-    assert!(stopped.is_err());
+    end_in_a_process_stopped_before_the_swap(&mut store, "r1", &mut t);
     assert_eq!(store.run("r1").unwrap().unwrap().status, RunStatus::Done);
     assert!(live_rows(&db, "r1") > 0);
     assert_eq!(queued(&db), 1);
@@ -395,22 +406,12 @@ fn a_run_whose_history_cannot_be_packed_stays_queued_and_the_others_are_packed()
     run_steps(&mut store, "r1", 2, true, &mut t);
     // r1's archive is damaged, and r1 is queued again, as if rows of it
     // were still live: reading its history for packing fails.
-    db.execute_batch(if db.is_postgres() {
-        "UPDATE run_archives SET data = decode('01deadbeef', 'hex'); \
-         INSERT INTO unpacked_runs (run_id) VALUES ('r1')"
-    } else {
-        "UPDATE run_archives SET data = x'01deadbeef'; \
-         INSERT INTO unpacked_runs (run_id) VALUES ('r1')"
-    });
+    damage_archives(&db);
+    db.execute_batch("INSERT INTO unpacked_runs (run_id) VALUES ('r1')");
     // r2 ends in a process that stops before it packs it.
     store.create_run(&new_run("r2", t)).unwrap();
     run_steps(&mut store, "r2", 1, false, &mut t);
-    after_read_once(|| panic!("stopped before the swap"));
-    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run_steps(&mut store, "r2", 1, true, &mut t)
-    }));
-    clear_after_read();
-    assert!(stopped.is_err());
+    end_in_a_process_stopped_before_the_swap(&mut store, "r2", &mut t);
     assert_eq!(queued(&db), 2);
     let unpacked = history(&store, "r2");
 
