@@ -425,8 +425,9 @@ pub trait Store: Send {
     fn maintain(&mut self) -> Result<Vec<String>>;
     /// Packs into their archives up to `max` ended runs whose history is
     /// still live: those whose ending committed in a process that stopped
-    /// before it packed them (a step that ends a run packs it just after
-    /// its commit). Returns how many it packed.
+    /// before it packed them (a step that ends a run is packed just after
+    /// its commit, by the handle or by the packer thread it was given).
+    /// Returns how many it packed.
     fn pack_queued(&mut self, max: usize) -> Result<usize>;
     /// Packs those of the ended runs `run_ids` still queued for packing,
     /// and returns how many it packed. One whose history cannot be packed

@@ -106,15 +106,13 @@ impl Worker<'_> {
                 break;
             }
         }
-        let mut released = 0;
+        let stepped_runs = claimed - claims.len();
         for (claim, _) in claims {
-            released += 1;
             if let Err(e) = self.app.store.release(&claim.run.run_id, claim.epoch) {
                 // Its claim runs out on its own then.
                 failed.get_or_insert(AppError::Store(e));
             }
         }
-        let stepped_runs = claimed - released;
         if stepped_runs > 0 && !commits.is_empty() {
             self.steps_per_run = commits.len().div_ceil(stepped_runs).clamp(1, max);
         }
