@@ -519,6 +519,7 @@ impl<'a> Worker<'a> {
             keep_checkpoints: self.app.config.retention.checkpoints_per_run,
             effects,
             keep_claim: false,
+            state_before: Some(run.state.clone()),
         };
         match later {
             Some(later) => {

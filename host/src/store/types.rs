@@ -301,6 +301,11 @@ pub struct StepCommit {
     /// Another step of the run, taken under the same claim, follows in the
     /// same commit: the claim stays with the worker.
     pub keep_claim: bool,
+    /// The run's state the step started from (its claim's), when the
+    /// caller has it: the store may then encode the checkpoint against it
+    /// before taking its write lock, and uses that only if the stored state
+    /// is this one.
+    pub state_before: Option<String>,
 }
 
 impl StepCommit {

@@ -47,19 +47,33 @@ pub(super) fn insert_all<'a>(
     at: Millis,
 ) -> Result<()> {
     let entries: Vec<&AuditEntry> = entries.into_iter().collect();
-    for chunk in entries.chunks(ROWS_PER_INSERT) {
-        let data = chunk
-            .iter()
-            .map(|entry| to_json(&entry.data, "an audit row"))
-            .collect::<Result<Vec<String>>>()?;
+    let data = entries
+        .iter()
+        .map(|entry| to_json(&entry.data, "an audit row"))
+        .collect::<Result<Vec<String>>>()?;
+    let rows: Vec<(&AuditEntry, &str)> = entries
+        .into_iter()
+        .zip(&data)
+        .map(|(entry, data)| (entry, data.as_str()))
+        .collect();
+    insert_rows(conn, &rows, at)
+}
+
+/// [`insert_all`] for rows whose data is already JSON text.
+pub(super) fn insert_rows(
+    conn: &Connection,
+    rows: &[(&AuditEntry, &str)],
+    at: Millis,
+) -> Result<()> {
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
         let mut values: Vec<&dyn ToSql> = Vec::with_capacity(chunk.len() * 4);
-        for (entry, data) in chunk.iter().zip(&data) {
+        for (entry, data) in chunk {
             values.extend([&at as &dyn ToSql, &entry.run_id, &entry.kind, data]);
         }
         conn.prepare_cached(&INSERTS[chunk.len() - 1])
             .and_then(|mut stmt| stmt.execute(&values[..]))
             .ctx_with(|| {
-                let kinds: Vec<&str> = chunk.iter().map(|e| e.kind.as_str()).collect();
+                let kinds: Vec<&str> = chunk.iter().map(|(e, _)| e.kind.as_str()).collect();
                 format!("appending audit rows of kind {}", kinds.join(", "))
             })?;
     }

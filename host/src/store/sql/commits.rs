@@ -32,9 +32,45 @@ pub(super) fn new_token() -> Result<String> {
 
 pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
+    let prepared = Prepared::of(c, c.state_before.as_deref())?;
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
-        write_step(tx, c, None, false).map(drop)
+        write_step(tx, c, None, false, &prepared).map(drop)
     })
+}
+
+/// What a step's commit writes that can be worked out before the write
+/// lock is taken: the other writers of the file wait for all that is done
+/// under it. Encoding the state and the audit rows is a sixth of a step's
+/// commit.
+struct Prepared<'a> {
+    edit: Option<Edit<'a>>,
+    /// The JSON of each of the step's own audit rows (`StepCommit::audit`).
+    audit: Vec<String>,
+}
+
+/// A checkpoint's state encoded as an edit of the state its step started
+/// from.
+struct Edit<'a> {
+    base: &'a str,
+    /// `None` when an edit is not shorter than the state.
+    text: Option<String>,
+}
+
+impl<'a> Prepared<'a> {
+    fn of(c: &StepCommit, base: Option<&'a str>) -> Result<Prepared<'a>> {
+        let edit = base
+            .filter(|_| c.keep_checkpoints.is_none())
+            .map(|base| Edit {
+                base,
+                text: delta::encode(base, &c.state),
+            });
+        let audit = c
+            .audit
+            .iter()
+            .map(|entry| to_json(&entry.data, "an audit row"))
+            .collect::<Result<_>>()?;
+        Ok(Prepared { edit, audit })
+    }
 }
 
 /// Group commit: the steps in one transaction, one flush to disk for all.
@@ -51,6 +87,18 @@ pub(super) fn commit_steps(
     conn: &mut Connection,
     commits: &[StepCommit],
 ) -> Result<Vec<Result<()>>> {
+    // A step chained to the one before it starts from that step's state.
+    let prepared: Vec<Prepared<'_>> = commits
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let base = match i.checked_sub(1).map(|p| &commits[p]) {
+                Some(prev) if prev.run_id == c.run_id && prev.keep_claim => Some(&prev.state[..]),
+                _ => c.state_before.as_deref(),
+            };
+            Prepared::of(c, base)
+        })
+        .collect::<Result<_>>()?;
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
         let mut refused: Vec<&str> = vec![];
@@ -77,7 +125,7 @@ pub(super) fn commit_steps(
                 ))));
                 continue;
             }
-            match write_step(tx, c, before, row_left) {
+            match write_step(tx, c, before, row_left, &prepared[i]) {
                 Ok(w) => {
                     outcomes.push(Ok(()));
                     written = Some((c, w));
@@ -144,6 +192,7 @@ fn write_step(
     c: &StepCommit,
     before: Option<Before<'_>>,
     row_left: bool,
+    prepared: &Prepared<'_>,
 ) -> Result<Written> {
     let run_id = c.run_id.as_str();
     let waits_cleared = before.as_ref().is_some_and(|b| b.waits_cleared);
@@ -183,7 +232,10 @@ fn write_step(
     // that is shorter; a run whose history is trimmed keeps whole states,
     // so that its oldest kept checkpoint never needs a deleted one.
     let edit = (steps > 0 && c.keep_checkpoints.is_none())
-        .then(|| delta::encode(&previous, &c.state))
+        .then(|| match &prepared.edit {
+            Some(p) if p.base == previous => p.text.clone(),
+            _ => delta::encode(&previous, &c.state),
+        })
         .flatten();
     let wake_json = to_json(&c.wake, "the wake")?;
     let next_json = to_json(&c.next, "the next step")?;
@@ -325,7 +377,17 @@ fn write_step(
     }
 
     // The calls' rows first, in the order they were written before.
-    audit::insert_all(tx, call_rows.iter().chain(&c.audit), c.at)?;
+    let call_data = call_rows
+        .iter()
+        .map(|entry| to_json(&entry.data, "an audit row"))
+        .collect::<Result<Vec<String>>>()?;
+    let rows: Vec<(&AuditEntry, &str)> = call_rows
+        .iter()
+        .zip(&call_data)
+        .chain(c.audit.iter().zip(&prepared.audit))
+        .map(|(entry, data)| (entry, data.as_str()))
+        .collect();
+    audit::insert_rows(tx, &rows, c.at)?;
 
     // The step is kept; only the next one waits for an operator. Its
     // waits stay, so a resume puts the run back where this step left it.

@@ -22,6 +22,8 @@ fn step_through(store: &mut SqlStore, steps: u64, keep: Option<u64>) -> Vec<Stri
             let mut commit = step(&c, wake, Next::Continue, vec![], i * 10);
             commit.state = state(i);
             commit.keep_checkpoints = keep;
+            // As a worker does: the edit can be prepared before the lock.
+            commit.state_before = Some(c.run.state.clone());
             store.commit_step(&commit).unwrap();
             commit.state
         })
@@ -63,6 +65,22 @@ fn history_gives_back_every_state_as_its_step_wrote_it_in_less_room() {
     // The run's current state stays whole, and is the last checkpoint's.
     let run = store.run("r1").unwrap().unwrap();
     assert_eq!(run.state, written[7]);
+}
+
+#[test]
+fn an_edit_prepared_from_a_state_the_run_no_longer_has_is_not_stored() {
+    let (_db, mut store) = setup("history-stale-base");
+    let mut written = step_through(&mut store, 3, None);
+    // The caller thinks the run is at step 1's state; it is at step 3's.
+    // An edit of step 1's state would read back as something else.
+    let (c, wake) = claim(&mut store, 40).expect("a due run");
+    let mut commit = step(&c, wake, Next::Continue, vec![], 40);
+    commit.state = state(4);
+    commit.state_before = Some(written[0].clone());
+    store.commit_step(&commit).unwrap();
+    written.push(commit.state);
+    let read: Vec<String> = states(&store).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(read, written);
 }
 
 #[test]

@@ -231,6 +231,7 @@ fn step(claim: &Claim, wake: Wake, next: Next, waits: Vec<StoredWait>, at: Milli
         keep_checkpoints: None,
         effects: Default::default(),
         keep_claim: false,
+        state_before: None,
     }
 }
 
