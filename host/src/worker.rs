@@ -519,7 +519,8 @@ impl<'a> Worker<'a> {
             keep_checkpoints: self.app.config.retention.checkpoints_per_run,
             effects,
             keep_claim: false,
-            state_before: Some(run.state.clone()),
+            // A first step's checkpoint is stored whole: nothing to encode.
+            state_before: (run.steps > 0).then(|| run.state.clone()),
         };
         match later {
             Some(later) => {

@@ -47,22 +47,25 @@ pub(super) fn insert_all<'a>(
     at: Millis,
 ) -> Result<()> {
     let entries: Vec<&AuditEntry> = entries.into_iter().collect();
-    let data = entries
-        .iter()
-        .map(|entry| to_json(&entry.data, "an audit row"))
-        .collect::<Result<Vec<String>>>()?;
-    let rows: Vec<(&AuditEntry, &str)> = entries
-        .into_iter()
-        .zip(&data)
-        .map(|(entry, data)| (entry, data.as_str()))
-        .collect();
+    let data = data_of(entries.iter().copied())?;
+    let rows: Vec<(&AuditEntry, &String)> = entries.into_iter().zip(&data).collect();
     insert_rows(conn, &rows, at)
+}
+
+/// The JSON text of each row's data, as [`insert_rows`] takes it.
+pub(super) fn data_of<'a>(
+    entries: impl IntoIterator<Item = &'a AuditEntry>,
+) -> Result<Vec<String>> {
+    entries
+        .into_iter()
+        .map(|entry| to_json(&entry.data, "an audit row"))
+        .collect()
 }
 
 /// [`insert_all`] for rows whose data is already JSON text.
 pub(super) fn insert_rows(
     conn: &Connection,
-    rows: &[(&AuditEntry, &str)],
+    rows: &[(&AuditEntry, &String)],
     at: Millis,
 ) -> Result<()> {
     for chunk in rows.chunks(ROWS_PER_INSERT) {

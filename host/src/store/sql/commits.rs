@@ -64,11 +64,7 @@ impl<'a> Prepared<'a> {
                 base,
                 text: delta::encode(base, &c.state),
             });
-        let audit = c
-            .audit
-            .iter()
-            .map(|entry| to_json(&entry.data, "an audit row"))
-            .collect::<Result<_>>()?;
+        let audit = audit::data_of(&c.audit)?;
         Ok(Prepared { edit, audit })
     }
 }
@@ -377,15 +373,11 @@ fn write_step(
     }
 
     // The calls' rows first, in the order they were written before.
-    let call_data = call_rows
-        .iter()
-        .map(|entry| to_json(&entry.data, "an audit row"))
-        .collect::<Result<Vec<String>>>()?;
-    let rows: Vec<(&AuditEntry, &str)> = call_rows
+    let call_data = audit::data_of(&call_rows)?;
+    let rows: Vec<(&AuditEntry, &String)> = call_rows
         .iter()
         .zip(&call_data)
         .chain(c.audit.iter().zip(&prepared.audit))
-        .map(|(entry, data)| (entry, data.as_str()))
         .collect();
     audit::insert_rows(tx, &rows, c.at)?;
 
