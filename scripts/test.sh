@@ -52,4 +52,9 @@ WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib st
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e
 
 echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
-scripts/fuzz.sh 10
+# Ten seconds a target only checks that each still builds and runs clean
+# on its corpus and some thousands of new inputs, so it is built at
+# opt-level 1 without debug info: the instrumented build (wasmtime and
+# all) then takes about four fifths of the time. scripts/fuzz.sh alone
+# builds at opt-level 3, for long runs.
+CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 scripts/fuzz.sh 10

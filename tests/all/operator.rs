@@ -99,6 +99,23 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
 }
 
 #[test]
+fn a_value_put_by_an_operator_reads_back_compact_to_guests_and_operators() {
+    let env = Env::new("kv-compact", "");
+    env.deploy("hostile", &["kv"]);
+    env.ok(&["kv", "put", "k", r#"{ "b": [1, "x\"y"],  "a": 2 }"#]);
+    let compact = r#"{"key":"k","value":{"a":2,"b":[1,"x\"y"]},"version":1}"#;
+    assert_eq!(env.ok(&["kv", "get", "k"]).trim(), compact);
+    env.start(
+        "hostile",
+        "h",
+        json!({"mode": "tool", "tool": "kv", "args": {"op": "get", "key": "k"}}),
+    );
+    env.work();
+    let show = env.show("h");
+    assert_eq!(show["outcome"], format!("ok: {compact}"), "{show}");
+}
+
+#[test]
 fn a_paused_tool_holds_the_step_unchanged_until_the_switch_lifts() {
     let env = Env::new("tool-pause", "");
     env.deploy("hostile", &["kv"]);

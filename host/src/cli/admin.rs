@@ -39,6 +39,11 @@ pub(super) fn kv(app: &mut App, op: KvCommand, json: bool, by: &str) -> Result<(
         } => {
             let value = arg_text("the value", value)?;
             app.check_json("the value", &value)?;
+            // Stored as serde_json writes it, as the API and guests' puts
+            // are: reads splice the stored text into their result.
+            let value = serde_json::from_str::<serde_json::Value>(&value)
+                .context("the value is not JSON")?
+                .to_string();
             KvOp::Put {
                 key,
                 value,

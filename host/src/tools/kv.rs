@@ -7,7 +7,8 @@
 //! `{"ok":bool,"version":N}` for writes; a failed compare-and-set is
 //! `ok:false`, a value the guest handles, not an error.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::parse_args;
@@ -59,15 +60,30 @@ impl From<Args> for KvOp {
 pub fn render(outcome: &KvOutcome) -> String {
     match outcome {
         KvOutcome::Read(entry) => {
+            // The stored text is spliced in as it is: a put stores its value
+            // as serde_json writes it, so parsing it into a `Value` only to
+            // write it again would give the same bytes.
             let value = entry
                 .value
                 .as_deref()
-                .and_then(|v| serde_json::from_str::<Value>(v).ok())
-                .unwrap_or(Value::Null);
-            json!({"key": entry.key, "value": value, "version": entry.version}).to_string()
+                .and_then(|v| serde_json::from_str::<&RawValue>(v).ok());
+            serde_json::to_string(&Read {
+                key: &entry.key,
+                value,
+                version: entry.version,
+            })
+            .expect("a kv read renders as JSON")
         }
         KvOutcome::Wrote(w) => json!({"ok": w.ok, "version": w.version}).to_string(),
     }
+}
+
+/// A read's result, its fields in the order a `Value` map writes them.
+#[derive(Serialize)]
+struct Read<'a> {
+    key: &'a str,
+    value: Option<&'a RawValue>,
+    version: u64,
 }
 
 /// Answers a step's kv call, holding its write for the step's commit.
@@ -82,4 +98,39 @@ pub(super) fn call(
     };
     let outcome = effects.kv(&op, |key| store.kv_peek(key))?;
     Ok(Ok(render(&outcome)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::KvEntry;
+
+    fn read(value: Option<&str>) -> String {
+        render(&KvOutcome::Read(KvEntry {
+            key: "k\"1".into(),
+            value: value.map(str::to_string),
+            version: 7,
+        }))
+    }
+
+    #[test]
+    fn a_read_renders_the_stored_value_as_a_parsed_one_would() {
+        for value in [
+            json!(null),
+            json!(12.5),
+            json!("tab\tquote\" slash\\ \u{1f} é"),
+            json!({"z": [1, {"y": true}], "a": {"c": "d", "b": -0.0}}),
+        ] {
+            let stored = value.to_string();
+            let parsed = json!({"key": "k\"1", "value": value, "version": 7}).to_string();
+            assert_eq!(read(Some(&stored)), parsed);
+        }
+    }
+
+    #[test]
+    fn a_read_of_nothing_or_of_damaged_text_renders_null() {
+        let null = json!({"key": "k\"1", "value": null, "version": 7}).to_string();
+        assert_eq!(read(None), null);
+        assert_eq!(read(Some("{\"cut")), null);
+    }
 }
