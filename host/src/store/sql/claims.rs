@@ -24,14 +24,18 @@ use crate::model::{ApprovalAnswer, Millis, Wake};
 use crate::store::{Claim, ClaimedRun, Result, StoreError};
 
 /// The conditions every due run meets besides having a wake (alias `r`):
-/// live, past its retry time, not paused by a kill switch.
+/// live, past its retry time, not paused by a kill switch. One lookup per
+/// scope: an `IN` list of the scopes made SQLite fill a temporary table
+/// for every candidate row, the most of a claim's cost when no switch is
+/// on (and none is, nearly always).
 macro_rules! runnable {
     () => {
         "r.status IN ('active', 'waiting') \
          AND (r.retry_at IS NULL OR r.retry_at <= ?1) \
-         AND NOT EXISTS (SELECT 1 FROM switches s \
-                         WHERE s.scope IN ('all', 'agent:' || r.agent, 'run:' || r.run_id, \
-                                           r.held_by))"
+         AND NOT EXISTS (SELECT 1 FROM switches s WHERE s.scope = 'all') \
+         AND NOT EXISTS (SELECT 1 FROM switches s WHERE s.scope = 'agent:' || r.agent) \
+         AND NOT EXISTS (SELECT 1 FROM switches s WHERE s.scope = 'run:' || r.run_id) \
+         AND NOT EXISTS (SELECT 1 FROM switches s WHERE s.scope = r.held_by)"
     };
 }
 
@@ -410,17 +414,21 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
         }
     }
 
+    // The earliest answer, chosen here rather than by an `ORDER BY ...
+    // LIMIT 1`, which SQLite runs through a temporary table on every
+    // claim: the rows are the run's answered requests it still waits on,
+    // a handful at most.
     let answered = conn
         .prepare_cached(
             "SELECT a.id, a.approved, a.answered_by, a.answered_at, a.comment, a.details_digest \
              FROM approvals a \
              WHERE a.run_id = ?1 AND a.answered = 1 AND a.consumed = 0 \
                AND EXISTS (SELECT 1 FROM waits w \
-                           WHERE w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id) \
-             ORDER BY a.answered_at, a.id LIMIT 1",
+                           WHERE w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id)",
         )
         .and_then(|mut stmt| {
-            stmt.query_row([run_id], |row| {
+            let mut first: Option<ApprovalAnswer> = None;
+            for answer in stmt.query_map([run_id], |row| {
                 Ok(ApprovalAnswer {
                     request_id: row.get(0)?,
                     approved: row.get(1)?,
@@ -429,8 +437,16 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
                     comment: row.get(4)?,
                     digest: row.get(5)?,
                 })
-            })
-            .optional()
+            })? {
+                let answer = answer?;
+                if first
+                    .as_ref()
+                    .is_none_or(|f| (answer.at, &answer.request_id) < (f.at, &f.request_id))
+                {
+                    first = Some(answer);
+                }
+            }
+            Ok(first)
         })
         .ctx_with(|| format!("looking for an answered approval of run {run_id}"))?;
     if let Some(answer) = answered {

@@ -246,19 +246,31 @@ pub(super) fn lease(
     owner: &str,
     expires: Millis,
 ) -> Result<Option<(u64, Run)>> {
+    // Written, then read, in the caller's transaction: `RETURNING` makes
+    // SQLite collect the returned rows in a temporary table, built and
+    // dropped for every claim.
+    let leased = tx
+        .prepare_cached(
+            "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1, \
+             held_by = NULL WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, owner, expires]))
+        .ctx_with(|| format!("leasing run {run_id}"))?;
+    if leased == 0 {
+        return Ok(None);
+    }
     tx.prepare_cached(concat!(
-        "UPDATE runs SET lease_owner = ?2, lease_expires = ?3, epoch = epoch + 1, \
-         held_by = NULL WHERE run_id = ?1 RETURNING ",
+        "SELECT ",
         run_columns!(),
-        ", epoch"
+        ", epoch FROM runs WHERE run_id = ?1"
     ))
     .and_then(|mut stmt| {
-        stmt.query_row(params![run_id, owner, expires], |row| {
+        stmt.query_row(params![run_id], |row| {
             Ok((row.get((26, "epoch"))?, RunRow::from_row(row)?))
         })
         .optional()
     })
-    .ctx_with(|| format!("leasing run {run_id}"))?
+    .ctx_with(|| format!("reading run {run_id} as leased"))?
     .map(|(epoch, row)| Ok((epoch, row.into_run()?)))
     .transpose()
 }
