@@ -163,3 +163,29 @@ fn an_approval_is_found_by_its_token_only() {
     assert!(store.approval_by_token("00").unwrap().is_none());
     assert!(store.approval_by_token("").unwrap().is_none());
 }
+
+#[test]
+fn answers_wake_a_run_in_the_order_they_were_given_then_by_request_id() {
+    let (_db, mut store) = setup("answer order");
+    let waits = || {
+        ["c", "b", "a"]
+            .map(|id| approval_wait(id, "{}", 10_000))
+            .to_vec()
+    };
+    step_to_wait(&mut store, 10, waits());
+    for (id, at) in [("c", 30), ("a", 20), ("b", 30)] {
+        store
+            .answer_approval("r1", &answer(id, true, at), None)
+            .unwrap()
+            .unwrap();
+    }
+    let order: Vec<String> = [100, 101, 102]
+        .into_iter()
+        .map(|now| match step_to_wait(&mut store, now, waits()) {
+            Wake::Approval(a) => a.request_id,
+            other => panic!("an answer was due, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(order, ["a", "b", "c"]);
+    assert!(claim(&mut store, 103).is_none(), "each answer wakes the run once");
+}
