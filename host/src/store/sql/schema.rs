@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -331,4 +331,28 @@ pub(super) const SCHEMA_V11: &str = r#"
 CREATE TABLE unpacked_runs (
     run_id TEXT PRIMARY KEY NOT NULL
 ) WITHOUT ROWID;
+"#;
+
+/// The checks on `runs.status` and `waits.kind` as comparisons instead of
+/// `IN` lists. SQLite evaluates an `IN` list of more than two values
+/// through a temporary table, built for every row written: every step's
+/// commit paid for one per run row and per wait. The same values pass.
+///
+/// Only the text SQLite keeps for each table changes, not a page of its
+/// data (SQLite's documented way of changing a constraint in place;
+/// `sqlite::migrate` then bumps the schema cookie, so that every open
+/// connection reads the new text).
+pub(super) const SCHEMA_V12: &str = r#"
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+   SET sql = replace(sql,
+       'CHECK (status IN (''active'', ''waiting'', ''done'', ''parked'', ''cancelled''))',
+       'CHECK (status = ''active'' OR status = ''waiting'' OR status = ''done'' OR status = ''parked'' OR status = ''cancelled'')')
+ WHERE type = 'table' AND name = 'runs';
+UPDATE sqlite_schema
+   SET sql = replace(sql,
+       'CHECK (kind IN (''event'', ''approval'', ''until'', ''cron''))',
+       'CHECK (kind = ''event'' OR kind = ''approval'' OR kind = ''until'' OR kind = ''cron'')')
+ WHERE type = 'table' AND name = 'waits';
+PRAGMA writable_schema = OFF;
 "#;

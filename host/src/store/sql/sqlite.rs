@@ -157,12 +157,27 @@ fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
     if found > SCHEMA_VERSION {
         return Err(too_new(path, found));
     }
+    if found == SCHEMA_VERSION {
+        // Migrated by another process while this one waited for the lock.
+        return Ok(());
+    }
     for (from, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
         tx.execute_batch(sql)
             .ctx_with(|| format!("migrating {path} from schema {from} to {}", from + 1))?;
     }
+    // A migration may change a table's text in place (`SCHEMA_V12`),
+    // which, unlike DDL, leaves the schema cookie as it was: bumped here,
+    // every other connection to the file reads the schema again.
+    let cookie: i64 = tx
+        .pragma_query_value(None, "schema_version", |row| row.get(0))
+        .ctx("reading the schema cookie")?;
+    tx.pragma_update(None, "schema_version", cookie + 1)
+        .ctx("bumping the schema cookie")?;
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)
         .ctx("recording the schema version")?;
     tx.commit()
-        .ctx_with(|| format!("committing the schema migration of {path}"))
+        .ctx_with(|| format!("committing the schema migration of {path}"))?;
+    // And this connection, whose own bump does not tell it.
+    conn.pragma_update(None, "writable_schema", "RESET")
+        .ctx("reading the migrated schema")
 }

@@ -187,5 +187,8 @@ fn answers_wake_a_run_in_the_order_they_were_given_then_by_request_id() {
         })
         .collect();
     assert_eq!(order, ["a", "b", "c"]);
-    assert!(claim(&mut store, 103).is_none(), "each answer wakes the run once");
+    assert!(
+        claim(&mut store, 103).is_none(),
+        "each answer wakes the run once"
+    );
 }

@@ -286,6 +286,7 @@ mod copy;
 mod group;
 mod history;
 mod schedules;
+mod schema;
 mod tools;
 
 /// The schema version the store records.
