@@ -328,29 +328,30 @@ pub(super) fn next_due_wait(conn: &Connection, now: Millis) -> Result<Option<Mil
         .ctx("finding the next wait to come due")
 }
 
+/// Runs due at `now` under a live claim, read from the leased runs
+/// (`runs_by_lease_owner`: a few per worker) and not from every due run:
+/// as cheap with 20,000 runs woken as with 20, and nothing to read at all
+/// when no claim is out. The same sets as `active_due!` and `woken_due!`.
+pub(super) const DUE_BUT_CLAIMED: &str = concat!(
+    "SELECT COUNT(*) FROM runs l CROSS JOIN runs r ON r.run_id = l.run_id \
+     WHERE l.lease_owner IS NOT NULL AND l.lease_expires > ?1 AND ",
+    runnable!(),
+    " AND ((r.status = 'active' AND r.pending_wake IS NOT NULL) \
+       OR EXISTS (SELECT 1 FROM waits w WHERE w.run_id = r.run_id \
+                  AND w.due_at IS NOT NULL AND w.due_at <= ?1) \
+       OR EXISTS (SELECT 1 FROM inbox i CROSS JOIN waits w \
+                  ON w.run_id = i.run_id AND w.kind = 'event' AND w.key = i.topic \
+                  WHERE i.run_id = r.run_id AND i.consumed_at_step IS NULL) \
+       OR EXISTS (SELECT 1 FROM approvals a CROSS JOIN waits w \
+                  ON w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id \
+                  WHERE a.run_id = r.run_id AND a.consumed = 0 \
+                  AND (a.answered = 1 OR a.expiry_delivered = 1)))"
+);
+
 pub(super) fn due_but_claimed(conn: &Connection, now: Millis) -> Result<u64> {
-    let mut count = 0;
-    for sql in [
-        concat!(
-            "SELECT COUNT(*) FROM (",
-            active_due!(),
-            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
-        ),
-        concat!(
-            "SELECT COUNT(*) FROM (",
-            woken_due!(),
-            ") AS due WHERE lease_owner IS NOT NULL AND lease_expires > ?1"
-        ),
-    ] {
-        let n: u64 = conn
-            .prepare_cached(sql)
-            .and_then(|mut stmt| stmt.query_row([now], |row| row.get(0)))
-            .ctx("counting due runs under a live claim")?;
-        count += n;
-    }
-    // A run both active and woken is counted twice: callers only ask
-    // whether any is claimed.
-    Ok(count)
+    conn.prepare_cached(DUE_BUT_CLAIMED)
+        .and_then(|mut stmt| stmt.query_row([now], |row| row.get(0)))
+        .ctx("counting due runs under a live claim")
 }
 
 pub(super) fn first_claimed_due(conn: &Connection, now: Millis) -> Result<Option<ClaimedRun>> {

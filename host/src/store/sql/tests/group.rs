@@ -285,6 +285,20 @@ fn claims_read_woken_runs_off_indexes_without_sorting_them() {
             "a claim query sorts what it reads:\n{sql}\n{plan:#?}"
         );
     }
+    // Due runs under a claim are found from the claims, not from the runs
+    // that are due.
+    let sql = super::super::claims::DUE_BUT_CLAIMED;
+    let plan: Vec<String> = conn
+        .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .unwrap()
+        .query_map(rusqlite::params![1_000], |row| row.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        plan[0].contains("runs_by_lease_owner") && !plan.iter().any(|s| s.contains("TEMP B-TREE")),
+        "{plan:#?}"
+    );
 }
 
 #[test]
