@@ -435,8 +435,14 @@ pub trait Store: Send {
     /// names the runs left.
     fn pack_ended(&mut self, run_ids: &[&str]) -> Result<usize>;
     /// Hands the runs this handle's commits end to `packer` instead of
-    /// packing them after each commit.
+    /// packing them after each commit, and leaves it to copy SQLite's WAL
+    /// into the database file ([`Store::checkpoint`]): a commit of this
+    /// handle no longer does it in the middle of a worker's steps.
     fn pack_by(&mut self, packer: crate::packer::PackSignal);
+    /// Copies what SQLite's WAL holds into the database file, as far as
+    /// readers allow, without waiting for any of them (a passive
+    /// checkpoint); nothing on PostgreSQL.
+    fn checkpoint(&mut self) -> Result<()>;
     /// For benchmarks: `n` copies of the waiting run `run_id`, with its
     /// waits, as runs `<run_id>-copy-<i>`, in one transaction.
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()>;

@@ -210,6 +210,21 @@ impl Store for SqlStore {
 
     fn pack_by(&mut self, packer: crate::packer::PackSignal) {
         self.packer = Some(packer);
+        if let Some(conn) = self.conn.as_sqlite()
+            && let Err(e) = conn.pragma_update(None, "wal_autocheckpoint", 0)
+        {
+            // This handle's commits then go on checkpointing, as before.
+            tracing::warn!(error = %e, "leaving WAL checkpoints to the packer failed");
+        }
+    }
+
+    fn checkpoint(&mut self) -> Result<()> {
+        use super::db::Context;
+        let Some(conn) = self.conn.as_sqlite() else {
+            return Ok(());
+        };
+        conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .ctx("copying the WAL into the data file")
     }
 
     fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {

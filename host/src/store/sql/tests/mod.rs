@@ -281,6 +281,7 @@ fn lost_claim(result: crate::store::Result<impl std::fmt::Debug>) -> bool {
 mod approvals;
 mod archive;
 mod callbacks;
+mod checkpoints;
 mod claims;
 mod copy;
 mod group;

@@ -1,0 +1,59 @@
+//! Copying SQLite's WAL into the data file: left by the workers' handles
+//! to the packer thread.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::packer::Packer;
+
+/// Writes about 2,000 pages (8 MB) through `store`'s connection in one
+/// commit: past SQLite's own checkpoint mark of 1,000 WAL pages.
+fn fill(store: &SqlStore, table: &str) {
+    store
+        .conn
+        .as_sqlite()
+        .expect("a SQLite store")
+        .execute_batch(&format!(
+            "CREATE TABLE {table} (x BLOB); \
+             WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2000) \
+             INSERT INTO {table} SELECT randomblob(3000) FROM k"
+        ))
+        .unwrap();
+}
+
+#[test]
+fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
+    // A SQLite file whichever store the other tests use.
+    let db = TempDb::new("checkpoints");
+    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
+    let path = db.path();
+    let size = || std::fs::metadata(&path).unwrap().len();
+    let grown = 4_000_000;
+
+    // Alone, a handle's commit copies the WAL into the file itself.
+    let alone = SqlStore::open(&path).unwrap();
+    let before = size();
+    fill(&alone, "alone");
+    assert!(
+        size() > before + grown,
+        "SQLite's own checkpoint did not run"
+    );
+
+    let packer = Packer::start(Box::new(SqlStore::open(&path).unwrap())).unwrap();
+    let mut worker = SqlStore::open(&path).unwrap();
+    worker.pack_by(packer.signal());
+    let before = size();
+    fill(&worker, "worker");
+    // The packer may have begun copying in the instant since the commit,
+    // but not copied most of it.
+    assert!(
+        size() < before + grown,
+        "the worker's commit checkpointed the WAL"
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while size() < before + grown {
+        assert!(Instant::now() < deadline, "the packer never checkpointed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(packer);
+}
