@@ -13,8 +13,10 @@
 //! the run in the store (`unpacked_runs`), and the next `wakeful work` or
 //! `serve`'s heartbeat packs what is left there.
 //!
-//! The same thread copies SQLite's WAL into the data file for the
-//! workers (`CHECKPOINT_EVERY`), whose handles leave that to it.
+//! The same thread copies SQLite's WAL into the data file when a
+//! worker's commit finds it long (`Store::pack_by`): done by SQLite in that
+//! commit, it was a few milliseconds of writes and an fsync in the middle
+//! of the worker's steps.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -34,14 +36,6 @@ const PER_TRANSACTION: usize = 64;
 /// fewer, larger packing transactions cost the workers less; a run's
 /// history reads the same meanwhile.
 const GATHER: Duration = Duration::from_millis(50);
-
-/// How often the packer copies the WAL into the database file for the
-/// workers, whose own commits leave it ([`Store::pack_by`]). SQLite's own
-/// rule (every 1,000 WAL pages) made the worker whose commit crossed the
-/// line copy them, a few milliseconds of writes and an fsync in the middle
-/// of its steps; here a core the workers leave idle does it. At the
-/// workers' fastest, 100 ms of commits are a few thousand pages.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
 /// The packer thread, its store handle and the runs handed to it.
 pub struct Packer {
@@ -71,6 +65,8 @@ struct State {
     /// Whether a caller waits for the packer to be idle: it packs what it
     /// holds without gathering more.
     flushing: bool,
+    /// Whether a worker found the WAL long enough to copy into the file.
+    checkpoint: bool,
     stopping: bool,
 }
 
@@ -94,6 +90,17 @@ impl PackSignal {
         }
         state.ended.extend(run_ids.iter().map(|id| id.to_string()));
         self.0.changed.notify_all();
+    }
+}
+
+impl PackSignal {
+    /// Asks the packer to copy the WAL into the data file.
+    pub fn checkpoint(&self) {
+        let mut state = self.0.lock();
+        if !state.stopping {
+            state.checkpoint = true;
+            self.0.changed.notify_all();
+        }
     }
 }
 
@@ -154,22 +161,16 @@ impl Drop for Packer {
 }
 
 fn pack_until_stopped(mut store: Box<dyn Store>, shared: &Shared) {
-    let mut checkpointed = Instant::now();
     loop {
-        let ended = {
+        let (ended, checkpoint) = {
             let mut state = shared.lock();
-            // Idle, it still wakes to checkpoint the WAL the workers write.
-            while state.ended.is_empty() && !state.stopping {
-                let Some(left) = CHECKPOINT_EVERY.checked_sub(checkpointed.elapsed()) else {
-                    break;
-                };
+            while state.ended.is_empty() && !state.checkpoint && !state.stopping {
                 state = shared
                     .changed
-                    .wait_timeout(state, left)
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0;
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
             }
-            if state.ended.is_empty() && state.stopping {
+            if state.ended.is_empty() && !state.checkpoint {
                 return;
             }
             if !state.ended.is_empty() {
@@ -186,8 +187,21 @@ fn pack_until_stopped(mut store: Box<dyn Store>, shared: &Shared) {
                 }
                 state.busy = true;
             }
-            std::mem::take(&mut state.ended)
+            (
+                std::mem::take(&mut state.ended),
+                std::mem::take(&mut state.checkpoint),
+            )
         };
+        if checkpoint {
+            // Failing, it is asked again at the next commit; meanwhile the
+            // WAL grows, and reads stay correct.
+            if let Err(e) = store.checkpoint() {
+                tracing::warn!(error = %e, "checkpointing the WAL failed");
+            }
+        }
+        if ended.is_empty() {
+            continue;
+        }
         for chunk in ended.chunks(PER_TRANSACTION) {
             let ids: Vec<&str> = chunk.iter().map(String::as_str).collect();
             // The commits that ended them stand; a run not packed stays
@@ -197,20 +211,10 @@ fn pack_until_stopped(mut store: Box<dyn Store>, shared: &Shared) {
                 tracing::warn!(error = %e, runs = ids.join(","), "packing ended runs failed; they stay queued");
             }
         }
-        if checkpointed.elapsed() >= CHECKPOINT_EVERY {
-            // Failing, it is tried again next time; meanwhile the WAL
-            // grows, and reads stay correct.
-            if let Err(e) = store.checkpoint() {
-                tracing::warn!(error = %e, "checkpointing the WAL failed");
-            }
-            checkpointed = Instant::now();
-        }
-        if !ended.is_empty() {
-            shared
-                .statements
-                .store(store.statements_run(), Ordering::Relaxed);
-            shared.lock().busy = false;
-            shared.changed.notify_all();
-        }
+        shared
+            .statements
+            .store(store.statements_run(), Ordering::Relaxed);
+        shared.lock().busy = false;
+        shared.changed.notify_all();
     }
 }

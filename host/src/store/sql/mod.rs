@@ -77,6 +77,9 @@ pub struct SqlStore {
     /// Where the runs this handle's commits end are packed: by a packer
     /// thread when one was given, else by this handle after the commit.
     packer: Option<crate::packer::PackSignal>,
+    /// The WAL's length in pages when this handle last asked its packer
+    /// to checkpoint it.
+    wal_pages_asked: i32,
 }
 
 /// Where a store's data lives.
@@ -114,6 +117,7 @@ impl SqlStore {
             conn: Connection::sqlite(conn),
             location: Location::Sqlite(path),
             packer: None,
+            wal_pages_asked: 0,
         })
     }
 
@@ -125,6 +129,7 @@ impl SqlStore {
             conn: Connection::postgres(client, config),
             location: Location::Postgres(shown),
             packer: None,
+            wal_pages_asked: 0,
         })
     }
 

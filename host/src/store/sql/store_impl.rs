@@ -97,6 +97,7 @@ impl Store for SqlStore {
 
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
         let outcomes = commits::commit_steps(&mut self.conn, commits)?;
+        self.checkpoint_when_due();
         let ended: Vec<&str> = commits
             .iter()
             .zip(&outcomes)
@@ -109,6 +110,7 @@ impl Store for SqlStore {
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
         commits::commit_step(&mut self.conn, commit)?;
+        self.checkpoint_when_due();
         if commit.ends_run() {
             self.pack_after_commit(&[commit.run_id.as_str()]);
         }
@@ -210,11 +212,9 @@ impl Store for SqlStore {
 
     fn pack_by(&mut self, packer: crate::packer::PackSignal) {
         self.packer = Some(packer);
-        if let Some(conn) = self.conn.as_sqlite()
-            && let Err(e) = conn.pragma_update(None, "wal_autocheckpoint", 0)
-        {
-            // This handle's commits then go on checkpointing, as before.
-            tracing::warn!(error = %e, "leaving WAL checkpoints to the packer failed");
+        if let Some(conn) = self.conn.as_sqlite() {
+            // In place of SQLite's own hook, which checkpoints in the commit.
+            conn.wal_hook(Some(note_wal_pages));
         }
     }
 
@@ -523,7 +523,48 @@ impl Store for SqlStore {
     }
 }
 
+/// SQLite's mark for copying the WAL into the data file: its own
+/// `wal_autocheckpoint` default, in pages.
+const CHECKPOINT_PAGES: i32 = 1000;
+
+thread_local! {
+    /// The WAL's length in pages after the last commit on this thread of a
+    /// handle given to a packer ([`note_wal_pages`]).
+    static WAL_PAGES: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// SQLite calls this at each commit of a handle given to a packer, on the
+/// committing thread, with the WAL's length in pages.
+fn note_wal_pages(_: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite::Result<()> {
+    WAL_PAGES.with(|p| p.set(pages));
+    Ok(())
+}
+
 impl SqlStore {
+    /// After a step's commit: each time the WAL has grown by as many pages
+    /// as SQLite would checkpoint it at, asks the packer to (passively, on
+    /// its own thread). Not at every commit while it is long: the WAL
+    /// starts again from its beginning only once a writer finds it all
+    /// copied, and a checkpoint of the few pages written since the last
+    /// one would cost two fsyncs for nothing.
+    fn checkpoint_when_due(&mut self) {
+        let Some(packer) = &self.packer else {
+            return;
+        };
+        let pages = WAL_PAGES.with(|p| p.replace(0));
+        if pages == 0 {
+            return;
+        }
+        if pages < self.wal_pages_asked {
+            // The WAL started again.
+            self.wal_pages_asked = 0;
+        }
+        if pages >= self.wal_pages_asked + CHECKPOINT_PAGES {
+            packer.checkpoint();
+            self.wal_pages_asked = pages;
+        }
+    }
+
     /// Packs the runs whose ending this handle just committed, or hands
     /// them to its packer thread. The commit stands either way: a run not
     /// packed stays queued with its history live.

@@ -21,17 +21,27 @@ fn fill(store: &SqlStore, table: &str) {
         .unwrap();
 }
 
+/// A store on a SQLite file, whichever store the other tests use, with
+/// run `r1` due.
+fn store_with_a_run(db: &TempDb) -> SqlStore {
+    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
+    let mut store = SqlStore::open(db.path()).unwrap();
+    store
+        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+        .unwrap();
+    store.create_run(&new_run("r1", 1)).unwrap();
+    store
+}
+
 #[test]
 fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
-    // A SQLite file whichever store the other tests use.
     let db = TempDb::new("checkpoints");
-    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
     let path = db.path();
     let size = || std::fs::metadata(&path).unwrap().len();
     let grown = 4_000_000;
 
     // Alone, a handle's commit copies the WAL into the file itself.
-    let alone = SqlStore::open(&path).unwrap();
+    let alone = store_with_a_run(&db);
     let before = size();
     fill(&alone, "alone");
     assert!(
@@ -44,12 +54,15 @@ fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
     worker.pack_by(packer.signal());
     let before = size();
     fill(&worker, "worker");
-    // The packer may have begun copying in the instant since the commit,
-    // but not copied most of it.
     assert!(
         size() < before + grown,
         "the worker's commit checkpointed the WAL"
     );
+    // A step's commit finds the WAL long and asks the packer to copy it.
+    let (c, wake) = claim(&mut worker, 10).expect("r1 is due");
+    worker
+        .commit_step(&step(&c, wake, waiting(&[]), vec![], 20))
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     while size() < before + grown {
         assert!(Instant::now() < deadline, "the packer never checkpointed");
