@@ -21,18 +21,6 @@ fn fill(store: &SqlStore, table: &str) {
         .unwrap();
 }
 
-/// A store on a SQLite file, whichever store the other tests use, with
-/// run `r1` due.
-fn store_with_a_run(db: &TempDb) -> SqlStore {
-    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
-    let mut store = SqlStore::open(db.path()).unwrap();
-    store
-        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
-        .unwrap();
-    store.create_run(&new_run("r1", 1)).unwrap();
-    store
-}
-
 #[test]
 fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
     let db = TempDb::new("checkpoints");
@@ -41,7 +29,7 @@ fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
     let grown = 4_000_000;
 
     // Alone, a handle's commit copies the WAL into the file itself.
-    let alone = store_with_a_run(&db);
+    let alone = sqlite_store_with_a_run(&db);
     let before = size();
     fill(&alone, "alone");
     assert!(

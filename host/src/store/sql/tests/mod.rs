@@ -162,6 +162,18 @@ fn new_run(run_id: &str, created_at: Millis) -> NewRun {
 }
 
 /// A store with agent `mail@1.0.0` and the run `r1`.
+/// A store on a SQLite file in `db`'s directory, whichever store the
+/// other tests use, with run `r1` due.
+fn sqlite_store_with_a_run(db: &TempDb) -> SqlStore {
+    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
+    let mut store = SqlStore::open(db.path()).unwrap();
+    store
+        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+        .unwrap();
+    store.create_run(&new_run("r1", 1)).unwrap();
+    store
+}
+
 fn setup(name: &str) -> (TempDb, SqlStore) {
     let db = TempDb::new(name);
     let mut store = db.open();

@@ -71,14 +71,8 @@ fn status_and_kind_checks_are_comparisons_on_new_and_migrated_stores() {
 /// connection (the one that migrated the file) and through a new one.
 #[test]
 fn a_run_status_or_wait_kind_out_of_the_list_is_still_refused() {
-    // A SQLite file whichever store the other tests use.
     let db = TempDb::new("schema-checks");
-    std::fs::create_dir_all(db.path().parent().unwrap()).unwrap();
-    let mut store = SqlStore::open(db.path()).unwrap();
-    store
-        .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
-        .unwrap();
-    store.create_run(&new_run("r1", 1)).unwrap();
+    let store = sqlite_store_with_a_run(&db);
     let refused = |conn: &rusqlite::Connection, sql: &str| {
         let e = conn.execute_batch(sql).unwrap_err().to_string();
         assert!(e.contains("CHECK constraint failed"), "{sql}: {e}");
