@@ -91,9 +91,7 @@ impl PackSignal {
         state.ended.extend(run_ids.iter().map(|id| id.to_string()));
         self.0.changed.notify_all();
     }
-}
 
-impl PackSignal {
     /// Asks the packer to copy the WAL into the data file.
     pub fn checkpoint(&self) {
         let mut state = self.0.lock();

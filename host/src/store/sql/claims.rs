@@ -26,8 +26,7 @@ use crate::store::{Claim, ClaimedRun, Result, StoreError};
 /// The conditions every due run meets besides having a wake (alias `r`):
 /// live, past its retry time, not paused by a kill switch. One lookup per
 /// scope: an `IN` list of the scopes made SQLite fill a temporary table
-/// for every candidate row, the most of a claim's cost when no switch is
-/// on (and none is, nearly always).
+/// for every candidate row, though no switch is on nearly always.
 macro_rules! runnable {
     () => {
         "r.status IN ('active', 'waiting') \

@@ -118,7 +118,10 @@ impl Store for SqlStore {
     }
 
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
-        commits::fail_step(&mut self.conn, failed)
+        commits::fail_step(&mut self.conn, failed)?;
+        // A worker whose steps only fail still writes the WAL.
+        self.checkpoint_when_due();
+        Ok(())
     }
 
     fn park(
