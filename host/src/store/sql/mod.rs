@@ -114,7 +114,7 @@ impl SqlStore {
         let path = path.as_ref().to_path_buf();
         let conn = sqlite::open(&path)?;
         Ok(SqlStore {
-            conn: Connection::sqlite(conn),
+            conn: Connection::sqlite(conn, sqlite::open),
             location: Location::Sqlite(path),
             packer: None,
             wal_pages_asked: 0,

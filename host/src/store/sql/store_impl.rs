@@ -215,10 +215,7 @@ impl Store for SqlStore {
 
     fn pack_by(&mut self, packer: crate::packer::PackSignal) {
         self.packer = Some(packer);
-        if let Some(conn) = self.conn.as_sqlite() {
-            // In place of SQLite's own hook, which checkpoints in the commit.
-            conn.wal_hook(Some(note_wal_pages));
-        }
+        self.conn.leave_checkpoints_to_packer();
     }
 
     fn checkpoint(&mut self) -> Result<()> {
@@ -526,23 +523,6 @@ impl Store for SqlStore {
     }
 }
 
-/// SQLite's mark for copying the WAL into the data file: its own
-/// `wal_autocheckpoint` default, in pages.
-const CHECKPOINT_PAGES: i32 = 1000;
-
-thread_local! {
-    /// The WAL's length in pages after the last commit on this thread of a
-    /// handle given to a packer ([`note_wal_pages`]).
-    static WAL_PAGES: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
-}
-
-/// SQLite calls this at each commit of a handle given to a packer, on the
-/// committing thread, with the WAL's length in pages.
-fn note_wal_pages(_: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite::Result<()> {
-    WAL_PAGES.with(|p| p.set(pages));
-    Ok(())
-}
-
 impl SqlStore {
     /// After a step's commit: each time the WAL has grown by as many pages
     /// as SQLite would checkpoint it at, asks the packer to (passively, on
@@ -554,7 +534,7 @@ impl SqlStore {
         let Some(packer) = &self.packer else {
             return;
         };
-        let pages = WAL_PAGES.with(|p| p.replace(0));
+        let pages = super::db::take_wal_pages();
         if pages == 0 {
             return;
         }
@@ -562,7 +542,7 @@ impl SqlStore {
             // The WAL started again.
             self.wal_pages_asked = 0;
         }
-        if pages >= self.wal_pages_asked + CHECKPOINT_PAGES {
+        if pages >= self.wal_pages_asked + super::db::CHECKPOINT_PAGES {
             packer.checkpoint();
             self.wal_pages_asked = pages;
         }

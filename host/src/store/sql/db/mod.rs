@@ -23,11 +23,14 @@ use crate::store::{Result as StoreResult, StoreError};
 
 mod pg;
 mod values;
+mod wal;
 mod writer;
 
 use pg::{pg_args, pg_refs};
 pub(crate) use values::params;
 pub use values::{Field, FromSql, Params, Row, ToSql, Value};
+pub use wal::{CHECKPOINT_PAGES, take_pages as take_wal_pages};
+pub use writer::Open;
 
 /// An error from either database, or a value that does not fit its type.
 #[derive(Debug)]
@@ -122,8 +125,12 @@ pub struct Connection {
     /// figure that, unlike time, does not move with the machine.
     statements: Cell<u64>,
     /// On SQLite, the turn to write that this process's connections to
-    /// the file take before they begin a write transaction.
+    /// the file take before they begin a write transaction, and the
+    /// connection the transaction then runs on (`writer.rs`).
     writer: Option<Arc<writer::WriterGate>>,
+    /// Whether a packer thread copies the WAL into the data file for this
+    /// handle's commits (see `wal.rs`).
+    checkpoints_by_packer: Cell<bool>,
 }
 
 enum Backend {
@@ -146,19 +153,42 @@ pub struct Pg {
 }
 
 impl Connection {
-    pub fn sqlite(conn: rusqlite::Connection) -> Connection {
+    /// A handle's connection to a SQLite file that `open` opened; its
+    /// write transactions run on another connection `open` makes, which
+    /// all such connections of the process to the file share.
+    pub fn sqlite(conn: rusqlite::Connection, open: Open) -> Connection {
         // An in-memory database has no file name, and no other connection.
         let writer = conn
             .path()
             .filter(|path| !path.is_empty())
-            .map(|path| writer::for_file(std::path::Path::new(path)));
+            .map(|path| writer::for_file(std::path::Path::new(path), open));
+        Connection {
+            writer,
+            ..Connection::sqlite_writer(conn)
+        }
+    }
+
+    /// The connection a file's writes run on (or one to an in-memory
+    /// database): it writes itself.
+    fn sqlite_writer(conn: rusqlite::Connection) -> Connection {
         Connection {
             backend: Backend::Sqlite(conn),
             // The store opens SQLite files with `synchronous=FULL`.
             sync_full: Cell::new(Some(true)),
             synced_commits: Cell::new(0),
             statements: Cell::new(0),
-            writer,
+            writer: None,
+            checkpoints_by_packer: Cell::new(false),
+        }
+    }
+
+    /// Leaves copying the WAL into the data file to a packer thread, which
+    /// the handle asks when [`take_wal_pages`] finds the WAL long: SQLite
+    /// would do it in the middle of a commit.
+    pub fn leave_checkpoints_to_packer(&self) {
+        self.checkpoints_by_packer.set(true);
+        if let Backend::Sqlite(c) = &self.backend {
+            c.wal_hook(Some(wal::note_pages));
         }
     }
 
@@ -175,6 +205,7 @@ impl Connection {
             synced_commits: Cell::new(0),
             statements: Cell::new(0),
             writer: None,
+            checkpoints_by_packer: Cell::new(false),
         }
     }
 
@@ -278,6 +309,30 @@ impl Connection {
     /// How many synced write transactions this connection committed.
     pub fn synced_commits(&self) -> u64 {
         self.synced_commits.get()
+    }
+
+    /// Pages this SQLite connection has had to read from the file (or the
+    /// OS's cache of it) rather than from its own cache, since it opened.
+    #[cfg(test)]
+    #[allow(unsafe_code)]
+    pub fn cache_misses(&self) -> i64 {
+        let Backend::Sqlite(c) = &self.backend else {
+            return 0;
+        };
+        let (mut current, mut highest) = (0, 0);
+        // SAFETY: the handle is this open connection's, used on its thread
+        // for one call that only reads a counter.
+        let rc = unsafe {
+            rusqlite::ffi::sqlite3_db_status(
+                c.handle(),
+                rusqlite::ffi::SQLITE_DBSTATUS_CACHE_MISS,
+                &mut current,
+                &mut highest,
+                0,
+            )
+        };
+        assert_eq!(rc, rusqlite::ffi::SQLITE_OK, "reading the cache's misses");
+        i64::from(current)
     }
 
     /// How many statements this connection ran.
@@ -451,9 +506,6 @@ pub struct Transaction<'c> {
     conn: &'c Connection,
     open: bool,
     durability: Durability,
-    /// This process's turn to write to the SQLite file, given back once
-    /// the transaction has committed or rolled back.
-    _turn: Option<writer::WriterTurn<'c>>,
 }
 
 impl<'c> Transaction<'c> {
@@ -466,10 +518,6 @@ impl<'c> Transaction<'c> {
         // setting it back failed once, so it is set again here or the
         // transaction does not start.
         conn.set_sync_full(durability == Durability::Synced)?;
-        let turn = conn
-            .writer
-            .as_deref()
-            .and_then(|gate| gate.enter(super::sqlite::BUSY_TIMEOUT));
         conn.control(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
@@ -482,7 +530,6 @@ impl<'c> Transaction<'c> {
             conn,
             open: true,
             durability,
-            _turn: turn,
         };
         if durability == Durability::Deferred && conn.dialect() == Dialect::Postgres {
             // Asynchronous commit: PostgreSQL flushes its WAL in order, so
@@ -609,6 +656,38 @@ pub fn write_with<T>(
 }
 
 fn write_as<T>(
+    conn: &mut Connection,
+    what: &str,
+    isolation: Isolation,
+    durability: Durability,
+    f: impl FnMut(&Transaction<'_>) -> StoreResult<T>,
+) -> StoreResult<T> {
+    let Some(gate) = conn.writer.clone() else {
+        return transact(conn, what, isolation, durability, f);
+    };
+    // Past its patience the caller goes on without a turn, on its own
+    // connection, and SQLite's lock decides (as between processes).
+    let Some(turn) = gate.enter(super::sqlite::BUSY_TIMEOUT) else {
+        return transact(conn, what, isolation, durability, f);
+    };
+    let Some(mut shared) = turn.connection() else {
+        return transact(conn, what, isolation, durability, f);
+    };
+    let writer = shared.as_mut().expect("opened by `connection`");
+    let (synced, statements) = (writer.synced_commits(), writer.statements());
+    let out = wal::as_handle(conn.checkpoints_by_packer.get(), || {
+        transact(writer, what, isolation, durability, f)
+    });
+    // Counted as this handle's work, as if it had run on its connection.
+    conn.synced_commits
+        .set(conn.synced_commits() + writer.synced_commits() - synced);
+    conn.statements
+        .set(conn.statements() + writer.statements() - statements);
+    out
+}
+
+/// Runs `f` in a write transaction on `conn`, again after a conflict.
+fn transact<T>(
     conn: &mut Connection,
     what: &str,
     isolation: Isolation,

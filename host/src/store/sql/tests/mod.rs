@@ -301,6 +301,7 @@ mod history;
 mod schedules;
 mod schema;
 mod tools;
+mod writer;
 
 /// The schema version the store records.
 fn stored_version(db: &TempDb) -> i64 {

@@ -1,0 +1,62 @@
+//! The WAL's length after each commit, and who copies it into the data
+//! file: SQLite itself in the committing transaction (its own default), or
+//! a packer thread asked by the committing handle (`Store::pack_by`).
+
+use std::cell::Cell;
+use std::ffi::c_int;
+
+use rusqlite::hooks::Wal;
+
+/// SQLite's mark for copying the WAL into the data file: its own
+/// `wal_autocheckpoint` default, in pages.
+pub const CHECKPOINT_PAGES: i32 = 1000;
+
+thread_local! {
+    /// The WAL's length in pages after the last commit on this thread that
+    /// noted it; read (and cleared) by [`take_pages`].
+    static PAGES: Cell<i32> = const { Cell::new(0) };
+    /// Whether the write transaction running on this thread belongs to a
+    /// handle whose packer copies the WAL.
+    static BY_PACKER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The hook of a handle's own connection once it is given to a packer, in
+/// place of SQLite's, which checkpoints in the commit.
+pub fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
+    PAGES.with(|p| p.set(pages));
+    Ok(())
+}
+
+/// The hook of a file's shared writer connection (`writer.rs`), which
+/// commits for handles with a packer and without: it notes the length,
+/// and copies the WAL as SQLite's own hook would when the committing
+/// handle has no packer to ask.
+pub fn note_pages_or_checkpoint(wal: &Wal, pages: c_int) -> rusqlite::Result<()> {
+    note_pages(wal, pages)?;
+    if !BY_PACKER.with(Cell::get) && pages >= CHECKPOINT_PAGES {
+        // As SQLite's hook: a failed checkpoint is tried again at the next
+        // commit, and the commit stands.
+        let _ = wal.checkpoint();
+    }
+    Ok(())
+}
+
+/// The WAL's length noted by the last commit on this thread since the
+/// last call; 0 when none was noted.
+pub fn take_pages() -> i32 {
+    PAGES.with(|p| p.replace(0))
+}
+
+/// Runs `f` (a write transaction on the shared writer) as a transaction of
+/// a handle with a packer or without.
+pub(super) fn as_handle<T>(by_packer: bool, f: impl FnOnce() -> T) -> T {
+    /// Puts the flag back on unwinding too.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BY_PACKER.with(|b| b.set(self.0));
+        }
+    }
+    let _restore = Restore(BY_PACKER.with(|b| b.replace(by_packer)));
+    f()
+}
