@@ -46,6 +46,8 @@ struct Prepared<'a> {
     edit: Option<Edit<'a>>,
     /// The JSON of each of the step's own audit rows (`StepCommit::audit`).
     audit: Vec<String>,
+    /// The held calls' rows (`Effects::calls`).
+    calls: Vec<super::effects::CallText>,
 }
 
 /// A checkpoint's state encoded as an edit of the state its step started
@@ -65,7 +67,8 @@ impl<'a> Prepared<'a> {
                 text: delta::encode(base, &c.state),
             });
         let audit = audit::data_of(&c.audit)?;
-        Ok(Prepared { edit, audit })
+        let calls = super::effects::texts(&c.effects)?;
+        Ok(Prepared { edit, audit, calls })
     }
 }
 
@@ -220,7 +223,7 @@ fn write_step(
             (steps, version, state.into())
         }
     };
-    let call_rows = super::effects::apply(tx, &c.effects, c.at)?;
+    let recorded = super::effects::apply(tx, &c.effects, &prepared.calls, c.at)?;
     let seq = steps + 1;
 
     // The run's state is that of its last checkpoint (every write of one
@@ -373,10 +376,9 @@ fn write_step(
     }
 
     // The calls' rows first, in the order they were written before.
-    let call_data = audit::data_of(&call_rows)?;
-    let rows: Vec<(&AuditEntry, &String)> = call_rows
+    let rows: Vec<(&AuditEntry, &String)> = recorded
         .iter()
-        .zip(&call_data)
+        .map(|t| (&t.audit, &t.audit_json))
         .chain(c.audit.iter().zip(&prepared.audit))
         .collect();
     audit::insert_rows(tx, &rows, c.at)?;

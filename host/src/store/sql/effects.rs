@@ -5,15 +5,47 @@
 use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
 use super::claims::check_claim;
-use super::{Context, audit, tools};
+use super::{Context, audit, to_json, tools};
 use crate::model::Millis;
 use crate::store::{AuditEntry, Effects, Held, Result, StoreError};
 
+/// A held call's rows as text, worked out before the write lock is taken:
+/// the other writers of the file wait for what is done under it.
+pub(super) struct CallText {
+    /// The result, as the ledger row holds it.
+    result: String,
+    /// The audit row written when the call is recorded now.
+    pub(super) audit: AuditEntry,
+    pub(super) audit_json: String,
+}
+
+/// The texts of `effects`' calls, in their order, for [`apply`].
+pub(super) fn texts(effects: &Effects) -> Result<Vec<CallText>> {
+    effects
+        .calls
+        .iter()
+        .map(|(call, result)| {
+            let audit = tools::ledger_audit(call, result);
+            Ok(CallText {
+                result: to_json(result, "a tool result")?,
+                audit_json: to_json(&audit.data, "an audit row")?,
+                audit,
+            })
+        })
+        .collect()
+}
+
 /// Writes `effects` inside the caller's transaction, or fails with
 /// [`StoreError::Conflict`] when a key or lease is no longer what the step
-/// found (the caller's transaction is then undone). Returns the calls'
-/// audit rows, for the caller to append.
-pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Vec<AuditEntry>> {
+/// found (the caller's transaction is then undone). `texts` are the
+/// calls' ([`texts`]). Returns those of the calls recorded now, whose
+/// audit rows the caller appends.
+pub(super) fn apply<'t>(
+    tx: &Connection,
+    effects: &Effects,
+    texts: &'t [CallText],
+    at: Millis,
+) -> Result<Vec<&'t CallText>> {
     // Each write below refuses the step when what it found has changed.
     // The first to refuse leaves nothing written only if it is the first
     // write: with more than one, all are checked before any is made.
@@ -76,11 +108,13 @@ pub(super) fn apply(tx: &Connection, effects: &Effects, at: Millis) -> Result<Ve
             return Err(lease_changed(resource, lease));
         }
     }
-    let mut rows = Vec::with_capacity(effects.calls.len());
-    for (call, result) in &effects.calls {
-        rows.extend(tools::record_ledger(tx, call, result, at)?);
+    let mut recorded = Vec::with_capacity(texts.len());
+    for ((call, _), text) in effects.calls.iter().zip(texts) {
+        if tools::insert_ledger(tx, call, &text.result, at)? {
+            recorded.push(text);
+        }
     }
-    Ok(rows)
+    Ok(recorded)
 }
 
 /// The kv and lease writes `effects` makes, each of which may refuse the
@@ -146,14 +180,17 @@ pub(super) fn flush(
     if effects.is_empty() {
         return Ok(());
     }
+    let texts = texts(effects)?;
     write_deferred(
         conn,
         &format!("writing the kv and lease calls of run {run_id}"),
         Isolation::Serializable,
         |tx| {
             check_claim(tx, run_id, epoch)?;
-            let rows = apply(tx, effects, at)?;
-            audit::insert_all(tx, &rows, at)
+            let recorded = apply(tx, effects, &texts, at)?;
+            let rows: Vec<(&AuditEntry, &String)> =
+                recorded.iter().map(|t| (&t.audit, &t.audit_json)).collect();
+            audit::insert_rows(tx, &rows, at)
         },
     )
 }

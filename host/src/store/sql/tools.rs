@@ -149,6 +149,18 @@ pub(super) fn record_ledger(
     at: Millis,
 ) -> Result<Option<AuditEntry>> {
     let result_json = to_json(result, "a tool result")?;
+    Ok(insert_ledger(conn, call, &result_json, at)?.then(|| ledger_audit(call, result)))
+}
+
+/// Writes a call's ledger row unless its key has one, and clears its
+/// intent; returns whether the row was written now. `result_json` is the
+/// call's result as JSON.
+pub(super) fn insert_ledger(
+    conn: &Connection,
+    call: &LedgerWrite,
+    result_json: &str,
+    at: Millis,
+) -> Result<bool> {
     let inserted = conn
         .prepare_cached(
             "INSERT INTO ledger (run_id, key, tool, args, result, at) \
@@ -168,9 +180,11 @@ pub(super) fn record_ledger(
     conn.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
         .and_then(|mut stmt| stmt.execute([&call.run_id, &call.key]))
         .ctx_with(|| format!("clearing the intent {} of run {}", call.key, call.run_id))?;
-    if inserted == 0 {
-        return Ok(None);
-    }
+    Ok(inserted > 0)
+}
+
+/// The audit row of a call recorded in the ledger.
+pub(super) fn ledger_audit(call: &LedgerWrite, result: &ToolResult) -> AuditEntry {
     let mut data = json!({
         "tool": call.tool,
         "key": call.key,
@@ -183,11 +197,11 @@ pub(super) fn record_ledger(
     if let Err(error) = result {
         data["error"] = json!(error);
     }
-    Ok(Some(AuditEntry {
+    AuditEntry {
         run_id: Some(call.run_id.clone()),
         kind: "tool".into(),
         data,
-    }))
+    }
 }
 
 /// Records a call; with `usage`, charges it to the run in the same

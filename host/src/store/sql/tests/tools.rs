@@ -158,6 +158,31 @@ fn held_put(effects: &mut Effects, store: &SqlStore, call: LedgerWrite, value: &
 }
 
 #[test]
+fn a_held_call_whose_key_is_recorded_keeps_the_first_result_and_one_audit_row() {
+    let (_db, mut store) = setup("held-again");
+    let (c, _) = claim(&mut store, 0).unwrap();
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        incarnation: "i1".into(),
+        epoch: c.epoch,
+        key: "static-1".into(),
+        tool: "static".into(),
+        args: "{}".into(),
+    };
+    for (result, at) in [("first", 10), ("second", 11)] {
+        let mut effects = Effects::default();
+        effects.record(call.clone(), Ok(result.into()));
+        store.apply_effects("r1", c.epoch, &effects, at).unwrap();
+    }
+    let entry = store
+        .ledger_get("r1", "static-1")
+        .unwrap()
+        .expect("recorded");
+    assert_eq!(entry.result, Ok("first".into()));
+    assert_eq!(audit_kinds(&store), ["tool"], "the repeat was audited");
+}
+
+#[test]
 fn held_calls_are_written_under_the_claim_and_only_over_what_the_step_found() {
     let (_db, mut store) = setup("held");
     let (old, _) = claim(&mut store, 0).unwrap();
