@@ -31,10 +31,10 @@ use crate::store::Store;
 const PER_TRANSACTION: usize = 64;
 
 /// How long the packer gathers runs before it packs them, unless a
-/// transaction's worth is waiting. Every transaction of another connection
-/// empties the workers' page caches (SQLite finds the file changed), so
-/// fewer, larger packing transactions cost the workers less; a run's
-/// history reads the same meanwhile.
+/// transaction's worth is waiting. Every write transaction empties the
+/// page caches of the workers' reading connections (SQLite finds the file
+/// changed), so fewer, larger packing transactions cost the workers less;
+/// a run's history reads the same meanwhile.
 const GATHER: Duration = Duration::from_millis(50);
 
 /// The packer thread, its store handle and the runs handed to it.
