@@ -22,7 +22,7 @@ thread_local! {
 
 /// The hook of a handle's own connection once it is given to a packer, in
 /// place of SQLite's, which checkpoints in the commit.
-pub fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
+pub(super) fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
     PAGES.with(|p| p.set(pages));
     Ok(())
 }
@@ -31,7 +31,7 @@ pub fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
 /// commits for handles with a packer and without: it notes the length,
 /// and copies the WAL as SQLite's own hook would when the committing
 /// handle has no packer to ask.
-pub fn note_pages_or_checkpoint(wal: &Wal, pages: c_int) -> rusqlite::Result<()> {
+pub(super) fn note_pages_or_checkpoint(wal: &Wal, pages: c_int) -> rusqlite::Result<()> {
     note_pages(wal, pages)?;
     if !BY_PACKER.with(Cell::get) && pages >= CHECKPOINT_PAGES {
         // As SQLite's hook: a failed checkpoint is tried again at the next

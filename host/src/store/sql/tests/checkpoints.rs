@@ -13,12 +13,16 @@ fn fill(store: &SqlStore, table: &str) {
         .conn
         .as_sqlite()
         .expect("a SQLite store")
-        .execute_batch(&format!(
-            "CREATE TABLE {table} (x BLOB); \
-             WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2000) \
-             INSERT INTO {table} SELECT randomblob(3000) FROM k"
-        ))
+        .execute_batch(&filling(table))
         .unwrap();
+}
+
+fn filling(table: &str) -> String {
+    format!(
+        "CREATE TABLE {table} (x BLOB); \
+         WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2000) \
+         INSERT INTO {table} SELECT randomblob(3000) FROM k"
+    )
 }
 
 #[test]
@@ -56,5 +60,42 @@ fn a_handle_given_to_a_packer_leaves_the_wal_to_it() {
         assert!(Instant::now() < deadline, "the packer never checkpointed");
         std::thread::sleep(Duration::from_millis(20));
     }
+    drop(packer);
+}
+
+/// [`fill`] in a write transaction of `store`, which runs on the
+/// process's writing connection for the file.
+fn fill_in_a_write(store: &mut SqlStore, table: &str) {
+    crate::store::sql::db::write(&mut store.conn, "filling a table", |tx| {
+        tx.execute_batch(&filling(table)).unwrap();
+        Ok(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn the_writing_connection_checkpoints_for_a_handle_without_a_packer_only() {
+    let db = TempDb::new("checkpoints-shared");
+    let path = db.path();
+    let size = || std::fs::metadata(&path).unwrap().len();
+    let grown = 4_000_000;
+    let mut alone = sqlite_store_with_a_run(&db);
+    let packer = Packer::start(Box::new(SqlStore::open(&path).unwrap())).unwrap();
+    let mut worker = SqlStore::open(&path).unwrap();
+    worker.pack_by(packer.signal());
+
+    // The same connection commits for both handles.
+    let before = size();
+    fill_in_a_write(&mut worker, "worker");
+    assert!(
+        size() < before + grown,
+        "the writing connection checkpointed a commit of a handle with a packer"
+    );
+    let before = size();
+    fill_in_a_write(&mut alone, "alone");
+    assert!(
+        size() > before + grown,
+        "the writing connection left the WAL of a handle without a packer uncopied"
+    );
     drop(packer);
 }
