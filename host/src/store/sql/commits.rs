@@ -1,15 +1,16 @@
-//! The writes that end a claim: a step's commit (checkpoint, status, waits,
-//! approval requests, audit) or its failure, parking, cancelling and giving
-//! a claim back. Each checks the claim's epoch first.
+//! A step's commit, alone or grouped with others: its checkpoint, the run's
+//! row, waits, approval requests, tool effects and audit rows, after the
+//! claim's epoch is checked. The other writes that end a claim are in
+//! `claim_ends`.
 
 use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
-use super::claims::{check_claim, claim_holds};
+use super::claims::claim_holds;
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
-use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake, approval_digest};
-use crate::store::{AuditEntry, Result, StepCommit, StepFailed, StepHeld, StoreError};
+use crate::model::{ApprovalAnswer, Next, WaitFor, Wake, approval_digest};
+use crate::store::{AuditEntry, Result, StepCommit, StoreError};
 
 /// How a wait is indexed: its kind and the key that triggers match on.
 fn wait_key(wait: &WaitFor) -> (&'static str, String) {
@@ -431,157 +432,6 @@ fn consume_wake(conn: &Connection, run_id: &str, wake: &Wake, seq: u64) -> Resul
         Wake::Start { .. } | Wake::Timer { .. } | Wake::Resume => {}
     }
     Ok(())
-}
-
-pub(super) fn fail_step(conn: &mut Connection, f: &StepFailed) -> Result<()> {
-    let run_id = f.run_id.as_str();
-    write(
-        conn,
-        &format!("recording a failed step of run {run_id}"),
-        |tx| {
-            check_claim(tx, run_id, f.epoch)?;
-            match f.retry_at {
-            Some(retry_at) => tx
-                .prepare_cached(
-                    "UPDATE runs SET attempts = attempts + 1, last_error = ?2, \
-                     fuel_used = fuel_used + ?3, retry_at = ?4, updated_at = ?5, \
-                     lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        run_id,
-                        f.error,
-                        f.fuel_used,
-                        clamp_time(retry_at),
-                        f.at
-                    ])
-                }),
-            None => tx
-                .prepare_cached(
-                    "UPDATE runs SET status = 'parked', status_text = ?3, attempts = attempts + 1, \
-                     last_error = ?2, fuel_used = fuel_used + ?4, retry_at = NULL, \
-                     updated_at = ?5, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        run_id,
-                        f.error,
-                        format!("parked: {}", f.error),
-                        f.fuel_used,
-                        f.at
-                    ])
-                }),
-        }
-        .ctx_with(|| format!("updating run {run_id}"))?;
-            for entry in &f.audit {
-                audit::insert(tx, entry, f.at)?;
-            }
-            Ok(())
-        },
-    )
-}
-
-pub(super) fn park(
-    conn: &mut Connection,
-    run_id: &str,
-    epoch: u64,
-    reason: &str,
-    rows: &[AuditEntry],
-    at: Millis,
-) -> Result<()> {
-    write(conn, &format!("parking run {run_id}"), |tx| {
-        check_claim(tx, run_id, epoch)?;
-        for entry in rows {
-            audit::insert(tx, entry, at)?;
-        }
-        tx.prepare_cached(
-            "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3, \
-             updated_at = ?4, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason, at]))
-        .ctx_with(|| format!("updating run {run_id}"))?;
-        audit::insert_kind(tx, Some(run_id), "parked", json!({ "reason": reason }), at)
-    })
-}
-
-pub(super) fn hold_step(conn: &mut Connection, h: &StepHeld) -> Result<()> {
-    let run_id = h.run_id.as_str();
-    write(conn, &format!("holding a step of run {run_id}"), |tx| {
-        check_claim(tx, run_id, h.epoch)?;
-        tx.prepare_cached(
-            "UPDATE runs SET held_by = ?2, lease_owner = NULL, lease_expires = NULL \
-             WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| stmt.execute(params![run_id, h.scope]))
-        .ctx_with(|| format!("updating run {run_id}"))?;
-        for entry in &h.audit {
-            audit::insert(tx, entry, h.at)?;
-        }
-        Ok(())
-    })
-}
-
-pub(super) fn cancel(
-    conn: &mut Connection,
-    run_id: &str,
-    reason: &str,
-    by: &str,
-    at: Millis,
-) -> Result<bool> {
-    write(conn, &format!("cancelling run {run_id}"), |tx| {
-        // Bumping the epoch fences a worker that is stepping the run now:
-        // its commit finds a stale epoch and writes nothing.
-        let changed = tx
-            .prepare_cached(
-                "UPDATE runs SET status = 'cancelled', outcome = ?2, status_text = ?2, \
-                 wake_when = NULL, waits = '[]', pending_wake = NULL, retry_at = NULL, \
-                 lease_owner = NULL, lease_expires = NULL, epoch = epoch + 1, updated_at = ?3 \
-                 WHERE run_id = ?1 AND status IN ('active', 'waiting', 'parked')",
-            )
-            .and_then(|mut stmt| stmt.execute(params![run_id, format!("cancelled: {reason}"), at]))
-            .ctx_with(|| format!("cancelling run {run_id}"))?;
-        if changed == 0 {
-            return if runs::run_exists(tx, run_id)? {
-                Ok(false)
-            } else {
-                Err(StoreError::UnknownRun(run_id.to_string()))
-            };
-        }
-        tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
-            .and_then(|mut stmt| stmt.execute([run_id]))
-            .ctx_with(|| format!("dropping the waits of run {run_id}"))?;
-        audit::insert_kind(
-            tx,
-            Some(run_id),
-            "cancelled",
-            json!({ "reason": reason, "by": by }),
-            at,
-        )?;
-        super::archive::queue(tx, run_id)?;
-        Ok(true)
-    })
-}
-
-/// Gives a claim back, with audit rows saying why.
-pub(super) fn release(
-    conn: &mut Connection,
-    run_id: &str,
-    epoch: u64,
-    rows: &[AuditEntry],
-    at: Millis,
-) -> Result<()> {
-    write(conn, &format!("releasing run {run_id}"), |tx| {
-        check_claim(tx, run_id, epoch)?;
-        tx.prepare_cached(
-            "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| stmt.execute([run_id]))
-        .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
-        for entry in rows {
-            audit::insert(tx, entry, at)?;
-        }
-        Ok(())
-    })
 }
 
 /// Deletes a run's checkpoints up to `last`. The primary key (run_id, seq)

@@ -31,6 +31,7 @@ mod agents;
 mod archive;
 mod audit;
 mod callbacks;
+mod claim_ends;
 mod claims;
 mod commits;
 mod copy;

@@ -19,8 +19,8 @@ use crate::store::{
 };
 
 use super::{
-    SqlStore, agents, archive, audit, callbacks, claims, commits, effects, health, hosts, intents,
-    pages, runs, schedules, switches, tools, triggers, upgrades, write,
+    SqlStore, agents, archive, audit, callbacks, claim_ends, claims, commits, effects, health,
+    hosts, intents, pages, runs, schedules, switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {
@@ -118,7 +118,7 @@ impl Store for SqlStore {
     }
 
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
-        commits::fail_step(&mut self.conn, failed)?;
+        claim_ends::fail_step(&mut self.conn, failed)?;
         // A worker whose steps only fail still writes the WAL.
         self.checkpoint_when_due();
         Ok(())
@@ -132,15 +132,15 @@ impl Store for SqlStore {
         audit: &[AuditEntry],
         at: Millis,
     ) -> Result<()> {
-        commits::park(&mut self.conn, run_id, epoch, reason, audit, at)
+        claim_ends::park(&mut self.conn, run_id, epoch, reason, audit, at)
     }
 
     fn hold_step(&mut self, held: &StepHeld) -> Result<()> {
-        commits::hold_step(&mut self.conn, held)
+        claim_ends::hold_step(&mut self.conn, held)
     }
 
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
-        commits::release(&mut self.conn, run_id, epoch, &[], 0)
+        claim_ends::release(&mut self.conn, run_id, epoch, &[], 0)
     }
 
     fn void_step(
@@ -150,7 +150,7 @@ impl Store for SqlStore {
         audit: &[AuditEntry],
         at: Millis,
     ) -> Result<()> {
-        commits::release(&mut self.conn, run_id, epoch, audit, at)
+        claim_ends::release(&mut self.conn, run_id, epoch, audit, at)
     }
 
     fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
@@ -280,7 +280,7 @@ impl Store for SqlStore {
     }
 
     fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
-        let cancelled = commits::cancel(&mut self.conn, run_id, reason, by, at)?;
+        let cancelled = claim_ends::cancel(&mut self.conn, run_id, reason, by, at)?;
         if cancelled {
             self.pack_after_commit(&[run_id]);
         }
