@@ -45,6 +45,7 @@ pub mod listen;
 mod pages;
 mod pg_schema;
 mod postgres;
+mod prune;
 mod runs;
 mod schedules;
 mod schema;

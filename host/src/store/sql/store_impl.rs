@@ -20,7 +20,7 @@ use crate::store::{
 
 use super::{
     SqlStore, agents, archive, audit, callbacks, claim_ends, claims, commits, effects, health,
-    hosts, intents, pages, runs, schedules, switches, tools, triggers, upgrades, write,
+    hosts, intents, pages, prune, runs, schedules, switches, tools, triggers, upgrades, write,
 };
 
 impl Store for SqlStore {
@@ -232,11 +232,11 @@ impl Store for SqlStore {
     }
 
     fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64> {
-        runs::prune(&mut self.conn, ended_before, now)
+        prune::prune(&mut self.conn, ended_before, now)
     }
 
     fn retired_run(&self, run_id: &str) -> Result<Option<RetiredRun>> {
-        runs::retired_run(&self.conn, run_id)
+        prune::retired_run(&self.conn, run_id)
     }
 
     fn put_schedule(&mut self, schedule: &Schedule, replace: bool) -> Result<PutSchedule> {
