@@ -11,12 +11,14 @@
 
 mod callbacks;
 mod effects;
+mod tool_rows;
 mod types;
 
 pub mod sql;
 
 pub use callbacks::*;
 pub use effects::*;
+pub use tool_rows::*;
 pub use types::*;
 
 use crate::model::{ApprovalAnswer, Event, Millis, ToolError, Wake};
