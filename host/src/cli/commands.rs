@@ -9,9 +9,8 @@ use super::output::{self, print_json};
 use super::{Cli, Command};
 use crate::app::App;
 use crate::config::Config;
-use crate::store::{ClaimedRun, Delivery, Resolution, RunFilter, RunStatus, StoreError, WaitingOn};
+use crate::store::{Delivery, Resolution, RunFilter, RunStatus, StoreError, WaitingOn};
 use crate::upgrade;
-use crate::worker::Worker;
 
 /// Runs one command line. `bench` works on a store of its own and
 /// `migrate-store` on the stores it names; `wit`, `new`, `check FILE` and
@@ -208,7 +207,7 @@ fn operate(
         Command::Work {
             until_idle,
             poll_ms,
-        } => work(&mut app, until_idle, poll_ms, json)?,
+        } => super::work::work(&mut app, until_idle, poll_ms, json)?,
         Command::Serve {
             listen,
             workers,
@@ -493,71 +492,6 @@ fn load_config(cli: &Cli) -> Result<Config> {
         config.cache.dir = Some(dir.clone());
     }
     Ok(config)
-}
-
-fn work(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {
-    // On a thread with a guest's stack, so that steps run their guest in
-    // place rather than handing it to a guest thread and back.
-    crate::runtime::run_on_worker("work".into(), || work_here(app, until_idle, poll_ms, json))
-        .context("cannot start the worker thread")?
-}
-
-fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Result<()> {
-    let print = |s: &crate::worker::Stepped| {
-        if json {
-            println!("{}", serde_json::to_string(s).unwrap_or_default());
-            return;
-        }
-        println!("{s}");
-    };
-    // On standard error, so that `--json` output stays one document a line.
-    let waiting = |c: &ClaimedRun, now: u64| {
-        eprintln!(
-            "waiting for run {}: claimed by {} until {} ({} s from now); another worker is \
-             stepping it, or a dead worker's claim runs out then",
-            c.run_id,
-            c.owner,
-            crate::clock::rfc3339(c.expires),
-            c.expires.saturating_sub(now).div_ceil(1000)
-        )
-    };
-    // Runs ended by a process that stopped before it packed them. Their
-    // history reads the same unpacked, so a failure here stops no step.
-    loop {
-        match app.store.pack_queued(256) {
-            Ok(256) => continue,
-            Ok(_) => break,
-            Err(e) => {
-                eprintln!("warning: packing the history of ended runs failed: {e}");
-                break;
-            }
-        }
-    }
-    // Declared before the worker, so that it is dropped after it: it then
-    // packs what the worker handed it before the command ends.
-    let packer = app.start_packer()?;
-    app.store.pack_by(packer.signal());
-    let mut worker = Worker::new(app);
-    if until_idle {
-        let steps = worker.until_idle(print, waiting)?;
-        if !json {
-            println!("idle after {steps} step(s)");
-        }
-        return Ok(());
-    }
-    // A long-lived worker is a host among those sharing the store
-    // (`wakeful hosts`); a `--until-idle` pass is too short to list.
-    let host = crate::worker::host_id();
-    let mut beat_at: Option<std::time::Instant> = None;
-    loop {
-        if beat_at.is_none_or(|t| t.elapsed() >= crate::serve::HEARTBEAT) {
-            let now = worker.app().now();
-            worker.app().store.heartbeat(&host, "work", None, now)?;
-            beat_at = Some(std::time::Instant::now());
-        }
-        worker.until_idle(print, waiting)?;
-        std::thread::sleep(std::time::Duration::from_millis(poll_ms));
-    }
 }
 
 /// Who acts: `--by` (or `WAKEFUL_BY`), else `$USER`, else `operator`.

@@ -8,6 +8,7 @@ mod check;
 mod commands;
 mod output;
 mod record;
+mod work;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,201 @@
+use super::*;
+
+#[test]
+fn empty_config_has_safe_defaults() {
+    let c = Config::parse("").unwrap();
+    assert_eq!(c.limits.steps_per_run, 100);
+    assert_eq!(c.tool_names(), vec!["kv", "lease", "callback"]);
+}
+
+#[test]
+fn static_tool_and_limits_parse() {
+    let c = Config::parse(
+        "[limits]\nsteps_per_run = 12\n[tools.llm]\nkind = \"static\"\nresult = { action = \"scale_out\" }\n",
+    )
+    .unwrap();
+    assert_eq!(c.limits.steps_per_run, 12);
+    assert!(matches!(c.tools["llm"], ToolConfig::Static { .. }));
+}
+
+#[test]
+fn http_and_llm_tools_parse_with_defaults() {
+    let c = Config::parse(
+        "[tools.pager]\nkind = \"http\"\nurl = \"http://127.0.0.1:9000/page\"\n\
+         headers = { \"X-Team\" = \"sre\" }\n\
+         [tools.llm]\nkind = \"llm\"\nurl = \"http://127.0.0.1:8080/v1/chat/completions\"\n\
+         model = \"local\"\n",
+    )
+    .unwrap();
+    let ToolConfig::Http(pager) = &c.tools["pager"] else {
+        panic!("pager is not http")
+    };
+    assert_eq!((pager.method.as_str(), pager.timeout_ms), ("POST", None));
+    assert_eq!(crate::tools::timeout_ms(None, &c.limits), 9_000);
+    assert_eq!(pager.headers["X-Team"], "sre");
+    let ToolConfig::Llm(llm) = &c.tools["llm"] else {
+        panic!("llm is not llm")
+    };
+    assert_eq!((llm.max_tokens, llm.price_per_1k_tokens_usd), (256, 0.0));
+    assert_eq!(c.limits.tokens_per_run, 200_000);
+    assert_eq!(c.limits.usd_per_run, 5.0);
+}
+
+#[test]
+fn bad_tool_configs_are_refused_by_name() {
+    let refused = |text: &str, what: &str| {
+        let err = Config::parse(text).unwrap_err();
+        assert!(err.contains(what), "{err}");
+    };
+    refused(
+        "[tools.p]\nkind = \"http\"\nurl = \"ftp://example.com/\"\n",
+        "must start with https://",
+    );
+    refused(
+        "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\nca_file = \"ca.pem\"\n",
+        "tools.p.ca_file is set but tools.p.url `http://127.0.0.1:9/` is not https://",
+    );
+    refused(
+        "[tools.p]\nkind = \"http\"\nurl = \"https://127.0.0.1:9/\"\n\
+         ca_file = \"/nonexistent/ca.pem\"\n",
+        "tools.p.ca_file `/nonexistent/ca.pem`: cannot read it",
+    );
+    refused(
+        "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\ntimeout_ms = 20000\n",
+        "step_deadline_ms",
+    );
+    refused(
+        "[tools.p]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/\"\nmethod = \"BREW\"\n",
+        "method",
+    );
+    refused(
+        "[tools.l]\nkind = \"llm\"\nurl = \"http://127.0.0.1:9/\"\nmodel = \"m\"\nmax_tokens = 0\n",
+        "max_tokens",
+    );
+    refused("[limits]\nusd_per_run = -1\n", "usd_per_run");
+}
+
+#[test]
+fn plain_http_is_refused_off_loopback_unless_allowed() {
+    let http = |url: &str, extra: &str| {
+        Config::parse(&format!(
+            "[tools.p]\nkind = \"http\"\nurl = \"{url}\"\n{extra}\
+             [tools.l]\nkind = \"llm\"\nurl = \"{url}\"\nmodel = \"m\"\n{extra}"
+        ))
+    };
+    for url in [
+        "http://example.com/page",
+        "http://10.0.0.1/page",
+        "http://127.0.0.1.example.com/",
+        "http://[::ffff:127.0.0.1]/",
+    ] {
+        let err = http(url, "").unwrap_err();
+        assert!(err.contains("plain http://"), "{url}: {err}");
+        assert!(
+            err.contains("tools.l.allow_plain_http = true"),
+            "{url}: {err}"
+        );
+        http(url, "allow_plain_http = true\n").unwrap();
+    }
+    for url in [
+        "https://example.com/page",
+        "http://localhost:8080/v1",
+        "http://LOCALHOST/",
+        "http://127.0.0.1:9/",
+        "http://127.1.2.3/",
+        "http://[::1]:9000/",
+    ] {
+        http(url, "").unwrap_or_else(|e| panic!("{url}: {e}"));
+    }
+}
+
+#[test]
+fn a_ca_file_must_hold_certificates() {
+    let dir = std::env::temp_dir().join(format!("wakeful-ca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.pem");
+    std::fs::write(&empty, "not a certificate\n").unwrap();
+    let err = Config::parse(&format!(
+        "[tools.p]\nkind = \"http\"\nurl = \"https://127.0.0.1:9/\"\nca_file = \"{}\"\n",
+        empty.display()
+    ))
+    .unwrap_err();
+    assert!(err.contains("holds no PEM certificate"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn named_api_tokens_parse_and_bad_names_or_shared_tokens_are_refused() {
+    let c = Config::parse(
+        "[api]\ntoken = \"t0\"\n[api.tokens]\nalice = \"t1\"\n\"bob@ops\" = \"t2\"\n",
+    )
+    .unwrap();
+    assert_eq!(c.api.tokens["bob@ops"], "t2");
+    for (text, named) in [
+        (
+            "[api.tokens]\n\"a b\" = \"t1\"\n",
+            "`a b` is not a token name",
+        ),
+        (
+            "[api.tokens]\na = \"t1\"\nb = \"t1\"\n",
+            "`a` and `b` are the same token",
+        ),
+        (
+            "[api]\ntoken = \"t1\"\n[api.tokens]\nb = \"t1\"\n",
+            "`api` and `b`",
+        ),
+        (
+            "[api.tokens]\napi = \"t1\"\n",
+            "`api` names the [api] token",
+        ),
+        ("[api.tokens]\nc = \"\"\n", "`c` is empty"),
+    ] {
+        let err = Config::parse(text).unwrap_err();
+        assert!(err.contains(named), "{text}: {err}");
+    }
+}
+
+#[test]
+fn api_section_parses_and_refuses_unknown_keys() {
+    let c = Config::parse(
+        "[api]\nlisten = \"127.0.0.1:9\"\ntoken = \"t\"\nallowed_hosts = [\"ops.example\"]\n",
+    )
+    .unwrap();
+    assert_eq!(c.api.token.as_deref(), Some("t"));
+    assert_eq!(c.api.allowed_hosts, ["ops.example"]);
+    assert!(
+        Config::parse("[api]\ntokn = \"t\"\n")
+            .unwrap_err()
+            .contains("tokn")
+    );
+}
+
+#[test]
+fn unknown_keys_and_bad_limits_are_refused() {
+    assert!(
+        Config::parse("[limits]\nstep_budget = 3\n")
+            .unwrap_err()
+            .contains("step_budget")
+    );
+    assert!(
+        Config::parse("[limits]\nclaim_ms = 5\n")
+            .unwrap_err()
+            .contains("claim_ms")
+    );
+    assert!(
+        Config::parse("[tools.kv]\nkind = \"static\"\nresult = 1\n")
+            .unwrap_err()
+            .contains("built-in")
+    );
+}
+
+#[test]
+fn the_cache_bound_has_a_default_and_zero_is_refused() {
+    let c = Config::parse("").unwrap();
+    assert_eq!(c.cache.max_bytes, 2 << 30);
+    assert_eq!(c.runtime_limits().cache_max_bytes, 2 << 30);
+    let c = Config::parse("[cache]\nmax_bytes = 1000\n").unwrap();
+    assert_eq!((c.cache.max_bytes, c.cache.dir), (1000, None));
+    let err = Config::parse("[cache]\nmax_bytes = 0\n").unwrap_err();
+    assert!(err.contains("cache.max_bytes"), "{err}");
+    assert!(Config::parse("[cache]\nmax_bytes = -1\n").is_err());
+}
