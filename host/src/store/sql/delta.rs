@@ -27,11 +27,20 @@ pub(super) fn encode(base: &str, target: &str) -> Option<String> {
         return None;
     }
     let (b, t) = (base.as_bytes(), target.as_bytes());
-    let starts = Starts::of(b);
+    // A step changes a few fields of its state: the two texts share a long
+    // start and end, copied as they are, and only what lies between is
+    // searched for copies, in what lies between in the previous text.
+    // Indexing the whole previous text was most of an edit's cost.
+    let (head, tail) = shared_ends(base, target);
+    let starts = Starts::of(b, head..b.len() - tail);
     let mut ops: Vec<serde_json::Value> = Vec::new();
-    let mut literal = 0;
-    let mut at = 0;
-    while at < t.len() {
+    if head > 0 {
+        ops.push(0.into());
+        ops.push(head.into());
+    }
+    let mut literal = head;
+    let mut at = head;
+    while at < t.len() - tail {
         let best = match (target.is_char_boundary(at), t.get(at..at + PROBE)) {
             (true, Some(probe)) => starts
                 .find(probe)
@@ -60,11 +69,50 @@ pub(super) fn encode(base: &str, target: &str) -> Option<String> {
             _ => at += 1,
         }
     }
+    // The shared end, or what a copy running into it left of it.
+    let rest = t.len() - at;
+    if tail > 0 && rest >= MIN_COPY {
+        if literal < at {
+            ops.push(target[literal..at].into());
+        }
+        ops.push((b.len() - rest).into());
+        ops.push(rest.into());
+        literal = t.len();
+    }
     if literal < t.len() {
         ops.push(target[literal..].into());
     }
     let edit = serde_json::Value::Array(ops).to_string();
     (edit.len() < target.len() && decode(base, &edit).as_deref() == Some(target)).then_some(edit)
+}
+
+/// The lengths of the start and of the end that `base` and `target` share,
+/// each cut back to a whole character and not overlapping; 0 for one
+/// shorter than a copy is worth.
+fn shared_ends(base: &str, target: &str) -> (usize, usize) {
+    let (b, t) = (base.as_bytes(), target.as_bytes());
+    let mut head = common_prefix(b, t);
+    // Equal bytes up to `head`: a character that ends there in one text
+    // ends there in the other (a character's first byte gives its length).
+    while !target.is_char_boundary(head) {
+        head -= 1;
+    }
+    if head < MIN_COPY {
+        head = 0;
+    }
+    let mut tail = b[head..]
+        .iter()
+        .rev()
+        .zip(t[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !target.is_char_boundary(t.len() - tail) || !base.is_char_boundary(b.len() - tail) {
+        tail -= 1;
+    }
+    if tail < MIN_COPY {
+        tail = 0;
+    }
+    (head, tail)
 }
 
 /// Where each [`PROBE`]-byte run of the previous text was last seen: a
@@ -80,15 +128,16 @@ struct Starts<'b> {
 }
 
 impl<'b> Starts<'b> {
-    fn of(base: &'b [u8]) -> Starts<'b> {
-        let runs = base.len().saturating_sub(PROBE - 1);
+    /// Indexes the runs that start and end inside `within`.
+    fn of(base: &'b [u8], within: std::ops::Range<usize>) -> Starts<'b> {
+        let runs = within.len().saturating_sub(PROBE - 1);
         let bits = (runs * 2).next_power_of_two().trailing_zeros().max(4);
         let mut starts = Starts {
             base,
             slots: vec![0; 1 << bits],
             shift: 64 - bits,
         };
-        for at in 0..runs {
+        for at in within.start..within.start + runs {
             let slot = starts.slot(&base[at..at + PROBE]);
             // `base` is at most MAX_TEXT long, so a position fits.
             starts.slots[slot] = at as u32 + 1;
@@ -178,6 +227,72 @@ mod tests {
         let base = "ααααααααααααααααααααααααααααβ".repeat(4);
         let target = "ααααααααααααααααααααααααααααγ".repeat(4);
         round_trip(&base, &target);
+    }
+
+    #[test]
+    fn a_field_changed_in_the_middle_copies_the_shared_start_and_end() {
+        let base = format!(
+            r#"{{"phase":"triage","log":"{}","attempt":1,"notes":"{}"}}"#,
+            "a".repeat(300),
+            "b".repeat(300)
+        );
+        let target = base.replace(r#""attempt":1"#, r#""attempt":2"#);
+        let edit = round_trip(&base, &target).expect("an edit");
+        let ops: Vec<serde_json::Value> = serde_json::from_str(&edit).unwrap();
+        let at = base.find(r#""attempt":1"#).unwrap() + r#""attempt":"#.len();
+        assert_eq!(ops[0], 0, "{edit}");
+        assert_eq!(ops[1], at, "{edit}");
+        assert_eq!(ops[2], "2", "{edit}");
+        assert_eq!(ops[3], at + 1, "{edit}");
+        assert_eq!(ops.len(), 5, "{edit}");
+    }
+
+    #[test]
+    fn random_edits_of_a_state_decode_to_the_state() {
+        // A fixed sequence of pseudo-random edits: insertions, deletions and
+        // replacements of text with and without characters outside ASCII,
+        // near the ends and in the middle.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let pieces = [
+            "\"x\":1,",
+            "é",
+            "αβγ",
+            "{\"k\":[1,2,3]}",
+            "z",
+            "0123456789abcdef",
+        ];
+        let mut base: String = (0..200).map(|i| pieces[i % pieces.len()]).collect();
+        let mut edits = 0;
+        for _ in 0..500 {
+            let mut target = base.clone();
+            for _ in 0..1 + next(3) {
+                let boundaries: Vec<usize> = (0..=target.len())
+                    .filter(|&i| target.is_char_boundary(i))
+                    .collect();
+                let from = boundaries[next(boundaries.len())];
+                let to = *boundaries
+                    .iter()
+                    .filter(|&&i| i >= from)
+                    .nth(next(4))
+                    .unwrap_or(&from);
+                target.replace_range(from..to, pieces[next(pieces.len())]);
+            }
+            if let Some(edit) = encode(&base, &target) {
+                assert_eq!(decode(&base, &edit).as_deref(), Some(&target[..]));
+                edits += 1;
+            }
+            base = target;
+        }
+        assert!(
+            edits > 450,
+            "only {edits} of 500 states were stored as edits"
+        );
     }
 
     #[test]
