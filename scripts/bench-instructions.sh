@@ -32,7 +32,7 @@ count() {
     # commits) is counted: setup, starts and approvals are outside it.
     valgrind --tool=callgrind --callgrind-out-file="$out/$name.%p" \
         --toggle-collect='*steppers::work_until_idle*' \
-        "$bin" bench --record --compile-in-process --json --workers 1 \
+        "$bin" bench --record --compile-in-process --json --workers 1 --repeat 1 \
         --runs "$runs" --in-flight "$in_flight" --sleeping 100 \
         --guest-samples 2 --latency-samples 2 2>"$out/$name.err" >"$out/$name.json" ||
         { cat "$out/$name.err" >&2; exit 1; }

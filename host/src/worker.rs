@@ -128,6 +128,11 @@ pub struct Worker<'a> {
     /// The version the step just pushed for a group commit ran on: the
     /// step chained after it runs on the same, without reading it again.
     chained_version: Option<crate::store::AgentVersion>,
+    /// Runs claimed for its next group by the commit of its last one
+    /// (`Store::commit_steps_then_claim`), and when: stepped by the next
+    /// call, released if the worker is dropped first.
+    ahead: Vec<(Claim, Wake)>,
+    ahead_at: Millis,
 }
 
 impl<'a> Worker<'a> {
@@ -144,6 +149,8 @@ impl<'a> Worker<'a> {
             steps_per_run: 1,
             chainable: false,
             chained_version: None,
+            ahead: Vec::new(),
+            ahead_at: 0,
         }
     }
 

@@ -32,6 +32,8 @@ fn small_record_with(env: &Env, json: bool, extra: &[&str]) -> String {
         &in_flight,
         "--workers",
         "2",
+        "--repeat",
+        "2",
         "--guest-samples",
         "20",
         "--latency-samples",
@@ -60,7 +62,11 @@ fn the_record_measures_every_workload_against_the_floor() {
 
     assert_eq!(r["conditions"]["build"], "debug", "{r}");
     let floors = r["floor"]["samples"].as_array().unwrap();
-    assert_eq!(floors.len(), 3, "before (a), before (b), at the end: {r}");
+    assert_eq!(
+        floors.len(),
+        5,
+        "before each of the two runs of (a) and of (b), at the end: {r}"
+    );
     let floor = f(&r, "/floor/commits_per_sec");
     assert!(floors.iter().all(|s| s.as_f64().unwrap() > 0.0), "{r}");
     assert!(floor > 0.0, "{r}");
@@ -72,6 +78,21 @@ fn the_record_measures_every_workload_against_the_floor() {
             r[flow]["steps"],
             incidents * STEPS_PER_INCIDENT,
             "every incident stepped to done: {r}"
+        );
+        // Run twice, reported by the faster run (the upper median, as the
+        // floor's), whose own figures are the ones given.
+        let runs: Vec<f64> = r[flow]["runs_steps_per_sec"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{flow}: no runs_steps_per_sec: {r}"))
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(runs.len(), 2, "{flow}: {r}");
+        assert!(runs.iter().all(|s| *s > 0.0), "{flow}: {r}");
+        assert_eq!(
+            at("steps_per_sec"),
+            runs.iter().copied().fold(f64::MIN, f64::max),
+            "{flow}: {r}"
         );
         let ratio = at("steps_per_sec") / floor;
         assert!(
@@ -142,6 +163,7 @@ fn the_record_prints_each_figure_beside_its_target() {
         "(d) event -> step committed (5)",
         "(e) 300 sleeping runs",
         "fsyncs per step",
+        "steps/s of each run",
         ">= 0.5x floor",
         ">= 2x floor",
         "(g) LangGraph",
@@ -158,6 +180,8 @@ fn a_record_of_nothing_is_refused_with_the_flag_named() {
     assert!(err.contains("--runs"), "{err}");
     let err = env.fails(&["bench", "--record", "--in-flight", "0"]);
     assert!(err.contains("--in-flight"), "{err}");
+    let err = env.fails(&["bench", "--record", "--repeat", "0"]);
+    assert!(err.contains("--repeat"), "{err}");
 }
 
 /// LangGraph's figures as `bench/langgraph/incident.py` prints them, made

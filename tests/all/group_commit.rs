@@ -2,11 +2,17 @@
 //! one worker pass and committed in one transaction, and a run whose step
 //! fails in the middle of the group (a panic, an error, a state over the
 //! limit, memory exhausted) neither keeps the others from committing nor
-//! commits anything of its own.
+//! commits anything of its own. A busy worker claims its next group with
+//! the commit of the last; a pause still stops that group, and a worker
+//! that stops gives it back.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use crate::harness::{Env, INCIDENT_TOOLS};
+use crate::serve_process::Server;
 
 const LIMITS: &str = "[limits]\nmax_attempts = 1\nmemory_mib = 32\nsteps_per_commit = 16\n";
 
@@ -94,4 +100,99 @@ fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
     // Not a failed attempt: no backoff (a minute here) held it back.
     assert!(env.audit_rows("inc-b", "step failed").is_empty());
     assert_eq!(env.show("inc-b")["status"], "done");
+}
+
+/// Six runs due at once for a `serve` with one worker and groups of two:
+/// its first group's commit claims the next two, and the worker is then
+/// held (`WAKEFUL_HOLD=claimed-ahead`) until the returned file is removed.
+/// Returns the server and the two runs claimed ahead, not yet stepped.
+fn held_with_next_group_claimed(name: &str) -> (Env, Server, PathBuf, Vec<String>) {
+    let env = Env::new(name, "[limits]\nsteps_per_commit = 2\n");
+    env.deploy("waiter", &[]);
+    for i in 0..6 {
+        env.start("waiter", &format!("r{i}"), json!({"topic": "go"}));
+    }
+    let hold = env.dir.join("hold-claimed-ahead");
+    std::fs::write(&hold, "").unwrap();
+    let held = env.clone_with_env("WAKEFUL_HOLD", &format!("claimed-ahead:{}", hold.display()));
+    let server = held.serve_with(&["--workers", "1"]);
+    let start = Instant::now();
+    loop {
+        let claimed = claimed_unstepped(&env);
+        if claimed.len() == 2 {
+            return (env, server, hold, claimed);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the worker never held two runs claimed for its next group: {claimed:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs under a claim that have not taken a step.
+fn claimed_unstepped(env: &Env) -> Vec<String> {
+    env.sql_query(
+        "SELECT run_id FROM runs WHERE lease_owner IS NOT NULL AND steps = 0 ORDER BY run_id",
+    )
+    .iter()
+    .map(|row| row[0].as_str().unwrap().to_string())
+    .collect()
+}
+
+fn runs_under_claim(env: &Env) -> i64 {
+    env.sql_query("SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL")[0][0]
+        .as_i64()
+        .unwrap()
+}
+
+#[test]
+fn a_pause_set_after_the_next_group_was_claimed_still_stops_it() {
+    let (env, server, hold, ahead) = held_with_next_group_claimed("claim-ahead-pause");
+    env.ok(&["pause", "--all", "--reason", "maintenance"]);
+    std::fs::remove_file(&hold).unwrap();
+    // The worker goes on: it finds the switch and gives the runs back.
+    let start = Instant::now();
+    while runs_under_claim(&env) > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the runs claimed ahead were never given back"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for run in &ahead {
+        assert_eq!(
+            env.show(run)["steps"],
+            0,
+            "{run} stepped under a pause set before its step began"
+        );
+    }
+    env.ok(&["resume", "--all"]);
+    for i in 0..6 {
+        server.wait_run(&format!("r{i}"), "its first step", |r| r["steps"] == 1);
+    }
+}
+
+#[test]
+fn a_worker_stopped_with_its_next_group_claimed_gives_those_runs_back() {
+    let (env, mut server, hold, ahead) = held_with_next_group_claimed("claim-ahead-stop");
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::remove_file(&hold).unwrap();
+    let exit = server
+        .wait_exit(Duration::from_secs(20))
+        .expect("wakeful serve did not exit after SIGTERM");
+    assert!(exit.success(), "{exit}");
+    // Claimable now, not when the claims would have run out (30 s).
+    assert_eq!(runs_under_claim(&env), 0, "claims left behind");
+    for run in &ahead {
+        assert_eq!(env.show(run)["steps"], 0, "{run}");
+    }
+    env.work();
+    for i in 0..6 {
+        assert_eq!(env.show(&format!("r{i}"))["steps"], 1, "r{i}");
+    }
 }

@@ -36,6 +36,9 @@ pub struct RecordOptions {
     /// Worker threads stepping them, each its own connection (as `serve
     /// --workers`).
     pub workers: usize,
+    /// How many times (a) and (b) run, each after a measurement of the
+    /// floor; the median run of each is reported.
+    pub repeats: usize,
     /// Guest calls timed (c).
     pub guest_samples: usize,
     /// Events timed from acceptance to committed step (d).
@@ -50,8 +53,8 @@ pub struct RecordOptions {
 #[derive(Debug, Serialize)]
 pub struct Record {
     pub conditions: Conditions,
-    /// (f) measured before (a), before (b) and at the end; ratios use the
-    /// median.
+    /// (f) measured before each run of (a) and of (b), and at the end;
+    /// ratios use the median.
     pub floor: Floor,
     pub sequential: Flow,
     pub in_flight: Flow,
@@ -86,6 +89,11 @@ pub struct Flow {
     pub steps: usize,
     /// Steps per second of stepping time (starts and approvals apart).
     pub steps_per_sec: f64,
+    /// Steps per second of each run of the flow, in the order they ran.
+    /// The machine's speed moves by a fifth from one run to the next, so
+    /// the flow is run several times and every other figure here is the
+    /// median run's.
+    pub runs_steps_per_sec: Vec<f64>,
     pub ratio_to_floor: f64,
     /// CPU time of the whole process per step (every thread: guest threads,
     /// SQLite), while stepping.
@@ -153,9 +161,9 @@ pub struct Sleeping {
 
 /// Runs every measurement on SQLite scratch stores.
 pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppError> {
-    if options.sequential == 0 || options.in_flight == 0 {
+    if options.sequential == 0 || options.in_flight == 0 || options.repeats == 0 {
         return Err(AppError::Invalid(
-            "--runs and --in-flight must be at least 1".into(),
+            "--runs, --in-flight and --repeat must be at least 1".into(),
         ));
     }
     // Read first: a bad file is refused before minutes of measuring.
@@ -165,11 +173,25 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
         .map(compare::read)
         .transpose()?;
     let scratch_dir = std::env::temp_dir();
-    let mut floors = vec![floor()?];
     let incident = workload("incident")?;
-    let sequential = flow(&incident, options.sequential, false, 1, config)?;
-    floors.push(floor()?);
-    let in_flight = flow(&incident, options.in_flight, true, options.workers, config)?;
+    let mut floors = Vec::with_capacity(2 * options.repeats + 1);
+    let (mut sequentials, mut in_flights) = (Vec::new(), Vec::new());
+    // Interleaved, so that a slow minute of the machine or of its disk
+    // weighs on one run of each rather than on all runs of one.
+    for _ in 0..options.repeats {
+        floors.push(floor()?);
+        sequentials.push(flow(&incident, options.sequential, false, 1, config)?);
+        floors.push(floor()?);
+        in_flights.push(flow(
+            &incident,
+            options.in_flight,
+            true,
+            options.workers,
+            config,
+        )?);
+    }
+    let sequential = median_run(sequentials);
+    let in_flight = median_run(in_flights);
     let guest = guest(options.guest_samples, config)?;
     let event_to_commit = scale::latency(None, options.latency_samples, config)?;
     let sleeping = sleeping(options.sleeping, &incident, &sequential, config)?;
@@ -206,6 +228,17 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
         event_to_commit,
         sleeping,
     })
+}
+
+/// The run of a flow with the median steps/s (of an even number, the
+/// faster of the two middle ones, as for the floor), with every run's
+/// steps/s.
+fn median_run(mut runs: Vec<Flow>) -> Flow {
+    let each: Vec<f64> = runs.iter().map(|f| f.steps_per_sec).collect();
+    runs.sort_by(|a, b| a.steps_per_sec.total_cmp(&b.steps_per_sec));
+    let mut median = runs.swap_remove(runs.len() / 2);
+    median.runs_steps_per_sec = each;
+    median
 }
 
 /// (f) One-row commits per second on a new SQLite file in `dir`, set up as
@@ -336,6 +369,7 @@ fn flow(
         workers,
         steps: stepping.steps,
         steps_per_sec: per_sec(stepping.steps, stepping.wall),
+        runs_steps_per_sec: Vec::new(),
         ratio_to_floor: 0.0,
         cpu_ms_per_step: round3(stepping.cpu.as_secs_f64() * 1000.0 / steps as f64),
         statements_per_step: round2(stepping.statements as f64 / steps as f64),

@@ -368,6 +368,11 @@ pub enum Command {
         /// flight (as `serve --workers`).
         #[arg(long, default_value_t = 2)]
         workers: usize,
+        /// With `--record`: how many times (a) and (b) run, each after a
+        /// measurement of the floor; each is reported by its median run,
+        /// with every run's steps/s beside it.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
         /// With `--record`: LangGraph's figures on the same workload,
         /// measured in the same run (the JSON `scripts/bench-langgraph.sh`
         /// prints), set beside (a) and (b) with wakeful's ratio to them.

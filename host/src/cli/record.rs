@@ -73,6 +73,16 @@ fn table(r: &Record) -> Vec<String> {
         );
         row(
             "",
+            "steps/s of each run",
+            f.runs_steps_per_sec
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" / "),
+            "median above",
+        );
+        row(
+            "",
             "fsyncs per step",
             format!("{:.2}", f.synced_commits_per_step),
             "<= 1.1",

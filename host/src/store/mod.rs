@@ -185,6 +185,15 @@ pub trait Store: Send {
     /// others from committing; the outer error is the database's, and then
     /// none committed.
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>>;
+    /// [`commit_steps`](Store::commit_steps), then, while no other writer
+    /// of the process can come between, [`claim_many`](Store::claim_many)
+    /// for the caller's next group (`busy`). The commit's outcome stands
+    /// whatever the claim's: a claim that fails takes nothing.
+    fn commit_steps_then_claim(
+        &mut self,
+        commits: &[StepCommit],
+        next: NextClaim<'_>,
+    ) -> Result<(Vec<Result<()>>, ClaimedGroup)>;
     /// Records a failed attempt (retry later, or park when `retry_at` is
     /// `None`) and releases the claim. State, waits and wakes are untouched.
     fn fail_step(&mut self, failed: &StepFailed) -> Result<()>;

@@ -173,6 +173,20 @@ pub struct ClaimedRun {
     pub expires: Millis,
 }
 
+/// What [`Store::commit_steps_then_claim`](super::Store::commit_steps_then_claim)
+/// claims after its commit: as [`Store::claim_many`](super::Store::claim_many)'s
+/// arguments.
+#[derive(Clone, Copy, Debug)]
+pub struct NextClaim<'a> {
+    pub now: Millis,
+    pub owner: &'a str,
+    pub lease_ms: u64,
+    pub max: usize,
+}
+
+/// Runs claimed together, each with the wake it is claimed for.
+pub type ClaimedGroup = Vec<(Claim, Wake)>;
+
 /// A run claimed by one worker: nobody else steps it until the lease expires
 /// or is released. `epoch` fences every write of this claim.
 #[derive(Clone, Debug)]

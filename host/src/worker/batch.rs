@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
 use crate::model::{Next, Wake};
-use crate::store::{Claim, RunStatus, StepCommit, StoreError};
+use crate::store::{Claim, NextClaim, RunStatus, StepCommit, StoreError};
 
 /// A claimed run whose step ran and whose checkpoint waits for the group's
 /// commit.
@@ -36,15 +36,20 @@ impl Worker<'_> {
     pub fn claim_and_step_many(&mut self) -> Result<Vec<Stepped>, AppError> {
         let max = self.app.config.limits.steps_per_commit;
         let claim_ms = self.app.config.limits.claim_ms;
-        let claimed_at = self.app.now();
         // A run that chains its steps takes several of the group's places:
         // claiming `max` runs of three-step chains left two thirds of them
         // one step each, to be claimed and committed again for the rest.
         let runs = (max / self.steps_per_run).max(1);
-        let claims =
-            self.app
-                .store
-                .claim_many(claimed_at, &self.owner, claim_ms, runs, self.busy)?;
+        let (claims, claimed_at) = if self.ahead.is_empty() {
+            let claimed_at = self.app.now();
+            let claims =
+                self.app
+                    .store
+                    .claim_many(claimed_at, &self.owner, claim_ms, runs, self.busy)?;
+            (claims, claimed_at)
+        } else {
+            (self.claimed_ahead()?, self.ahead_at)
+        };
         // A claim that took fewer runs than it could took every run due
         // then: the next one looks without the write lock first, as an
         // idle worker's does, since most often nothing new is due.
@@ -116,7 +121,9 @@ impl Worker<'_> {
         if stepped_runs > 0 && !commits.is_empty() {
             self.steps_per_run = commits.len().div_ceil(stepped_runs).clamp(1, max);
         }
-        self.commit_group(pending, commits, &mut done)?;
+        // Busy and well: the next group is claimed with this one's commit.
+        let next = (self.busy && failed.is_none()).then_some(runs);
+        self.commit_group(pending, commits, next, &mut done)?;
         match failed {
             Some(e) => Err(e),
             None => Ok(done),
@@ -172,6 +179,47 @@ impl Worker<'_> {
         }
     }
 
+    /// Commits a group, claiming the next one with it when `next` says.
+    fn commit_steps(
+        &mut self,
+        commits: &[StepCommit],
+        next: Option<usize>,
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let Some(max) = next else {
+            return self.app.store.commit_steps(commits);
+        };
+        let now = self.app.now();
+        let claim = NextClaim {
+            now,
+            owner: &self.owner,
+            lease_ms: self.app.config.limits.claim_ms,
+            max,
+        };
+        let (outcomes, ahead) = self.app.store.commit_steps_then_claim(commits, claim)?;
+        self.ahead = ahead;
+        self.ahead_at = now;
+        if !self.ahead.is_empty() {
+            crate::failpoint::hold("claimed-ahead");
+        }
+        Ok(outcomes)
+    }
+
+    /// The runs claimed with the last commit, less those a kill switch has
+    /// covered since (released: claims skip them until it lifts), so that a
+    /// pause stops every step not begun when it was set.
+    fn claimed_ahead(&mut self) -> Result<Vec<(Claim, Wake)>, AppError> {
+        let ahead = std::mem::take(&mut self.ahead);
+        let mut claims = Vec::with_capacity(ahead.len());
+        for (claim, wake) in ahead {
+            if self.switched_off(&claim)? {
+                self.app.store.release(&claim.run.run_id, claim.epoch)?;
+            } else {
+                claims.push((claim, wake));
+            }
+        }
+        Ok(claims)
+    }
+
     /// Whether a kill switch now covers the run (everything, its agent, or
     /// itself): a chained step is then not taken.
     fn switched_off(&mut self, claim: &Claim) -> Result<bool, AppError> {
@@ -185,10 +233,15 @@ impl Worker<'_> {
 
     /// Writes the group's checkpoints in one transaction and says how each
     /// step ended.
+    /// With `next`, the runs of the next group (at most that many) are
+    /// claimed right after the commit, before any other writer of the
+    /// process: a worker whose commit queued behind the others' would
+    /// otherwise queue again for its claim.
     fn commit_group(
         &mut self,
         pending: Vec<Pending>,
         commits: Vec<StepCommit>,
+        next: Option<usize>,
         done: &mut Vec<Stepped>,
     ) -> Result<(), AppError> {
         if commits.is_empty() {
@@ -199,7 +252,7 @@ impl Worker<'_> {
         }
         let outcomes = match commits.as_slice() {
             [one] => vec![self.app.store.commit_step(one)],
-            many => match self.app.store.commit_steps(many) {
+            many => match self.commit_steps(many, next) {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
                     // Nothing of the group was kept: each run's first step
@@ -300,5 +353,18 @@ fn stepped(claim: &Claim, wake: &Wake, what: StepEnd) -> Stepped {
         step: claim.run.steps + 1,
         wake: wake_summary(wake),
         what,
+    }
+}
+
+impl Drop for Worker<'_> {
+    /// Gives back the runs claimed for a next group that never came, so
+    /// that another worker takes them now rather than when the claims run
+    /// out.
+    fn drop(&mut self) {
+        for (claim, _) in std::mem::take(&mut self.ahead) {
+            if let Err(e) = self.app.store.release(&claim.run.run_id, claim.epoch) {
+                tracing::warn!(error = %e, run = %claim.run.run_id, "releasing a claimed run failed; its claim runs out on its own");
+            }
+        }
     }
 }

@@ -14,8 +14,8 @@ use crate::store::{
     Budgets, Callback, CallbackRefused, ClaimedRun, Effects, Held, HostRecord, NewCallback, Usage,
 };
 use crate::store::{
-    Intent, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun, RunFilter, RunStatus,
-    StepHeld,
+    ClaimedGroup, Intent, NextClaim, Page, PutSchedule, Resolution, ResolveRefused, RetiredRun,
+    RunFilter, RunStatus, StepHeld,
 };
 
 use super::{
@@ -93,6 +93,31 @@ impl Store for SqlStore {
 
     fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
         claims::first_claimed_due(&self.conn, now)
+    }
+
+    fn commit_steps_then_claim(
+        &mut self,
+        commits: &[StepCommit],
+        next: NextClaim<'_>,
+    ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
+        // Held across both: otherwise the other workers' commits, queued
+        // for the turn meanwhile, all come before this worker's claim.
+        let turn = self.conn.hold_writer_turn();
+        let outcomes = self.commit_steps(commits)?;
+        let claims = claims::claim_many(
+            &mut self.conn,
+            next.now,
+            next.owner,
+            next.lease_ms,
+            next.max,
+            true,
+        )
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "claiming the next group after a commit failed");
+            Vec::new()
+        });
+        drop(turn);
+        Ok((outcomes, claims))
     }
 
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {

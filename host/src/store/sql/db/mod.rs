@@ -126,6 +126,15 @@ impl Connection {
         }
     }
 
+    /// Takes this process's turn to write to the SQLite file and keeps it
+    /// until the turn is dropped: the handle's write transactions meanwhile
+    /// follow one another with no other writer of the process between
+    /// them. `None` on PostgreSQL, on an in-memory database, or when the
+    /// turn did not come within the busy timeout.
+    pub fn hold_writer_turn(&self) -> Option<writer::HeldTurn> {
+        self.writer.as_ref()?.hold(super::sqlite::BUSY_TIMEOUT)
+    }
+
     pub fn postgres(client: postgres::Client, config: postgres::Config) -> Connection {
         Connection {
             backend: Backend::Postgres(Box::new(Pg {

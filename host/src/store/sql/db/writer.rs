@@ -20,7 +20,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
+use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use super::Connection;
@@ -32,8 +33,8 @@ pub type Open = fn(&Path) -> StoreResult<rusqlite::Connection>;
 /// The turn to write to one file, shared by the process's connections to
 /// it.
 pub struct WriterGate {
-    /// Whether a connection of this process is writing.
-    busy: Mutex<bool>,
+    /// The thread whose connection is writing, if one is.
+    busy: Mutex<Option<ThreadId>>,
     done: Condvar,
     path: PathBuf,
     open: Open,
@@ -43,7 +44,13 @@ pub struct WriterGate {
 }
 
 /// A connection's turn: the next waiting writer goes when it is dropped.
-pub struct WriterTurn<'g>(&'g WriterGate);
+/// A turn taken by a thread that holds one already ([`WriterGate::enter`]
+/// inside [`WriterGate::enter`]) is part of the outer turn, which alone
+/// gives the turn up.
+pub struct WriterTurn<'g> {
+    gate: &'g WriterGate,
+    nested: bool,
+}
 
 /// The gate of the file at `path`, made on first use and shared while any
 /// connection to the file holds it.
@@ -65,7 +72,7 @@ pub fn for_file(path: &Path, open: Open) -> Arc<WriterGate> {
 impl WriterGate {
     fn new(path: &Path, open: Open) -> WriterGate {
         WriterGate {
-            busy: Mutex::new(false),
+            busy: Mutex::new(None),
             done: Condvar::new(),
             path: path.to_owned(),
             open,
@@ -77,10 +84,35 @@ impl WriterGate {
     /// goes on without a turn, and SQLite's own lock decides (as between
     /// processes), so that a writer stuck in this process fails the others
     /// with "database is locked" as it would have without the gate.
+    ///
+    /// A thread that holds the turn already gets it again at once: a
+    /// caller can keep the turn across several transactions (a group's
+    /// commit and the claim of the next group) without another writer
+    /// between them.
     pub fn enter(&self, patience: Duration) -> Option<WriterTurn<'_>> {
+        let nested = self.take(patience)?;
+        Some(WriterTurn { gate: self, nested })
+    }
+
+    /// [`enter`](WriterGate::enter) for a turn that outlives the borrow of
+    /// the gate: held across several transactions of one caller.
+    pub fn hold(self: &Arc<Self>, patience: Duration) -> Option<HeldTurn> {
+        let nested = self.take(patience)?;
+        Some(HeldTurn {
+            gate: Arc::clone(self),
+            nested,
+        })
+    }
+
+    /// Waits for the turn; `Some(true)` when this thread holds it already.
+    fn take(&self, patience: Duration) -> Option<bool> {
         let deadline = Instant::now() + patience;
+        let me = std::thread::current().id();
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while *busy {
+        if *busy == Some(me) {
+            return Some(true);
+        }
+        while busy.is_some() {
             let left = deadline.checked_duration_since(Instant::now())?;
             busy = self
                 .done
@@ -88,8 +120,28 @@ impl WriterGate {
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
         }
-        *busy = true;
-        Some(WriterTurn(self))
+        *busy = Some(me);
+        Some(false)
+    }
+
+    fn give_back(&self) {
+        *self.busy.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.done.notify_one();
+    }
+}
+
+/// A turn held by a caller across several of its transactions (each takes
+/// it again, nested); the next waiting writer goes when it is dropped.
+pub struct HeldTurn {
+    gate: Arc<WriterGate>,
+    nested: bool,
+}
+
+impl Drop for HeldTurn {
+    fn drop(&mut self) {
+        if !self.nested {
+            self.gate.give_back();
+        }
     }
 }
 
@@ -97,8 +149,19 @@ impl WriterTurn<'_> {
     /// The connection the turn's transaction runs on; `None` when it
     /// cannot be opened, and the caller writes on its own.
     pub fn connection(&self) -> Option<MutexGuard<'_, Option<Connection>>> {
-        let gate = self.0;
-        let mut shared = gate.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let gate = self.gate;
+        let mut shared = if self.nested {
+            // A transaction begun inside one of this thread's own holds the
+            // connection: it writes on its own then, as it did before the
+            // turn could be held.
+            match gate.shared.try_lock() {
+                Ok(shared) => shared,
+                Err(TryLockError::Poisoned(e)) => e.into_inner(),
+                Err(TryLockError::WouldBlock) => return None,
+            }
+        } else {
+            gate.shared.lock().unwrap_or_else(PoisonError::into_inner)
+        };
         if shared.is_none() {
             match (gate.open)(&gate.path) {
                 Ok(conn) => {
@@ -122,8 +185,9 @@ impl WriterTurn<'_> {
 
 impl Drop for WriterTurn<'_> {
     fn drop(&mut self) {
-        *self.0.busy.lock().unwrap_or_else(PoisonError::into_inner) = false;
-        self.0.done.notify_one();
+        if !self.nested {
+            self.gate.give_back();
+        }
     }
 }
 
@@ -172,8 +236,63 @@ mod tests {
 
     #[test]
     fn a_writer_that_waited_its_patience_goes_on_without_a_turn() {
-        let gate = WriterGate::new(Path::new("/tmp/wakeful-writer-d.db"), unopened);
+        let gate = Arc::new(WriterGate::new(
+            Path::new("/tmp/wakeful-writer-d.db"),
+            unopened,
+        ));
         let _held = gate.enter(Duration::ZERO).unwrap();
-        assert!(gate.enter(Duration::from_millis(20)).is_none());
+        let other = Arc::clone(&gate);
+        let waited = std::thread::spawn(move || other.enter(Duration::from_millis(20)).is_none());
+        assert!(waited.join().unwrap());
+    }
+
+    /// Whether another thread gets the turn within `patience`.
+    fn another_thread_enters(gate: &Arc<WriterGate>, patience: Duration) -> bool {
+        let gate = Arc::clone(gate);
+        std::thread::spawn(move || gate.enter(patience).is_some())
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_held_turn_lets_its_own_transactions_in_and_no_other_writer_between_them() {
+        let gate = Arc::new(WriterGate::new(
+            Path::new("/tmp/wakeful-writer-e.db"),
+            unopened,
+        ));
+        let held = gate.hold(Duration::ZERO).expect("the gate is free");
+        for _ in 0..2 {
+            // One of the holder's transactions: in at once, and giving back
+            // nothing when it ends.
+            let own = gate.enter(Duration::ZERO);
+            assert!(own.is_some(), "the holder waited for its own turn");
+            drop(own);
+            assert!(
+                !another_thread_enters(&gate, Duration::from_millis(50)),
+                "another writer came in between the held turn's transactions"
+            );
+        }
+        drop(held);
+        assert!(another_thread_enters(&gate, Duration::from_secs(10)));
+    }
+
+    fn open_plain(path: &Path) -> StoreResult<rusqlite::Connection> {
+        rusqlite::Connection::open(path).map_err(|e| crate::store::StoreError::Db(e.to_string()))
+    }
+
+    #[test]
+    fn a_transaction_begun_inside_the_holder_s_own_writes_on_its_own_connection() {
+        let path = std::env::temp_dir().join(format!("wakeful-writer-f-{}.db", std::process::id()));
+        let gate = WriterGate::new(&path, open_plain);
+        let outer = gate.enter(Duration::ZERO).unwrap();
+        let shared = outer.connection().expect("the writing connection opens");
+        let inner = gate.enter(Duration::ZERO).expect("the holder's own turn");
+        // The shared connection is in the outer transaction's hands: waiting
+        // for it would never end.
+        assert!(inner.connection().is_none());
+        drop(inner);
+        drop(shared);
+        drop(outer);
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -3,6 +3,7 @@
 //! one synced commit without one refused step undoing the others.
 
 use super::*;
+use crate::store::NextClaim;
 
 /// SQLite's `synchronous` on the store's own connection: 2 is FULL.
 fn synchronous(store: &SqlStore) -> Option<i64> {
@@ -438,4 +439,65 @@ fn a_step_whose_lease_was_taken_meanwhile_leaves_its_key_unwritten() {
         Some("other".into())
     );
     assert_eq!(store.run("r1").unwrap().unwrap().steps, 0);
+}
+
+#[test]
+fn a_commit_claims_its_worker_s_next_group_and_stands_whatever_that_claim_finds() {
+    let (_db, mut store) = setup("commit-then-claim");
+    for (run, at) in [("r2", 2), ("r3", 3), ("r4", 4)] {
+        store.create_run(&new_run(run, at)).unwrap();
+    }
+    let claims = store.claim_many(10, "w1", 60_000, 2, false).unwrap();
+    let commit = |claims: &[(Claim, Wake)], at| -> Vec<StepCommit> {
+        claims
+            .iter()
+            .map(|(c, wake)| {
+                let waits = vec![event_wait("mail")];
+                step(c, wake.clone(), waiting(&waits), waits, at)
+            })
+            .collect()
+    };
+    let next = |now| NextClaim {
+        now,
+        owner: "w1",
+        lease_ms: 60_000,
+        max: 10,
+    };
+    let before = store.synced_commits();
+    let (outcomes, ahead) = store
+        .commit_steps_then_claim(&commit(&claims, 20), next(21))
+        .unwrap();
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    assert_eq!(
+        store.synced_commits(),
+        before + 1,
+        "the claim rides on the commit's flush"
+    );
+    let ids: Vec<&str> = ahead.iter().map(|(c, _)| c.run.run_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["r3", "r4"],
+        "the runs still due, not the ones just stepped to a wait"
+    );
+    assert!(ahead.iter().all(|(c, _)| c.owner == "w1"));
+    assert!(
+        store
+            .claim_many(22, "w2", 60_000, 10, true)
+            .unwrap()
+            .is_empty(),
+        "another worker finds the next group taken"
+    );
+    for (run, steps) in [("r1", 1), ("r2", 1), ("r3", 0), ("r4", 0)] {
+        assert_eq!(store.run(run).unwrap().unwrap().steps, steps, "{run}");
+    }
+
+    // Nothing left to claim: the commit stands, with an empty next group.
+    let (outcomes, ahead) = store
+        .commit_steps_then_claim(&commit(&ahead, 30), next(31))
+        .unwrap();
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    assert!(ahead.is_empty(), "{ahead:?}");
+    for run in ["r3", "r4"] {
+        assert_eq!(store.run(run).unwrap().unwrap().steps, 1, "{run}");
+    }
 }
