@@ -42,7 +42,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 print(r['sequential']['steps'] + r['in_flight']['steps'] + r['sleeping']['steps'])
 " "$out/$name.json")
-    instructions=$(cat "$out/$name".* | awk '/^(summary|totals):/ { s += $2 } END { print s }')
+    # One `totals:` line per output file (its `summary:` line repeats it).
+    instructions=$(cat "$out/$name".* | awk '/^totals:/ { s += $2 } END { print s }')
     printf '(%s) %6d steps %14d instructions %10d per step\n' \
         "$name" "$steps" "$instructions" $((instructions / steps))
 }

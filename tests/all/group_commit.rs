@@ -118,13 +118,19 @@ fn held_with_next_group_claimed(name: &str) -> (Env, Server, PathBuf, Vec<String
     let server = held.serve_with(&["--workers", "1"]);
     let start = Instant::now();
     loop {
+        // The first group committed, and the next claimed: until the first
+        // commit, the first group's runs are the ones claimed unstepped.
         let claimed = claimed_unstepped(&env);
-        if claimed.len() == 2 {
+        let stepped = env.sql_query("SELECT COUNT(*) FROM runs WHERE steps = 1")[0][0]
+            .as_i64()
+            .unwrap();
+        if stepped == 2 && claimed.len() == 2 {
             return (env, server, hold, claimed);
         }
         assert!(
             start.elapsed() < Duration::from_secs(20),
-            "the worker never held two runs claimed for its next group: {claimed:?}"
+            "the worker never held two runs claimed for its next group: {claimed:?}, \
+             {stepped} stepped"
         );
         std::thread::sleep(Duration::from_millis(50));
     }

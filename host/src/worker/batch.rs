@@ -209,9 +209,15 @@ impl Worker<'_> {
     /// pause stops every step not begun when it was set.
     fn claimed_ahead(&mut self) -> Result<Vec<(Claim, Wake)>, AppError> {
         let ahead = std::mem::take(&mut self.ahead);
+        // Read once for the group: the table holds a handful of rows.
+        let switches = self.app.store.switches()?;
         let mut claims = Vec::with_capacity(ahead.len());
         for (claim, wake) in ahead {
-            if self.switched_off(&claim)? {
+            let run = &claim.run;
+            if switches
+                .iter()
+                .any(|s| s.covers_run(&run.agent, &run.run_id))
+            {
                 self.app.store.release(&claim.run.run_id, claim.epoch)?;
             } else {
                 claims.push((claim, wake));
