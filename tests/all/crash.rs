@@ -300,7 +300,7 @@ fn all_done(env: &Env, runs: &[String]) -> bool {
 
 /// Runs lease-held right now: after a lone worker was killed, it died
 /// inside a step.
-fn runs_under_claim(env: &Env) -> i64 {
+pub fn runs_under_claim(env: &Env) -> i64 {
     env.sql_query("SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL")[0][0]
         .as_i64()
         .unwrap()

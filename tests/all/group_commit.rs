@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::crash::runs_under_claim;
 use crate::harness::{Env, INCIDENT_TOOLS};
 use crate::serve_process::Server;
 
@@ -144,12 +145,6 @@ fn claimed_unstepped(env: &Env) -> Vec<String> {
     .iter()
     .map(|row| row[0].as_str().unwrap().to_string())
     .collect()
-}
-
-fn runs_under_claim(env: &Env) -> i64 {
-    env.sql_query("SELECT COUNT(*) FROM runs WHERE lease_owner IS NOT NULL")[0][0]
-        .as_i64()
-        .unwrap()
 }
 
 #[test]
