@@ -131,7 +131,7 @@ pub struct Worker<'a> {
     /// Runs claimed for its next group by the commit of its last one
     /// (`Store::commit_steps_then_claim`), and when: stepped by the next
     /// call, released if the worker is dropped first.
-    ahead: Vec<(Claim, Wake)>,
+    ahead: crate::store::ClaimedGroup,
     ahead_at: Millis,
 }
 

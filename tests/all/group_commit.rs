@@ -107,8 +107,8 @@ fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
 /// its first group's commit claims the next two, and the worker is then
 /// held (`WAKEFUL_HOLD=claimed-ahead`) until the returned file is removed.
 /// Returns the server and the two runs claimed ahead, not yet stepped.
-fn held_with_next_group_claimed(name: &str) -> (Env, Server, PathBuf, Vec<String>) {
-    let env = Env::new(name, "[limits]\nsteps_per_commit = 2\n");
+fn held_with_next_group_claimed(name: &str, limits: &str) -> (Env, Server, PathBuf, Vec<String>) {
+    let env = Env::new(name, &format!("[limits]\nsteps_per_commit = 2\n{limits}"));
     env.deploy("waiter", &[]);
     for i in 0..6 {
         env.start("waiter", &format!("r{i}"), json!({"topic": "go"}));
@@ -149,7 +149,7 @@ fn claimed_unstepped(env: &Env) -> Vec<String> {
 
 #[test]
 fn a_pause_set_after_the_next_group_was_claimed_still_stops_it() {
-    let (env, server, hold, ahead) = held_with_next_group_claimed("claim-ahead-pause");
+    let (env, server, hold, ahead) = held_with_next_group_claimed("claim-ahead-pause", "");
     env.ok(&["pause", "--all", "--reason", "maintenance"]);
     std::fs::remove_file(&hold).unwrap();
     // The worker goes on: it finds the switch and gives the runs back.
@@ -176,12 +176,23 @@ fn a_pause_set_after_the_next_group_was_claimed_still_stops_it() {
 
 #[test]
 fn a_worker_stopped_with_its_next_group_claimed_gives_those_runs_back() {
-    let (env, mut server, hold, ahead) = held_with_next_group_claimed("claim-ahead-stop");
+    let (env, mut server, hold, ahead) = held_with_next_group_claimed("claim-ahead-stop", "");
     let status = std::process::Command::new("kill")
         .args(["-TERM", &server.pid().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+    // The workers are told to stop once the API has shut down: released
+    // before that, the worker could take its next group first.
+    let start = Instant::now();
+    while std::net::TcpStream::connect(server.authority()).is_ok() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the API never stopped"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     std::fs::remove_file(&hold).unwrap();
     let exit = server
         .wait_exit(Duration::from_secs(20))
@@ -196,4 +207,29 @@ fn a_worker_stopped_with_its_next_group_claimed_gives_those_runs_back() {
     for i in 0..6 {
         assert_eq!(env.show(&format!("r{i}"))["steps"], 1, "r{i}");
     }
+}
+
+#[test]
+fn a_worker_killed_with_its_next_group_claimed_loses_and_repeats_no_step() {
+    // Claims of a dead worker run out after `claim_ms`: short here.
+    let (env, mut server, hold, ahead) =
+        held_with_next_group_claimed("claim-ahead-kill", "claim_ms = 11000\n");
+    let status = std::process::Command::new("kill")
+        .args(["-KILL", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    server
+        .wait_exit(Duration::from_secs(20))
+        .expect("wakeful serve outlived SIGKILL");
+    std::fs::remove_file(&hold).unwrap();
+    assert_eq!(runs_under_claim(&env), 2, "the claims taken ahead are left");
+    // `work` waits for those claims to run out, then steps every run left.
+    env.work();
+    for i in 0..6 {
+        let run = format!("r{i}");
+        assert_eq!(env.show(&run)["steps"], 1, "{run}");
+        assert_eq!(env.checkpoint_seqs(&run), [1], "{run}: one step, once");
+    }
+    assert!(ahead.iter().all(|run| env.show(run)["status"] == "waiting"));
 }

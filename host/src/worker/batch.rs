@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
 use crate::model::{Next, Wake};
-use crate::store::{Claim, NextClaim, RunStatus, StepCommit, StoreError};
+use crate::store::{Claim, ClaimedGroup, NextClaim, RunStatus, StepCommit, StoreError};
 
 /// A claimed run whose step ran and whose checkpoint waits for the group's
 /// commit.
@@ -207,20 +207,22 @@ impl Worker<'_> {
     /// The runs claimed with the last commit, less those a kill switch has
     /// covered since (released: claims skip them until it lifts), so that a
     /// pause stops every step not begun when it was set.
-    fn claimed_ahead(&mut self) -> Result<Vec<(Claim, Wake)>, AppError> {
-        let ahead = std::mem::take(&mut self.ahead);
-        // Read once for the group: the table holds a handful of rows.
+    fn claimed_ahead(&mut self) -> Result<ClaimedGroup, AppError> {
+        // Read once for the group: the table holds a handful of rows. On
+        // failure the claims stay with the worker (given back when it is
+        // dropped).
         let switches = self.app.store.switches()?;
-        let mut claims = Vec::with_capacity(ahead.len());
-        for (claim, wake) in ahead {
+        let mut claims = Vec::with_capacity(self.ahead.len());
+        for (claim, wake) in std::mem::take(&mut self.ahead) {
             let run = &claim.run;
-            if switches
+            if !switches
                 .iter()
                 .any(|s| s.covers_run(&run.agent, &run.run_id))
             {
-                self.app.store.release(&claim.run.run_id, claim.epoch)?;
-            } else {
                 claims.push((claim, wake));
+            } else if let Err(e) = self.app.store.release(&run.run_id, claim.epoch) {
+                // Not stepped either way: its claim runs out on its own.
+                tracing::warn!(error = %e, run = %run.run_id, "giving back a paused run failed");
             }
         }
         Ok(claims)
@@ -239,6 +241,7 @@ impl Worker<'_> {
 
     /// Writes the group's checkpoints in one transaction and says how each
     /// step ended.
+    ///
     /// With `next`, the runs of the next group (at most that many) are
     /// claimed right after the commit, before any other writer of the
     /// process: a worker whose commit queued behind the others' would
