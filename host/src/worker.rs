@@ -19,6 +19,7 @@ mod batch;
 mod endings;
 mod void;
 
+pub use batch::PassTimes;
 use endings::Failure;
 
 /// What happened to one claimed run.
@@ -133,6 +134,7 @@ pub struct Worker<'a> {
     /// call, released if the worker is dropped first.
     ahead: crate::store::ClaimedGroup,
     ahead_at: Millis,
+    times: PassTimes,
 }
 
 impl<'a> Worker<'a> {
@@ -151,6 +153,7 @@ impl<'a> Worker<'a> {
             chained_version: None,
             ahead: Vec::new(),
             ahead_at: 0,
+            times: PassTimes::default(),
         }
     }
 

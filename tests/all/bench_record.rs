@@ -108,6 +108,31 @@ fn the_record_measures_every_workload_against_the_floor() {
         assert!(at("bytes_per_incident") > 0.0, "{flow}: {r}");
         assert!(at("pass_p50_ms") <= at("pass_p99_ms"), "{flow}: {r}");
         assert!(at("statements_per_step") > 0.0, "{flow}: {r}");
+        // The split of a step's time: each worker's wall time per step,
+        // less only the bookkeeping between a pass's parts.
+        let part = |name: &str| f(&r, &format!("/{flow}/split/{name}"));
+        for name in ["claim_us", "step_us", "commit_us"] {
+            assert!(part(name) > 0.0, "{flow}: {name}: {r}");
+        }
+        for name in ["idle_look_us", "outside_us"] {
+            assert!(part(name) >= 0.0, "{flow}: {name}: {r}");
+        }
+        let parts: f64 = [
+            "claim_us",
+            "step_us",
+            "commit_us",
+            "idle_look_us",
+            "outside_us",
+        ]
+        .iter()
+        .map(|name| part(name))
+        .sum();
+        let workers = r[flow]["workers"].as_f64().unwrap();
+        let wall_us = workers * 1e6 / at("steps_per_sec");
+        assert!(
+            parts <= wall_us * 1.01 + 1.0 && parts >= wall_us * 0.9,
+            "{flow}: the split adds up to {parts} µs against {wall_us} µs of the workers' wall time per step: {r}"
+        );
     }
     // The hot path's size, counted rather than timed: an incident's six
     // steps (two claims, two commits, seven tool calls, the archive of its
@@ -164,6 +189,7 @@ fn the_record_prints_each_figure_beside_its_target() {
         "(e) 300 sleeping runs",
         "fsyncs per step",
         "steps/s of each run",
+        "µs/step: claim, step, commit, look, outside",
         ">= 0.5x floor",
         ">= 2x floor",
         "(g) LangGraph",

@@ -113,6 +113,8 @@ pub struct Flow {
     /// p99: one step in (a), a group in (b).
     pub pass_p50_ms: f64,
     pub pass_p99_ms: f64,
+    /// Where a step's time went, in µs per step.
+    pub split: Split,
     /// The store's growth per finished incident, history included: pages
     /// that hold tables and indexes.
     pub bytes_per_incident: u64,
@@ -120,6 +122,26 @@ pub struct Flow {
     /// runs' live history took before their ends archived it, kept for the
     /// next runs' rows.
     pub free_bytes_per_incident: u64,
+}
+
+/// A step's time, in µs per step, by where the workers spent it. Each of
+/// `claim`, `step` and `commit` is summed over the workers, so with
+/// several they add up to more than the wall time per step.
+#[derive(Debug, Default, Serialize)]
+pub struct Split {
+    /// Claiming runs (a group's claim taken with the commit before it is
+    /// in `commit`).
+    pub claim_us: f64,
+    /// Stepping: guests and tool calls.
+    pub step_us: f64,
+    /// Committing: the SQL, the wait for the writer's turn, the flush.
+    pub commit_us: f64,
+    /// The workers' looks for more work after their last pass.
+    pub idle_look_us: f64,
+    /// Time of the stepping's wall clock the workers spent outside their
+    /// loops: being told to step and telling back (a thread wake-up each),
+    /// one worker waiting for the others, the packer's last packing.
+    pub outside_us: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -300,6 +322,10 @@ struct Stepping {
     synced: u64,
     statements: u64,
     passes: Vec<Duration>,
+    /// The workers' time from being told to step to finding nothing due,
+    /// summed over the workers.
+    busy: Duration,
+    times: crate::worker::PassTimes,
 }
 
 /// (a) or (b): `n` incidents one after another, or all in flight together.
@@ -356,6 +382,15 @@ fn flow(
         Ok(())
     })?;
     let steps = stepping.steps.max(1);
+    let per_step = |d: Duration| round1(d.as_secs_f64() * 1e6 / steps as f64);
+    let passes: Duration = stepping.passes.iter().sum();
+    let split = Split {
+        claim_us: per_step(stepping.times.claim),
+        step_us: per_step(stepping.times.step),
+        commit_us: per_step(stepping.times.commit),
+        idle_look_us: per_step(stepping.busy.saturating_sub(passes)),
+        outside_us: per_step((stepping.wall * workers as u32).saturating_sub(stepping.busy)),
+    };
     stepping.passes.sort_unstable();
     let pick = |q: f64| {
         stepping
@@ -380,6 +415,7 @@ fn flow(
         approvals_per_sec: per_sec(n, approving),
         pass_p50_ms: pick(0.5),
         pass_p99_ms: pick(0.99),
+        split,
         bytes_per_incident: app.store.size_bytes()?.saturating_sub(bytes_before) / n as u64,
         free_bytes_per_incident: app.store.free_bytes()?.saturating_sub(free_before) / n as u64,
     })
@@ -517,6 +553,10 @@ fn start_one(app: &mut App, workload: &Workload, agent: &str, i: usize) -> Resul
     let input = (workload.input)(i);
     app.start(agent, Some(&input), Some(&format!("bench-{i}")), "bench")?;
     Ok(())
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 fn round2(x: f64) -> f64 {

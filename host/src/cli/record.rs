@@ -120,6 +120,16 @@ fn table(r: &Record) -> Vec<String> {
             format!("{:.3} / {:.3}", f.pass_p50_ms, f.pass_p99_ms),
             "",
         );
+        let t = &f.split;
+        row(
+            "",
+            "µs/step: claim, step, commit, look, outside",
+            format!(
+                "{:.0}, {:.0}, {:.0}, {:.0}, {:.0}",
+                t.claim_us, t.step_us, t.commit_us, t.idle_look_us, t.outside_us
+            ),
+            "",
+        );
         row(
             "",
             "bytes per incident (+ free pages)",

@@ -20,6 +20,30 @@ use crate::app::AppError;
 use crate::model::{Next, Wake};
 use crate::store::{Claim, ClaimedGroup, NextClaim, RunStatus, StepCommit, StoreError};
 
+/// Where a worker's passes spent their time, summed since it was last
+/// taken ([`Worker::take_pass_times`]): the benchmark of record splits a
+/// step's time with it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PassTimes {
+    /// Claiming the group (or checking the runs claimed ahead against the
+    /// kill switches).
+    pub claim: std::time::Duration,
+    /// Stepping the claimed runs: guests, tool calls, the writes of steps
+    /// that end without a checkpoint, and giving back runs not stepped.
+    pub step: std::time::Duration,
+    /// Committing the group, waiting for the writer's turn and the flush
+    /// included; with a claim taken ahead, that claim too.
+    pub commit: std::time::Duration,
+}
+
+impl std::ops::AddAssign for PassTimes {
+    fn add_assign(&mut self, other: PassTimes) {
+        self.claim += other.claim;
+        self.step += other.step;
+        self.commit += other.commit;
+    }
+}
+
 /// A claimed run whose step ran and whose checkpoint waits for the group's
 /// commit.
 struct Pending {
@@ -40,6 +64,7 @@ impl Worker<'_> {
         // claiming `max` runs of three-step chains left two thirds of them
         // one step each, to be claimed and committed again for the rest.
         let runs = (max / self.steps_per_run).max(1);
+        let started = std::time::Instant::now();
         let (claims, claimed_at) = if self.ahead.is_empty() {
             let claimed_at = self.app.now();
             let claims =
@@ -55,6 +80,11 @@ impl Worker<'_> {
         // idle worker's does, since most often nothing new is due.
         self.busy = claims.len() >= runs;
         let claimed = claims.len();
+        let stepping = std::time::Instant::now();
+        if claimed > 0 {
+            // An empty claim is a look for work, not a pass.
+            self.times.claim += stepping - started;
+        }
         let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
         let mut pending: Vec<Pending> = Vec::new();
         let mut commits: Vec<StepCommit> = Vec::new();
@@ -123,11 +153,21 @@ impl Worker<'_> {
         }
         // Busy and well: the next group is claimed with this one's commit.
         let next = (self.busy && failed.is_none()).then_some(runs);
-        self.commit_group(pending, commits, next, &mut done)?;
+        let committing = std::time::Instant::now();
+        self.times.step += committing - stepping;
+        let committed = self.commit_group(pending, commits, next, &mut done);
+        self.times.commit += committing.elapsed();
+        committed?;
         match failed {
             Some(e) => Err(e),
             None => Ok(done),
         }
+    }
+
+    /// The time its passes spent claiming, stepping and committing since
+    /// the last call.
+    pub fn take_pass_times(&mut self) -> PassTimes {
+        std::mem::take(&mut self.times)
     }
 
     /// Takes the next steps of the run whose step was just pushed to

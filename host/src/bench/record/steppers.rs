@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::{Stepping, cpu_time, thread_cpu_time};
 use crate::app::{App, AppError};
 use crate::packer::Packer;
-use crate::worker::{StepEnd, Worker};
+use crate::worker::{PassTimes, StepEnd, Worker};
 
 /// What one worker did when told to step.
 struct Did {
@@ -24,6 +24,10 @@ struct Did {
     synced: u64,
     /// The statements its store handle ran.
     statements: u64,
+    /// Its time from being told to step to finding nothing due.
+    busy: Duration,
+    /// Where its passes spent their time.
+    times: PassTimes,
 }
 
 type Report = Result<Did, AppError>;
@@ -69,6 +73,8 @@ impl Steppers {
             into.passes.extend(did.passes);
             into.synced += did.synced;
             into.statements += did.statements;
+            into.busy += did.busy;
+            into.times += did.times;
         }
         Ok(())
     }
@@ -113,11 +119,16 @@ pub(super) fn with_steppers<T>(
                     let stepped = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         let store = &worker.app().store;
                         let (synced, statements) = (store.synced_commits(), store.statements_run());
+                        let busy = Instant::now();
                         let (steps, passes) = work_until_idle(&mut worker)?;
+                        let busy = busy.elapsed();
+                        let times = worker.take_pass_times();
                         let store = &worker.app().store;
                         Ok(Did {
                             steps,
                             passes,
+                            busy,
+                            times,
                             synced: store.synced_commits() - synced,
                             statements: store.statements_run() - statements,
                         })
