@@ -72,7 +72,9 @@ pub fn hit(_point: &str, _key: &str) {}
 /// Holds the calling thread while the file that `WAKEFUL_HOLD=<point>:<path>`
 /// names exists, so that a test can keep a moment that is usually brief
 /// (`integrity`: `serve`'s check of the store) going for as long as it
-/// needs to look at what happens meanwhile.
+/// needs to look at what happens meanwhile. While it holds, a file of the
+/// same name with `.holding` added exists: the test knows the moment is
+/// reached, not only that it may be.
 #[cfg(feature = "failpoints")]
 pub fn hold(point: &str) {
     let Ok(wanted) = std::env::var("WAKEFUL_HOLD") else {
@@ -81,9 +83,14 @@ pub fn hold(point: &str) {
     if let Some((p, path)) = wanted.split_once(':')
         && p == point
     {
+        let holding = format!("{path}.holding");
+        if std::path::Path::new(path).exists() {
+            let _ = std::fs::write(&holding, "");
+        }
         while std::path::Path::new(path).exists() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+        let _ = std::fs::remove_file(&holding);
     }
 }
 
