@@ -326,7 +326,9 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
             Err(e) => tracing::error!(error = %e, "firing due schedules failed"),
         }
         let seen = wakeup.generation();
-        match worker.claim_and_step_many() {
+        let stepped = worker.claim_and_step_many();
+        counters.add_times(worker.take_pass_times());
+        match stepped {
             Ok(stepped) if stepped.is_empty() => {
                 wakeup.wait(seen, until_next_timer(worker.app(), recheck))
             }

@@ -197,6 +197,18 @@ fn the_invoice_agent_runs_through_the_api_and_its_workers() {
         metrics.contains("wakeful_runs{status=\"done\"} 1"),
         "{metrics}"
     );
+    // Where the workers' two passes spent their time: each part of a pass
+    // took some.
+    for part in ["claim", "step", "commit"] {
+        let series = format!("wakeful_worker_seconds_total{{part=\"{part}\"}} ");
+        let seconds: f64 = metrics
+            .lines()
+            .find_map(|line| line.strip_prefix(&series))
+            .unwrap_or_else(|| panic!("no {series:?} in {metrics}"))
+            .parse()
+            .unwrap_or_else(|e| panic!("{part}: {e}: {metrics}"));
+        assert!(seconds > 0.0, "{part}: {metrics}");
+    }
 }
 
 pub const RUN: &str = "inc-7001";

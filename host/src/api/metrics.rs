@@ -12,9 +12,10 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 
 use super::{ApiError, ApiState, blocking};
-use crate::worker::StepEnd;
+use crate::worker::{PassTimes, StepEnd};
 
-/// Steps taken by this process's workers since it started.
+/// Steps taken by this process's workers since it started, and where
+/// their passes spent their time.
 #[derive(Debug, Default)]
 pub struct Counters {
     pub committed: AtomicU64,
@@ -22,6 +23,11 @@ pub struct Counters {
     pub parked: AtomicU64,
     pub lost_claim: AtomicU64,
     pub held: AtomicU64,
+    /// Nanoseconds of the workers' passes: claiming, stepping, committing
+    /// ([`PassTimes`]).
+    pub claim_ns: AtomicU64,
+    pub step_ns: AtomicU64,
+    pub commit_ns: AtomicU64,
 }
 
 impl Counters {
@@ -34,6 +40,18 @@ impl Counters {
             StepEnd::Held { .. } => &self.held,
         };
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Adds a worker's pass times.
+    pub fn add_times(&self, times: PassTimes) {
+        for (counter, time) in [
+            (&self.claim_ns, times.claim),
+            (&self.step_ns, times.step),
+            (&self.commit_ns, times.commit),
+        ] {
+            let ns = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
+            counter.fetch_add(ns, Ordering::Relaxed);
+        }
     }
 }
 
@@ -67,6 +85,24 @@ pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResp
             text,
             "wakeful_steps_total{{result=\"{result}\"}} {}",
             c.load(Ordering::Relaxed)
+        );
+    }
+    let _ = writeln!(
+        text,
+        "# HELP wakeful_worker_seconds_total Time this process's workers spent in their passes, \
+         by part: claiming runs, stepping them (guests and tool calls), committing (the SQL, \
+         the wait for the writer, the flush to disk)."
+    );
+    let _ = writeln!(text, "# TYPE wakeful_worker_seconds_total counter");
+    for (part, c) in [
+        ("claim", &counters.claim_ns),
+        ("step", &counters.step_ns),
+        ("commit", &counters.commit_ns),
+    ] {
+        let seconds = c.load(Ordering::Relaxed) as f64 / 1e9;
+        let _ = writeln!(
+            text,
+            "wakeful_worker_seconds_total{{part=\"{part}\"}} {seconds:.6}"
         );
     }
     let _ = writeln!(

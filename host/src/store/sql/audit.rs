@@ -15,8 +15,9 @@ pub(super) fn insert(conn: &Connection, entry: &AuditEntry, at: Millis) -> Resul
     insert_all(conn, [entry], at)
 }
 
-/// The most rows one statement of [`insert_all`] appends.
-const ROWS_PER_INSERT: usize = 8;
+/// The most rows one statement of [`insert_all`] appends. A group commit
+/// appends its steps' rows together, a few hundred of them.
+const ROWS_PER_INSERT: usize = 32;
 
 /// `INSERT INTO audit` statements of 1 to [`ROWS_PER_INSERT`] rows.
 static INSERTS: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -68,15 +69,28 @@ pub(super) fn insert_rows(
     rows: &[(&AuditEntry, &String)],
     at: Millis,
 ) -> Result<()> {
+    let rows: Vec<Timed<'_>> = rows
+        .iter()
+        .map(|&(entry, data)| (entry, data, at))
+        .collect();
+    insert_timed(conn, &rows)
+}
+
+/// An audit row to append, its data as JSON text, and its time.
+pub(super) type Timed<'a> = (&'a AuditEntry, &'a String, Millis);
+
+/// [`insert_rows`] for rows of different times: the rows of a group
+/// commit's steps, appended together in the order of their steps.
+pub(super) fn insert_timed(conn: &Connection, rows: &[Timed<'_>]) -> Result<()> {
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let mut values: Vec<&dyn ToSql> = Vec::with_capacity(chunk.len() * 4);
-        for (entry, data) in chunk {
-            values.extend([&at as &dyn ToSql, &entry.run_id, &entry.kind, data]);
+        for (entry, data, at) in chunk {
+            values.extend([at as &dyn ToSql, &entry.run_id, &entry.kind, *data]);
         }
         conn.prepare_cached(&INSERTS[chunk.len() - 1])
             .and_then(|mut stmt| stmt.execute(&values[..]))
             .ctx_with(|| {
-                let kinds: Vec<&str> = chunk.iter().map(|(e, _)| e.kind.as_str()).collect();
+                let kinds: Vec<&str> = chunk.iter().map(|(e, _, _)| e.kind.as_str()).collect();
                 format!("appending audit rows of kind {}", kinds.join(", "))
             })?;
     }

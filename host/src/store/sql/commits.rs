@@ -10,7 +10,7 @@ use super::claims::claim_holds;
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
 use crate::model::{ApprovalAnswer, Next, WaitFor, Wake, approval_digest};
-use crate::store::{AuditEntry, Result, StepCommit, StoreError};
+use crate::store::{Result, StepCommit, StoreError};
 
 /// How a wait is indexed: its kind and the key that triggers match on.
 fn wait_key(wait: &WaitFor) -> (&'static str, String) {
@@ -35,7 +35,9 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     let run_id = c.run_id.as_str();
     let prepared = Prepared::of(c, c.state_before.as_deref())?;
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
-        write_step(tx, c, None, false, &prepared).map(drop)
+        let mut rows = Vec::new();
+        write_step(tx, c, None, false, &prepared, &mut rows)?;
+        audit::insert_timed(tx, &rows)
     })
 }
 
@@ -101,6 +103,8 @@ pub(super) fn commit_steps(
         .collect::<Result<_>>()?;
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
+        // The written steps' audit rows, appended together at the end.
+        let mut rows = Vec::new();
         let mut refused: Vec<&str> = vec![];
         // The last step written, while the next may be chained to it.
         let mut written: Option<(&StepCommit, Written)> = None;
@@ -125,7 +129,7 @@ pub(super) fn commit_steps(
                 ))));
                 continue;
             }
-            match write_step(tx, c, before, row_left, &prepared[i]) {
+            match write_step(tx, c, before, row_left, &prepared[i], &mut rows) {
                 Ok(w) => {
                     outcomes.push(Ok(()));
                     written = Some((c, w));
@@ -141,6 +145,7 @@ pub(super) fn commit_steps(
                 Err(e) => return Err(e),
             }
         }
+        audit::insert_timed(tx, &rows)?;
         Ok(outcomes)
     })
 }
@@ -184,15 +189,20 @@ struct Before<'a> {
     fuel_unwritten: u64,
 }
 
-/// Writes one step's commit inside the caller's transaction. With
-/// `row_left`, the run's row is left to the step chained after it in the
-/// same transaction (see [`overwrites_run_row`]).
-fn write_step(
+/// Writes one step's commit inside the caller's transaction, but for its
+/// audit rows, which it adds to `rows` for the caller to append (a group's
+/// together: a statement's fixed cost, and `AUTOINCREMENT`'s read and
+/// write of `sqlite_sequence`, paid once for many rows). A step refused
+/// adds none: it is refused before it writes anything. With `row_left`,
+/// the run's row is left to the step chained after it in the same
+/// transaction (see [`overwrites_run_row`]).
+fn write_step<'a>(
     tx: &Connection,
-    c: &StepCommit,
+    c: &'a StepCommit,
     before: Option<Before<'_>>,
     row_left: bool,
-    prepared: &Prepared<'_>,
+    prepared: &'a Prepared<'_>,
+    rows: &mut Vec<audit::Timed<'a>>,
 ) -> Result<Written> {
     let run_id = c.run_id.as_str();
     let waits_cleared = before.as_ref().is_some_and(|b| b.waits_cleared);
@@ -377,16 +387,24 @@ fn write_step(
     }
 
     // The calls' rows first, in the order they were written before.
-    let rows: Vec<(&AuditEntry, &String)> = recorded
-        .iter()
-        .map(|t| (&t.audit, &t.audit_json))
-        .chain(c.audit.iter().zip(&prepared.audit))
-        .collect();
-    audit::insert_rows(tx, &rows, c.at)?;
+    rows.extend(
+        recorded
+            .iter()
+            .map(|t| (&t.audit, &t.audit_json, c.at))
+            .chain(
+                c.audit
+                    .iter()
+                    .zip(&prepared.audit)
+                    .map(|(e, d)| (e, d, c.at)),
+            ),
+    );
 
     // The step is kept; only the next one waits for an operator. Its
     // waits stay, so a resume puts the run back where this step left it.
     if let (Some(reason), false) = (&c.park, status == "done") {
+        // Its row follows the rows of the steps before it.
+        audit::insert_timed(tx, rows)?;
+        rows.clear();
         tx.prepare_cached(
             "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
              WHERE run_id = ?1",

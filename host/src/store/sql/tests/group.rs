@@ -69,6 +69,55 @@ fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
 }
 
 #[test]
+fn a_group_s_audit_rows_follow_its_steps_each_at_its_own_time_and_none_of_a_refused_one() {
+    let (_db, mut store) = setup("group-audit");
+    for (run, at) in [("r2", 2), ("r3", 3), ("r4", 4)] {
+        store.create_run(&new_run(run, at)).unwrap();
+    }
+    let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
+    let mut commits: Vec<StepCommit> = claims
+        .iter()
+        .zip(20..)
+        .map(|((c, wake), at)| step(c, wake.clone(), Next::Continue, vec![], at))
+        .collect();
+    // r1 logs a line; r2 parks, its row after its step's; r3's claim was
+    // lost, so none of its rows is written.
+    commits[0].audit.push(AuditEntry {
+        run_id: Some("r1".into()),
+        kind: "log".into(),
+        data: json!({"line": 1}),
+    });
+    commits[1].park = Some("a budget is spent".into());
+    store
+        .conn
+        .execute_batch("UPDATE runs SET epoch = epoch + 1 WHERE run_id = 'r3'")
+        .unwrap();
+    let outcomes = store.commit_steps(&commits).unwrap();
+    assert!(
+        matches!(outcomes[2], Err(StoreError::LostClaim { .. })),
+        "{outcomes:?}"
+    );
+    let rows: Vec<(String, String, Millis)> = store
+        .audit(None)
+        .unwrap()
+        .into_iter()
+        .filter(|r| ["step", "log", "parked"].contains(&r.kind.as_str()))
+        .map(|r| (r.run_id.unwrap_or_default(), r.kind, r.at))
+        .collect();
+    let expected = [
+        ("r1", "step", 20),
+        ("r1", "log", 20),
+        ("r2", "step", 21),
+        ("r2", "parked", 21),
+        ("r4", "step", 23),
+    ]
+    .map(|(run, kind, at)| (run.to_string(), kind.to_string(), at));
+    assert_eq!(rows, expected, "in the order of the steps, by id");
+    let ids: Vec<u64> = store.audit(None).unwrap().iter().map(|r| r.id).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+}
+
+#[test]
 fn a_group_commit_keeps_every_step_but_the_one_whose_claim_was_lost() {
     let (_db, mut store) = setup("group");
     store.create_run(&new_run("r2", 2)).unwrap();
