@@ -47,6 +47,12 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 /// commit.
 struct Prepared<'a> {
     edit: Option<Edit<'a>>,
+    /// The checkpoint's wake and next step, the run row's waits, and each
+    /// wait (with its approval request's digest), as JSON text.
+    wake_json: String,
+    next_json: String,
+    waits_json: String,
+    each_wait: Vec<(String, Option<String>)>,
     /// The JSON of each of the step's own audit rows (`StepCommit::audit`).
     audit: Vec<String>,
     /// The held calls' rows (`Effects::calls`).
@@ -71,7 +77,31 @@ impl<'a> Prepared<'a> {
             });
         let audit = audit::data_of(&c.audit)?;
         let calls = super::effects::texts(&c.effects)?;
-        Ok(Prepared { edit, audit, calls })
+        let wait_list: Vec<&WaitFor> = match c.next {
+            // A finished run waits for nothing, whatever the caller passed.
+            Next::Done { .. } => vec![],
+            _ => c.waits.iter().map(|w| &w.wait).collect(),
+        };
+        let each_wait = c
+            .waits
+            .iter()
+            .map(|stored| {
+                let digest = match &stored.wait {
+                    WaitFor::Approval(r) => Some(approval_digest(&r.question, &r.details)),
+                    _ => None,
+                };
+                Ok((to_json(&stored.wait, "a wait")?, digest))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Prepared {
+            edit,
+            wake_json: to_json(&c.wake, "the wake")?,
+            next_json: to_json(&c.next, "the next step")?,
+            waits_json: to_json(&wait_list, "the waits")?,
+            each_wait,
+            audit,
+            calls,
+        })
     }
 }
 
@@ -247,8 +277,6 @@ fn write_step<'a>(
             _ => delta::encode(&previous, &c.state),
         })
         .flatten();
-    let wake_json = to_json(&c.wake, "the wake")?;
-    let next_json = to_json(&c.next, "the next step")?;
     tx.prepare_cached(
         "INSERT INTO checkpoints (run_id, seq, version, wake, state, next, status_text, \
          fuel_used, at, state_is_edit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -258,9 +286,9 @@ fn write_step<'a>(
             run_id,
             seq,
             version,
-            wake_json,
+            prepared.wake_json,
             edit.as_deref().unwrap_or(&c.state),
-            next_json,
+            prepared.next_json,
             c.status_text,
             c.fuel_used,
             c.at,
@@ -282,8 +310,6 @@ fn write_step<'a>(
     };
     let fuel_unwritten = fuel_unwritten + c.fuel_used;
     if !row_left {
-        let wait_list: Vec<&WaitFor> = waits.iter().map(|w| &w.wait).collect();
-        let waits_json = to_json(&wait_list, "the waits")?;
         tx.prepare_cached(
             "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
          wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
@@ -299,7 +325,7 @@ fn write_step<'a>(
                 c.state,
                 outcome,
                 wake_when,
-                waits_json,
+                prepared.waits_json,
                 seq,
                 fuel_unwritten,
                 pending,
@@ -319,7 +345,7 @@ fn write_step<'a>(
     }
     for (pos, stored) in waits.iter().enumerate() {
         let (kind, key) = wait_key(&stored.wait);
-        let wait_json = to_json(&stored.wait, "a wait")?;
+        let (wait_json, digest) = &prepared.each_wait[pos];
         tx.prepare_cached(
             "INSERT INTO waits (run_id, pos, kind, key, due_at, wait) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -368,7 +394,7 @@ fn write_step<'a>(
                     request.id,
                     request.question,
                     request.details,
-                    approval_digest(&request.question, &request.details),
+                    digest,
                     token,
                     c.at,
                     expires,
