@@ -14,6 +14,15 @@ fn synchronous(store: &SqlStore) -> Option<i64> {
     )
 }
 
+/// [`setup`]'s store with runs `r1` to `r4`, due in that order.
+fn setup_four(name: &str) -> (TempDb, SqlStore) {
+    let (db, mut store) = setup(name);
+    for (run, at) in [("r2", 2), ("r3", 3), ("r4", 4)] {
+        store.create_run(&new_run(run, at)).unwrap();
+    }
+    (db, store)
+}
+
 #[test]
 fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
     let (db, mut store) = setup("flush-once");
@@ -70,10 +79,7 @@ fn a_step_flushes_once_and_its_claim_and_kv_calls_ride_along() {
 
 #[test]
 fn a_group_s_audit_rows_follow_its_steps_each_at_its_own_time_and_none_of_a_refused_one() {
-    let (_db, mut store) = setup("group-audit");
-    for (run, at) in [("r2", 2), ("r3", 3), ("r4", 4)] {
-        store.create_run(&new_run(run, at)).unwrap();
-    }
+    let (_db, mut store) = setup_four("group-audit");
     let claims = store.claim_many(10, "w1", 60_000, 10, false).unwrap();
     let mut commits: Vec<StepCommit> = claims
         .iter()
@@ -492,10 +498,7 @@ fn a_step_whose_lease_was_taken_meanwhile_leaves_its_key_unwritten() {
 
 #[test]
 fn a_commit_claims_its_worker_s_next_group_and_stands_whatever_that_claim_finds() {
-    let (_db, mut store) = setup("commit-then-claim");
-    for (run, at) in [("r2", 2), ("r3", 3), ("r4", 4)] {
-        store.create_run(&new_run(run, at)).unwrap();
-    }
+    let (_db, mut store) = setup_four("commit-then-claim");
     let claims = store.claim_many(10, "w1", 60_000, 2, false).unwrap();
     let commit = |claims: &[(Claim, Wake)], at| -> Vec<StepCommit> {
         claims
