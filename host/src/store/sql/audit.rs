@@ -49,8 +49,12 @@ pub(super) fn insert_all<'a>(
 ) -> Result<()> {
     let entries: Vec<&AuditEntry> = entries.into_iter().collect();
     let data = data_of(entries.iter().copied())?;
-    let rows: Vec<(&AuditEntry, &String)> = entries.into_iter().zip(&data).collect();
-    insert_rows(conn, &rows, at)
+    let rows: Vec<Timed<'_>> = entries
+        .into_iter()
+        .zip(&data)
+        .map(|(entry, data)| (entry, data, at))
+        .collect();
+    insert_rows(conn, &rows)
 }
 
 /// The JSON text of each row's data, as [`insert_rows`] takes it.
@@ -63,25 +67,13 @@ pub(super) fn data_of<'a>(
         .collect()
 }
 
-/// [`insert_all`] for rows whose data is already JSON text.
-pub(super) fn insert_rows(
-    conn: &Connection,
-    rows: &[(&AuditEntry, &String)],
-    at: Millis,
-) -> Result<()> {
-    let rows: Vec<Timed<'_>> = rows
-        .iter()
-        .map(|&(entry, data)| (entry, data, at))
-        .collect();
-    insert_timed(conn, &rows)
-}
-
 /// An audit row to append, its data as JSON text, and its time.
 pub(super) type Timed<'a> = (&'a AuditEntry, &'a String, Millis);
 
-/// [`insert_rows`] for rows of different times: the rows of a group
-/// commit's steps, appended together in the order of their steps.
-pub(super) fn insert_timed(conn: &Connection, rows: &[Timed<'_>]) -> Result<()> {
+/// [`insert_all`] for rows whose data is already JSON text, each at its
+/// own time: a group commit appends its steps' rows together, in the
+/// order of their steps.
+pub(super) fn insert_rows(conn: &Connection, rows: &[Timed<'_>]) -> Result<()> {
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let mut values: Vec<&dyn ToSql> = Vec::with_capacity(chunk.len() * 4);
         for (entry, data, at) in chunk {

@@ -37,7 +37,7 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
         let mut rows = Vec::new();
         write_step(tx, c, None, false, &prepared, &mut rows)?;
-        audit::insert_timed(tx, &rows)
+        audit::insert_rows(tx, &rows)
     })
 }
 
@@ -175,7 +175,7 @@ pub(super) fn commit_steps(
                 Err(e) => return Err(e),
             }
         }
-        audit::insert_timed(tx, &rows)?;
+        audit::insert_rows(tx, &rows)?;
         Ok(outcomes)
     })
 }
@@ -429,7 +429,7 @@ fn write_step<'a>(
     // waits stay, so a resume puts the run back where this step left it.
     if let (Some(reason), false) = (&c.park, status == "done") {
         // Its row follows the rows of the steps before it.
-        audit::insert_timed(tx, rows)?;
+        audit::insert_rows(tx, rows)?;
         rows.clear();
         tx.prepare_cached(
             "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \

@@ -188,9 +188,11 @@ pub(super) fn flush(
         |tx| {
             check_claim(tx, run_id, epoch)?;
             let recorded = apply(tx, effects, &texts, at)?;
-            let rows: Vec<(&AuditEntry, &String)> =
-                recorded.iter().map(|t| (&t.audit, &t.audit_json)).collect();
-            audit::insert_rows(tx, &rows, at)
+            let rows: Vec<audit::Timed<'_>> = recorded
+                .iter()
+                .map(|t| (&t.audit, &t.audit_json, at))
+                .collect();
+            audit::insert_rows(tx, &rows)
         },
     )
 }
