@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 mod error;
+mod flush;
 mod pg;
 mod statement;
 mod transaction;
@@ -65,6 +66,9 @@ pub struct Connection {
     /// Whether a packer thread copies the WAL into the data file for this
     /// handle's commits (see `wal.rs`).
     checkpoints_by_packer: Cell<bool>,
+    /// Whether this is a file's shared writer (`writer.rs`), whose synced
+    /// commits leave the flush to the thread that made them, after the turn.
+    flushed_after_turn: bool,
 }
 
 enum Backend {
@@ -113,6 +117,17 @@ impl Connection {
             statements: Cell::new(0),
             writer: None,
             checkpoints_by_packer: Cell::new(false),
+            flushed_after_turn: false,
+        }
+    }
+
+    /// A file's shared writer: its synced commits do not flush the WAL,
+    /// which the thread that made each flushes once it has given the turn
+    /// back (`WriterTurn::flush_when_left`).
+    fn shared_writer(conn: rusqlite::Connection) -> Connection {
+        Connection {
+            flushed_after_turn: true,
+            ..Connection::sqlite_writer(conn)
         }
     }
 
@@ -149,6 +164,7 @@ impl Connection {
             statements: Cell::new(0),
             writer: None,
             checkpoints_by_packer: Cell::new(false),
+            flushed_after_turn: false,
         }
     }
 

@@ -24,8 +24,9 @@ impl<'c> Transaction<'c> {
     ) -> Result<Transaction<'c>> {
         // A synced transaction must never run with the flush turned off:
         // setting it back failed once, so it is set again here or the
-        // transaction does not start.
-        conn.set_sync_full(durability == Durability::Synced)?;
+        // transaction does not start. The shared writer's commits are
+        // flushed by the threads that make them, after their turn.
+        conn.set_sync_full(durability == Durability::Synced && !conn.flushed_after_turn)?;
         conn.control(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
@@ -56,7 +57,7 @@ impl<'c> Transaction<'c> {
             // SQLite keeps the transaction open after a failed COMMIT;
             // PostgreSQL has ended it already and only warns here.
             let _ = self.conn.control("ROLLBACK");
-        } else if self.durability == Durability::Synced {
+        } else if self.durability == Durability::Synced && !self.conn.flushed_after_turn {
             self.conn
                 .synced_commits
                 .set(self.conn.synced_commits.get() + 1);
@@ -67,9 +68,10 @@ impl<'c> Transaction<'c> {
 
     /// Turns the flush back on after a deferred transaction, so that
     /// statements outside transactions are synced as before. Should this
-    /// fail, the next synced transaction sets it before it begins.
+    /// fail, the next synced transaction sets it before it begins. The
+    /// shared writer runs transactions only, none of which flushes.
     fn restore_sync(&self) {
-        if self.durability == Durability::Deferred {
+        if self.durability == Durability::Deferred && !self.conn.flushed_after_turn {
             let _ = self.conn.set_sync_full(true);
         }
     }
@@ -182,15 +184,21 @@ fn write_as<T>(
         return transact(conn, what, isolation, durability, f);
     };
     let writer = shared.as_mut().expect("opened by `connection`");
-    let (synced, statements) = (writer.synced_commits(), writer.statements());
+    let statements = writer.statements();
     let out = wal::as_handle(conn.checkpoints_by_packer.get(), || {
         transact(writer, what, isolation, durability, f)
     });
     // Counted as this handle's work, as if it had run on its connection.
-    conn.synced_commits
-        .set(conn.synced_commits() + writer.synced_commits() - synced);
     conn.statements
         .set(conn.statements() + writer.statements() - statements);
+    if out.is_ok() && durability == Durability::Synced {
+        // On disk before this returns: flushed when `turn` is dropped
+        // below, or when the turn this one is held inside is.
+        turn.flush_when_left();
+        conn.synced_commits.set(conn.synced_commits() + 1);
+    }
+    drop(shared);
+    drop(turn);
     out
 }
 

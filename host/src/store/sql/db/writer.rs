@@ -16,7 +16,8 @@
 //! one before it (another worker's, the packer's) had just written, and
 //! held the write lock meanwhile. The transactions of all the handles of
 //! the process run on one connection instead, whose cache only its own
-//! writes change. Reads stay on each handle's own connection.
+//! writes change. Reads stay on each handle's own connection. Its synced
+//! commits are flushed to disk once the turn is given back (`flush.rs`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use super::Connection;
+use super::flush::{self, WalFile};
 use crate::store::Result as StoreResult;
 
 /// Opens a connection to the file as the store opens its own.
@@ -41,6 +43,8 @@ pub struct WriterGate {
     /// The connection the writes run on, opened at the first of them;
     /// only the holder of the turn locks it.
     shared: Mutex<Option<Connection>>,
+    /// The file's WAL, opened at the first commit to flush.
+    wal: Mutex<Option<Arc<WalFile>>>,
 }
 
 /// A connection's turn: the next waiting writer goes when it is dropped.
@@ -77,6 +81,7 @@ impl WriterGate {
             path: path.to_owned(),
             open,
             shared: Mutex::new(None),
+            wal: Mutex::new(None),
         }
     }
 
@@ -128,6 +133,30 @@ impl WriterGate {
         *self.busy.lock().unwrap_or_else(PoisonError::into_inner) = None;
         self.done.notify_one();
     }
+
+    /// Gives the turn back, then flushes what this thread's commits wrote.
+    fn leave(&self) {
+        self.give_back();
+        flush::flush_deferred();
+    }
+
+    /// How many times the file's WAL was flushed after a turn.
+    #[cfg(test)]
+    fn wal_flushes(&self) -> u64 {
+        let wal = self.wal.lock().unwrap_or_else(PoisonError::into_inner);
+        wal.as_ref().map_or(0, |w| w.flushes())
+    }
+
+    /// The file's WAL, opened at the first call.
+    fn wal(&self) -> std::io::Result<Arc<WalFile>> {
+        let mut wal = self.wal.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(wal) = wal.as_ref() {
+            return Ok(Arc::clone(wal));
+        }
+        let opened = Arc::new(WalFile::open(&self.path)?);
+        *wal = Some(Arc::clone(&opened));
+        Ok(opened)
+    }
 }
 
 /// A turn held by a caller across several of its transactions (each takes
@@ -140,7 +169,7 @@ pub struct HeldTurn {
 impl Drop for HeldTurn {
     fn drop(&mut self) {
         if !self.nested {
-            self.gate.give_back();
+            self.gate.leave();
         }
     }
 }
@@ -166,7 +195,7 @@ impl WriterTurn<'_> {
             match (gate.open)(&gate.path) {
                 Ok(conn) => {
                     conn.wal_hook(Some(super::wal::note_pages_or_checkpoint));
-                    *shared = Some(Connection::sqlite_writer(conn));
+                    *shared = Some(Connection::shared_writer(conn));
                 }
                 Err(e) => {
                     tracing::warn!(
@@ -181,12 +210,29 @@ impl WriterTurn<'_> {
         }
         Some(shared)
     }
+
+    /// Has the commit just made on the turn's connection, which did not
+    /// flush the WAL, flushed by this thread once the turn is given back
+    /// (by the outermost turn, when this one is held inside another), and
+    /// before the turn's holder goes on.
+    pub fn flush_when_left(&self) {
+        match self.gate.wal() {
+            Ok(wal) => flush::defer(wal),
+            Err(e) => flush::stop(
+                &format!(
+                    "opening the WAL of {} to flush it",
+                    self.gate.path.display()
+                ),
+                &e,
+            ),
+        }
+    }
 }
 
 impl Drop for WriterTurn<'_> {
     fn drop(&mut self) {
         if !self.nested {
-            self.gate.give_back();
+            self.gate.leave();
         }
     }
 }
@@ -278,6 +324,116 @@ mod tests {
 
     fn open_plain(path: &Path) -> StoreResult<rusqlite::Connection> {
         rusqlite::Connection::open(path).map_err(|e| crate::store::StoreError::Db(e.to_string()))
+    }
+
+    /// A directory of its own for a test's store, removed afterwards.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir =
+                std::env::temp_dir().join(format!("wakeful-writer-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn file(&self) -> PathBuf {
+            self.0.join("store.db")
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn open_wal(path: &Path) -> StoreResult<rusqlite::Connection> {
+        let conn = open_plain(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| crate::store::StoreError::Db(e.to_string()))?;
+        Ok(conn)
+    }
+
+    fn insert(handle: &mut Connection, durability: &str) {
+        let run = |tx: &super::super::Transaction<'_>| {
+            tx.execute_batch("CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1)")
+                .map_err(|e| crate::store::StoreError::Db(e.to_string()))
+        };
+        match durability {
+            "synced" => super::super::write(handle, "a synced insert", run),
+            _ => super::super::write_deferred(
+                handle,
+                "a deferred insert",
+                super::super::Isolation::Serializable,
+                run,
+            ),
+        }
+        .unwrap();
+    }
+
+    #[test]
+    fn a_synced_commit_is_flushed_after_its_turn_is_given_back_and_before_its_writer_goes_on() {
+        let dir = Scratch::new("flush-after");
+        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
+        let gate = handle
+            .writer
+            .clone()
+            .expect("a file's handle writes through its gate");
+        insert(&mut handle, "synced");
+        let (flushes, synced) = (gate.wal_flushes(), handle.synced_commits());
+        assert_eq!(flushes, 1, "the first synced commit was not flushed");
+
+        // The next one: while its writer is about to flush, the turn is
+        // free and the WAL not yet flushed again.
+        let seen = Arc::new(Mutex::new(None));
+        flush::BEFORE_FLUSH.with(|hook| {
+            let (gate, seen) = (Arc::clone(&gate), Arc::clone(&seen));
+            *hook.borrow_mut() = Some(Box::new(move || {
+                let free = another_thread_enters(&gate, Duration::ZERO);
+                *seen.lock().unwrap() = Some((free, gate.wal_flushes()));
+            }));
+        });
+        insert(&mut handle, "synced");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            Some((true, flushes)),
+            "(turn free, flushes) before the flush"
+        );
+        assert_eq!(
+            gate.wal_flushes(),
+            flushes + 1,
+            "not flushed before the write returned"
+        );
+        assert_eq!(handle.synced_commits(), synced + 1);
+
+        // A deferred commit is not flushed.
+        insert(&mut handle, "deferred");
+        assert_eq!(gate.wal_flushes(), flushes + 1);
+        assert_eq!(handle.synced_commits(), synced + 1);
+    }
+
+    #[test]
+    fn commits_under_a_held_turn_are_flushed_once_when_it_is_given_back() {
+        let dir = Scratch::new("flush-held");
+        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
+        let gate = handle
+            .writer
+            .clone()
+            .expect("a file's handle writes through its gate");
+        insert(&mut handle, "synced");
+        let flushes = gate.wal_flushes();
+        let held = handle.hold_writer_turn().expect("the turn is free");
+        insert(&mut handle, "synced");
+        insert(&mut handle, "deferred");
+        insert(&mut handle, "synced");
+        assert_eq!(
+            gate.wal_flushes(),
+            flushes,
+            "flushed while the turn was held"
+        );
+        drop(held);
+        assert_eq!(gate.wal_flushes(), flushes + 1);
     }
 
     #[test]
