@@ -34,20 +34,16 @@ impl WalFile {
         self.flushes.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Opens the WAL of the data file at `db`, which a commit has written,
-    /// and flushes the directory it is in: a WAL that SQLite created since
-    /// the last of its own flushes may not be recorded there on disk yet.
+    /// Opens the WAL of the data file at `db`, which a commit has written.
+    /// Its entry in the directory needs no flush here: SQLite flushes a
+    /// WAL's header, and the directory with the first flush of a WAL it
+    /// created, before it writes a frame, `synchronous=NORMAL` or not.
     pub(super) fn open(db: &Path) -> std::io::Result<WalFile> {
         let mut path = db.as_os_str().to_owned();
         path.push("-wal");
         let path = PathBuf::from(path);
         let file = File::open(&path)?;
         let inode = file.metadata()?.ino();
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        File::open(dir)?.sync_all()?;
         Ok(WalFile {
             file,
             path,
