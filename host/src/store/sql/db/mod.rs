@@ -66,9 +66,12 @@ pub struct Connection {
     /// Whether a packer thread copies the WAL into the data file for this
     /// handle's commits (see `wal.rs`).
     checkpoints_by_packer: Cell<bool>,
-    /// Whether this is a file's shared writer (`writer.rs`), whose synced
-    /// commits leave the flush to the thread that made them, after the turn.
-    flushed_after_turn: bool,
+    /// Whether this is a file's shared writer (`writer.rs`), which runs
+    /// write transactions only, each setting `synchronous` as it begins.
+    shared_writer: bool,
+    /// On the shared writer, whether the next synced transaction leaves
+    /// the flush to the thread that made it, after its turn (`flush.rs`).
+    flush_after_turn: Cell<bool>,
 }
 
 enum Backend {
@@ -117,16 +120,15 @@ impl Connection {
             statements: Cell::new(0),
             writer: None,
             checkpoints_by_packer: Cell::new(false),
-            flushed_after_turn: false,
+            shared_writer: false,
+            flush_after_turn: Cell::new(false),
         }
     }
 
-    /// A file's shared writer: its synced commits do not flush the WAL,
-    /// which the thread that made each flushes once it has given the turn
-    /// back (`WriterTurn::flush_when_left`).
+    /// A file's shared writer (`writer.rs`).
     fn shared_writer(conn: rusqlite::Connection) -> Connection {
         Connection {
-            flushed_after_turn: true,
+            shared_writer: true,
             ..Connection::sqlite_writer(conn)
         }
     }
@@ -164,7 +166,8 @@ impl Connection {
             statements: Cell::new(0),
             writer: None,
             checkpoints_by_packer: Cell::new(false),
-            flushed_after_turn: false,
+            shared_writer: false,
+            flush_after_turn: Cell::new(false),
         }
     }
 

@@ -24,9 +24,9 @@ impl<'c> Transaction<'c> {
     ) -> Result<Transaction<'c>> {
         // A synced transaction must never run with the flush turned off:
         // setting it back failed once, so it is set again here or the
-        // transaction does not start. The shared writer's commits are
-        // flushed by the threads that make them, after their turn.
-        conn.set_sync_full(durability == Durability::Synced && !conn.flushed_after_turn)?;
+        // transaction does not start. A commit on the shared writer may be
+        // flushed by the thread that made it, after its turn (`write_as`).
+        conn.set_sync_full(durability == Durability::Synced && !conn.flush_after_turn.get())?;
         conn.control(match (conn.dialect(), isolation) {
             // Takes the write lock up front, so a transaction never fails
             // halfway on a lock upgrade.
@@ -57,7 +57,7 @@ impl<'c> Transaction<'c> {
             // SQLite keeps the transaction open after a failed COMMIT;
             // PostgreSQL has ended it already and only warns here.
             let _ = self.conn.control("ROLLBACK");
-        } else if self.durability == Durability::Synced && !self.conn.flushed_after_turn {
+        } else if self.durability == Durability::Synced && !self.conn.flush_after_turn.get() {
             self.conn
                 .synced_commits
                 .set(self.conn.synced_commits.get() + 1);
@@ -69,9 +69,9 @@ impl<'c> Transaction<'c> {
     /// Turns the flush back on after a deferred transaction, so that
     /// statements outside transactions are synced as before. Should this
     /// fail, the next synced transaction sets it before it begins. The
-    /// shared writer runs transactions only, none of which flushes.
+    /// shared writer runs transactions only, each setting it as it begins.
     fn restore_sync(&self) {
-        if self.durability == Durability::Deferred && !self.conn.flushed_after_turn {
+        if self.durability == Durability::Deferred && !self.conn.shared_writer {
             let _ = self.conn.set_sync_full(true);
         }
     }
@@ -184,19 +184,28 @@ fn write_as<T>(
         return transact(conn, what, isolation, durability, f);
     };
     let writer = shared.as_mut().expect("opened by `connection`");
-    let statements = writer.statements();
+    // With another writer waiting for the turn, a synced commit is flushed
+    // after the turn is given back, so that the flush overlaps that
+    // writer's transaction. Alone, it flushes in its commit: a flush made
+    // by SQLite there was found quicker than one made after it.
+    let after_turn = durability == Durability::Synced && gate.others_waiting();
+    writer.flush_after_turn.set(after_turn);
+    let (synced, statements) = (writer.synced_commits(), writer.statements());
     let out = wal::as_handle(conn.checkpoints_by_packer.get(), || {
         transact(writer, what, isolation, durability, f)
     });
-    // Counted as this handle's work, as if it had run on its connection.
-    conn.statements
-        .set(conn.statements() + writer.statements() - statements);
-    if out.is_ok() && durability == Durability::Synced {
+    writer.flush_after_turn.set(false);
+    if out.is_ok() && after_turn {
         // On disk before this returns: flushed when `turn` is dropped
         // below, or when the turn this one is held inside is.
         turn.flush_when_left();
         conn.synced_commits.set(conn.synced_commits() + 1);
     }
+    // Counted as this handle's work, as if it had run on its connection.
+    conn.synced_commits
+        .set(conn.synced_commits() + writer.synced_commits() - synced);
+    conn.statements
+        .set(conn.statements() + writer.statements() - statements);
     drop(shared);
     drop(turn);
     out

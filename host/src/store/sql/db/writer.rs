@@ -16,11 +16,13 @@
 //! one before it (another worker's, the packer's) had just written, and
 //! held the write lock meanwhile. The transactions of all the handles of
 //! the process run on one connection instead, whose cache only its own
-//! writes change. Reads stay on each handle's own connection. Its synced
-//! commits are flushed to disk once the turn is given back (`flush.rs`).
+//! writes change. Reads stay on each handle's own connection. With another
+//! writer waiting, its synced commits are flushed to disk once the turn is
+//! given back (`flush.rs`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
@@ -37,6 +39,8 @@ pub type Open = fn(&Path) -> StoreResult<rusqlite::Connection>;
 pub struct WriterGate {
     /// The thread whose connection is writing, if one is.
     busy: Mutex<Option<ThreadId>>,
+    /// Threads waiting for the turn.
+    waiting: AtomicUsize,
     done: Condvar,
     path: PathBuf,
     open: Open,
@@ -77,6 +81,7 @@ impl WriterGate {
     fn new(path: &Path, open: Open) -> WriterGate {
         WriterGate {
             busy: Mutex::new(None),
+            waiting: Default::default(),
             done: Condvar::new(),
             path: path.to_owned(),
             open,
@@ -117,16 +122,28 @@ impl WriterGate {
         if *busy == Some(me) {
             return Some(true);
         }
-        while busy.is_some() {
-            let left = deadline.checked_duration_since(Instant::now())?;
-            busy = self
-                .done
-                .wait_timeout(busy, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+        if busy.is_some() {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            while busy.is_some() {
+                let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                    self.waiting.fetch_sub(1, Ordering::SeqCst);
+                    return None;
+                };
+                busy = self
+                    .done
+                    .wait_timeout(busy, left)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
         }
         *busy = Some(me);
         Some(false)
+    }
+
+    /// Whether other threads are waiting for the turn.
+    pub fn others_waiting(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst) > 0
     }
 
     fn give_back(&self) {
@@ -373,7 +390,25 @@ mod tests {
     }
 
     #[test]
-    fn a_synced_commit_is_flushed_after_its_turn_is_given_back_and_before_its_writer_goes_on() {
+    fn a_synced_commit_with_nobody_waiting_is_flushed_in_its_commit() {
+        let dir = Scratch::new("flush-alone");
+        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
+        let gate = handle
+            .writer
+            .clone()
+            .expect("a file's handle writes through its gate");
+        insert(&mut handle, "synced");
+        insert(&mut handle, "synced");
+        assert_eq!(
+            gate.wal_flushes(),
+            0,
+            "flushed after the turn with nobody waiting"
+        );
+        assert_eq!(handle.synced_commits(), 2);
+    }
+
+    #[test]
+    fn with_a_writer_waiting_synced_commits_are_flushed_once_after_the_turn_goes_to_it() {
         let dir = Scratch::new("flush-after");
         let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
         let gate = handle
@@ -381,74 +416,51 @@ mod tests {
             .clone()
             .expect("a file's handle writes through its gate");
         insert(&mut handle, "synced");
-        let (flushes, synced) = (gate.wal_flushes(), handle.synced_commits());
-        assert_eq!(flushes, 1, "the first synced commit was not flushed");
+        let synced = handle.synced_commits();
 
-        // The next one: while its writer is about to flush, the turn is
-        // free and the WAL not yet flushed again.
+        // Another writer waits while this one holds the turn and commits.
+        let held = handle.hold_writer_turn().expect("the turn is free");
+        let (entered, has_entered) = std::sync::mpsc::channel();
+        let other = {
+            let gate = Arc::clone(&gate);
+            std::thread::spawn(move || {
+                let turn = gate.enter(Duration::from_secs(30));
+                entered.send(turn.is_some()).unwrap();
+            })
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !gate.others_waiting() {
+            assert!(Instant::now() < deadline, "the other writer never waited");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Just before the flush: the other writer has had its turn, and
+        // the WAL is not flushed yet.
         let seen = Arc::new(Mutex::new(None));
         flush::BEFORE_FLUSH.with(|hook| {
             let (gate, seen) = (Arc::clone(&gate), Arc::clone(&seen));
             *hook.borrow_mut() = Some(Box::new(move || {
-                let free = another_thread_enters(&gate, Duration::ZERO);
-                *seen.lock().unwrap() = Some((free, gate.wal_flushes()));
+                let entered = has_entered
+                    .recv_timeout(Duration::from_secs(10))
+                    .unwrap_or(false);
+                *seen.lock().unwrap() = Some((entered, gate.wal_flushes()));
             }));
         });
         insert(&mut handle, "synced");
+        insert(&mut handle, "deferred");
+        insert(&mut handle, "synced");
+        assert_eq!(gate.wal_flushes(), 0, "flushed while the turn was held");
+        drop(held);
         assert_eq!(
             *seen.lock().unwrap(),
-            Some((true, flushes)),
-            "(turn free, flushes) before the flush"
+            Some((true, 0)),
+            "(the waiting writer had its turn, flushes) before the flush"
         );
         assert_eq!(
             gate.wal_flushes(),
-            flushes + 1,
-            "not flushed before the write returned"
+            1,
+            "not flushed once before the turn's end returned"
         );
-        assert_eq!(handle.synced_commits(), synced + 1);
-
-        // A deferred commit is not flushed.
-        insert(&mut handle, "deferred");
-        assert_eq!(gate.wal_flushes(), flushes + 1);
-        assert_eq!(handle.synced_commits(), synced + 1);
-    }
-
-    #[test]
-    fn commits_under_a_held_turn_are_flushed_once_when_it_is_given_back() {
-        let dir = Scratch::new("flush-held");
-        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
-        let gate = handle
-            .writer
-            .clone()
-            .expect("a file's handle writes through its gate");
-        insert(&mut handle, "synced");
-        let flushes = gate.wal_flushes();
-        let held = handle.hold_writer_turn().expect("the turn is free");
-        insert(&mut handle, "synced");
-        insert(&mut handle, "deferred");
-        insert(&mut handle, "synced");
-        assert_eq!(
-            gate.wal_flushes(),
-            flushes,
-            "flushed while the turn was held"
-        );
-        drop(held);
-        assert_eq!(gate.wal_flushes(), flushes + 1);
-    }
-
-    #[test]
-    fn a_transaction_begun_inside_the_holder_s_own_writes_on_its_own_connection() {
-        let path = std::env::temp_dir().join(format!("wakeful-writer-f-{}.db", std::process::id()));
-        let gate = WriterGate::new(&path, open_plain);
-        let outer = gate.enter(Duration::ZERO).unwrap();
-        let shared = outer.connection().expect("the writing connection opens");
-        let inner = gate.enter(Duration::ZERO).expect("the holder's own turn");
-        // The shared connection is in the outer transaction's hands: waiting
-        // for it would never end.
-        assert!(inner.connection().is_none());
-        drop(inner);
-        drop(shared);
-        drop(outer);
-        let _ = std::fs::remove_file(&path);
+        assert_eq!(handle.synced_commits(), synced + 2);
+        other.join().unwrap();
     }
 }
