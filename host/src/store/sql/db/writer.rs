@@ -343,6 +343,22 @@ mod tests {
         rusqlite::Connection::open(path).map_err(|e| crate::store::StoreError::Db(e.to_string()))
     }
 
+    #[test]
+    fn a_transaction_begun_inside_the_holder_s_own_writes_on_its_own_connection() {
+        let path = std::env::temp_dir().join(format!("wakeful-writer-f-{}.db", std::process::id()));
+        let gate = WriterGate::new(&path, open_plain);
+        let outer = gate.enter(Duration::ZERO).unwrap();
+        let shared = outer.connection().expect("the writing connection opens");
+        let inner = gate.enter(Duration::ZERO).expect("the holder's own turn");
+        // The shared connection is in the outer transaction's hands: waiting
+        // for it would never end.
+        assert!(inner.connection().is_none());
+        drop(inner);
+        drop(shared);
+        drop(outer);
+        let _ = std::fs::remove_file(&path);
+    }
+
     /// A directory of its own for a test's store, removed afterwards.
     struct Scratch(PathBuf);
 
