@@ -388,6 +388,17 @@ mod tests {
         Ok(conn)
     }
 
+    /// A handle on a new WAL-mode file of its own, and the file's gate.
+    fn wal_store(name: &str) -> (Scratch, Connection, Arc<WriterGate>) {
+        let dir = Scratch::new(name);
+        let handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
+        let gate = handle
+            .writer
+            .clone()
+            .expect("a file's handle writes through its gate");
+        (dir, handle, gate)
+    }
+
     fn insert(handle: &mut Connection, durability: &str) {
         let run = |tx: &super::super::Transaction<'_>| {
             tx.execute_batch("CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1)")
@@ -407,12 +418,7 @@ mod tests {
 
     #[test]
     fn a_synced_commit_with_nobody_waiting_is_flushed_in_its_commit() {
-        let dir = Scratch::new("flush-alone");
-        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
-        let gate = handle
-            .writer
-            .clone()
-            .expect("a file's handle writes through its gate");
+        let (_dir, mut handle, gate) = wal_store("flush-alone");
         insert(&mut handle, "synced");
         insert(&mut handle, "synced");
         assert_eq!(
@@ -425,12 +431,7 @@ mod tests {
 
     #[test]
     fn with_a_writer_waiting_synced_commits_are_flushed_once_after_the_turn_goes_to_it() {
-        let dir = Scratch::new("flush-after");
-        let mut handle = Connection::sqlite(open_wal(&dir.file()).unwrap(), open_wal);
-        let gate = handle
-            .writer
-            .clone()
-            .expect("a file's handle writes through its gate");
+        let (_dir, mut handle, gate) = wal_store("flush-after");
         insert(&mut handle, "synced");
         let synced = handle.synced_commits();
 
