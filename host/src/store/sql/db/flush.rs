@@ -9,12 +9,12 @@
 //!
 //! The commit flushed after the turn writes the WAL without a flush
 //! (`synchronous=NORMAL`), and the thread that made it flushes the WAL
-//! file itself before it goes on, so nothing that depends
-//! on the commit (the step's acknowledgement, an answer to a request, a
-//! tool call) happens before it is on disk. Other connections may read it
-//! during that flush; whatever they then commit comes after it in the WAL,
-//! which is valid on disk only up to its first missing frame, so it is
-//! never kept without it.
+//! file itself before it goes on, so nothing that depends on the commit
+//! (the step's acknowledgement, an answer to a request, a tool call)
+//! happens before it is on disk. Other connections may read it during
+//! that flush; whatever they then commit comes after it in the WAL, which
+//! is valid on disk only up to its first missing frame, so it is never
+//! kept without it.
 
 use std::cell::RefCell;
 use std::fs::File;
