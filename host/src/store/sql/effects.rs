@@ -110,7 +110,7 @@ pub(super) fn apply<'t>(
     }
     let mut recorded = Vec::with_capacity(texts.len());
     for ((call, _), text) in effects.calls.iter().zip(texts) {
-        if tools::insert_ledger(tx, call, &text.result, at)? {
+        if tools::insert_ledger_row(tx, call, &text.result, at)? {
             recorded.push(text);
         }
     }

@@ -161,6 +161,22 @@ pub(super) fn insert_ledger(
     result_json: &str,
     at: Millis,
 ) -> Result<bool> {
+    let inserted = insert_ledger_row(conn, call, result_json, at)?;
+    conn.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+        .and_then(|mut stmt| stmt.execute([&call.run_id, &call.key]))
+        .ctx_with(|| format!("clearing the intent {} of run {}", call.key, call.run_id))?;
+    Ok(inserted)
+}
+
+/// [`insert_ledger`] for a held call, which never has an intent: an
+/// intent under its key belongs to an external call of an earlier attempt
+/// whose outcome is still unknown, and stays for an operator to settle.
+pub(super) fn insert_ledger_row(
+    conn: &Connection,
+    call: &LedgerWrite,
+    result_json: &str,
+    at: Millis,
+) -> Result<bool> {
     let inserted = conn
         .prepare_cached(
             "INSERT INTO ledger (run_id, key, tool, args, result, at) \
@@ -177,9 +193,6 @@ pub(super) fn insert_ledger(
             ])
         })
         .ctx_with(|| format!("recording tool call {} of run {}", call.key, call.run_id))?;
-    conn.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
-        .and_then(|mut stmt| stmt.execute([&call.run_id, &call.key]))
-        .ctx_with(|| format!("clearing the intent {} of run {}", call.key, call.run_id))?;
     Ok(inserted > 0)
 }
 
