@@ -186,9 +186,13 @@ fn write_as<T>(
     let writer = shared.as_mut().expect("opened by `connection`");
     // With another writer waiting for the turn, a synced commit is flushed
     // after the turn is given back, so that the flush overlaps that
-    // writer's transaction. Alone, it flushes in its commit: a flush made
-    // by SQLite there was found quicker than one made after it.
-    let after_turn = durability == Durability::Synced && gate.others_waiting();
+    // writer's transaction. So is one made under a turn its caller holds
+    // across several transactions (a group commit, then the next group's
+    // claim): the other workers are stepping then, and want the turn as
+    // soon as their steps are done. Alone, a commit flushes in itself: a
+    // flush made by SQLite there was found quicker than one made after it.
+    let after_turn =
+        durability == Durability::Synced && (gate.others_waiting() || turn.inside_held());
     writer.flush_after_turn.set(after_turn);
     let (synced, statements) = (writer.synced_commits(), writer.statements());
     let out = wal::as_handle(conn.checkpoints_by_packer.get(), || {

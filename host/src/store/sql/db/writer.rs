@@ -192,6 +192,11 @@ impl Drop for HeldTurn {
 }
 
 impl WriterTurn<'_> {
+    /// Whether this turn was taken inside one this thread holds already.
+    pub fn inside_held(&self) -> bool {
+        self.nested
+    }
+
     /// The connection the turn's transaction runs on; `None` when it
     /// cannot be opened, and the caller writes on its own.
     pub fn connection(&self) -> Option<MutexGuard<'_, Option<Connection>>> {
@@ -427,6 +432,29 @@ mod tests {
             "flushed after the turn with nobody waiting"
         );
         assert_eq!(handle.synced_commits(), 2);
+    }
+
+    #[test]
+    fn synced_commits_under_a_held_turn_are_flushed_once_when_it_ends_with_nobody_waiting() {
+        let (_dir, mut handle, gate) = wal_store("flush-held");
+        insert(&mut handle, "synced");
+        let synced = handle.synced_commits();
+        let held = handle.hold_writer_turn().expect("the turn is free");
+        insert(&mut handle, "synced");
+        insert(&mut handle, "deferred");
+        insert(&mut handle, "synced");
+        assert!(!gate.others_waiting());
+        assert_eq!(gate.wal_flushes(), 0, "flushed while the turn was held");
+        drop(held);
+        assert_eq!(
+            gate.wal_flushes(),
+            1,
+            "not flushed once before the held turn's end returned"
+        );
+        assert_eq!(handle.synced_commits(), synced + 2);
+        // Alone again, a synced commit flushes in itself.
+        insert(&mut handle, "synced");
+        assert_eq!(gate.wal_flushes(), 1);
     }
 
     #[test]
