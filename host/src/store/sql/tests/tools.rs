@@ -1,7 +1,7 @@
 //! The ledger and the built-in tools: kv and leases.
 
 use super::*;
-use crate::store::Usage;
+use crate::store::{Intent, Usage};
 
 #[test]
 fn kv_compare_and_set() {
@@ -180,6 +180,42 @@ fn a_held_call_whose_key_is_recorded_keeps_the_first_result_and_one_audit_row() 
         .expect("recorded");
     assert_eq!(entry.result, Ok("first".into()));
     assert_eq!(audit_kinds(&store), ["tool"], "the repeat was audited");
+}
+
+#[test]
+fn a_held_call_leaves_an_unsettled_intent_under_its_key_to_the_operator() {
+    let (_db, mut store) = setup("held-intent");
+    let (c, _) = claim(&mut store, 0).unwrap();
+    // An earlier attempt sent an external call under `k` and died.
+    let intent = Intent {
+        run_id: "r1".into(),
+        key: "k".into(),
+        tool: "http".into(),
+        args: "{}".into(),
+        args_digest: "d".into(),
+        epoch: c.epoch,
+        at: 3,
+    };
+    store.begin_external(&intent, 3, 1_000).unwrap();
+    let mut effects = Effects::default();
+    effects.record(
+        LedgerWrite {
+            run_id: "r1".into(),
+            incarnation: "i1".into(),
+            epoch: c.epoch,
+            key: "k".into(),
+            tool: "static".into(),
+            args: "{}".into(),
+        },
+        Ok("held".into()),
+    );
+    store.apply_effects("r1", c.epoch, &effects, 4).unwrap();
+    let kept = store.intent("r1", "k").unwrap();
+    assert_eq!(
+        kept.map(|i| (i.tool, i.epoch)),
+        Some((intent.tool, intent.epoch)),
+        "the external call's unknown outcome was forgotten"
+    );
 }
 
 #[test]
