@@ -105,8 +105,12 @@ impl PackSignal {
 impl Packer {
     /// Starts the packer on `store`, a handle of its own on the workers'
     /// store.
-    pub fn start(store: Box<dyn Store>) -> std::io::Result<Packer> {
+    pub fn start(mut store: Box<dyn Store>) -> std::io::Result<Packer> {
         let shared = Arc::new(Shared::default());
+        // Its own packing commits leave the WAL to it as the workers' do:
+        // copied inside such a commit, the copy and the data file's fsync
+        // would hold the process's write turn, which the workers wait for.
+        store.pack_by(PackSignal(shared.clone()));
         let thread = {
             let shared = shared.clone();
             std::thread::Builder::new()

@@ -231,11 +231,15 @@ impl Store for SqlStore {
     }
 
     fn pack_queued(&mut self, max: usize) -> Result<usize> {
-        archive::pack_queued(&mut self.conn, max)
+        let packed = archive::pack_queued(&mut self.conn, max);
+        self.checkpoint_when_due();
+        packed
     }
 
     fn pack_ended(&mut self, run_ids: &[&str]) -> Result<usize> {
-        archive::pack_ended(&mut self.conn, run_ids)
+        let packed = archive::pack_ended(&mut self.conn, run_ids);
+        self.checkpoint_when_due();
+        packed
     }
 
     fn pack_by(&mut self, packer: crate::packer::PackSignal) {

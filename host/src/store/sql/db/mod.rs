@@ -34,6 +34,8 @@ use transaction::Durability;
 pub use transaction::{Isolation, Transaction, write, write_deferred, write_with};
 pub(crate) use values::params;
 pub use values::{Field, FromSql, Params, Row, ToSql, Value};
+#[cfg(test)]
+pub use wal::PACKER_HOOK_CHECKPOINTS;
 pub use wal::{CHECKPOINT_PAGES, take_pages as take_wal_pages};
 pub use writer::Open;
 

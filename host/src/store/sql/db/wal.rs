@@ -20,6 +20,11 @@ thread_local! {
     static BY_PACKER: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Checkpoints made inside a commit of a packer thread, counted for tests.
+#[cfg(test)]
+pub static PACKER_HOOK_CHECKPOINTS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
 /// The hook of a handle's own connection once it is given to a packer, in
 /// place of SQLite's, which checkpoints in the commit.
 pub(super) fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
@@ -34,6 +39,10 @@ pub(super) fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
 pub(super) fn note_pages_or_checkpoint(wal: &Wal, pages: c_int) -> rusqlite::Result<()> {
     note_pages(wal, pages)?;
     if !BY_PACKER.with(Cell::get) && pages >= CHECKPOINT_PAGES {
+        #[cfg(test)]
+        if std::thread::current().name() == Some("packer") {
+            PACKER_HOOK_CHECKPOINTS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
         // As SQLite's hook: a failed checkpoint is tried again at the next
         // commit, and the commit stands.
         let _ = wal.checkpoint();

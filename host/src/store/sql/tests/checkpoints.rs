@@ -99,3 +99,39 @@ fn the_writing_connection_checkpoints_for_a_handle_without_a_packer_only() {
     );
     drop(packer);
 }
+
+#[test]
+fn the_packer_copies_the_wal_its_own_packing_finds_long_after_its_commit() {
+    use std::sync::atomic::Ordering;
+    let db = TempDb::new("checkpoints-packer");
+    let path = db.path();
+    let size = || std::fs::metadata(&path).unwrap().len();
+    let alone = sqlite_store_with_a_run(&db);
+    // A run queued for packing, as the commit that ended it queues it.
+    alone
+        .conn
+        .as_sqlite()
+        .unwrap()
+        .execute("INSERT INTO unpacked_runs (run_id) VALUES ('r1')", [])
+        .unwrap();
+    let packer = Packer::start(Box::new(SqlStore::open(&path).unwrap())).unwrap();
+    let mut worker = SqlStore::open(&path).unwrap();
+    worker.pack_by(packer.signal());
+    // A long WAL that nobody has asked the packer to copy yet.
+    fill_in_a_write(&mut worker, "worker");
+    let before = size();
+
+    packer.signal().ended(&["r1"]);
+    packer.wait_idle();
+    assert_eq!(
+        crate::store::sql::db::PACKER_HOOK_CHECKPOINTS.load(Ordering::SeqCst),
+        0,
+        "a packing commit copied the WAL under the write turn"
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while size() < before + 4_000_000 {
+        assert!(Instant::now() < deadline, "the packer never checkpointed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(packer);
+}
