@@ -17,6 +17,7 @@ use crate::waits;
 
 mod batch;
 mod endings;
+mod versions;
 mod void;
 
 pub use batch::PassTimes;
@@ -129,6 +130,8 @@ pub struct Worker<'a> {
     /// The version the step just pushed for a group commit ran on: the
     /// step chained after it runs on the same, without reading it again.
     chained_version: Option<crate::store::AgentVersion>,
+    /// The versions its runs ran on.
+    versions: versions::Versions,
     /// Runs claimed for its next group by the commit of its last one
     /// (`Store::commit_steps_then_claim`), and when: stepped by the next
     /// call, released if the worker is dropped first.
@@ -151,6 +154,7 @@ impl<'a> Worker<'a> {
             steps_per_run: 1,
             chainable: false,
             chained_version: None,
+            versions: versions::Versions::default(),
             ahead: Vec::new(),
             ahead_at: 0,
             times: PassTimes::default(),
@@ -293,7 +297,9 @@ impl<'a> Worker<'a> {
             .filter(|v| chained && v.name == run.agent && v.version == run.version);
         let found = match known {
             Some(v) => Some(v),
-            None => self.app.store.agent(&run.agent, Some(&run.version))?,
+            None => self
+                .versions
+                .get(&*self.app.store, &run.agent, &run.version)?,
         };
         let Some(version) = found else {
             if chained {

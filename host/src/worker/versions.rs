@@ -1,0 +1,88 @@
+//! The agent versions a worker steps, each read from the store once.
+//!
+//! A deployed version never changes in what a step uses: deploying the
+//! same name and version with other bytes is refused, its grants are
+//! fixed at that deploy, and versions are never removed (only its owner
+//! can change, which no step reads). Reading its row for every claim was
+//! a statement and a parse of its tool lists per step.
+
+use std::collections::HashMap;
+
+use crate::store::{AgentVersion, Store, StoreError};
+
+/// Versions kept at most; past it the worker starts a new set, so that a
+/// long-lived worker over many deploys holds a bounded few.
+const KEPT: usize = 64;
+
+#[derive(Default)]
+pub(super) struct Versions(HashMap<(String, String), AgentVersion>);
+
+impl Versions {
+    /// `name@version` as deployed, or `None` when the store has no such
+    /// version (not remembered: it may be deployed later).
+    pub(super) fn get(
+        &mut self,
+        store: &dyn Store,
+        name: &str,
+        version: &str,
+    ) -> Result<Option<AgentVersion>, StoreError> {
+        if let Some(found) = self.0.get(&(name.to_string(), version.to_string())) {
+            return Ok(Some(found.clone()));
+        }
+        let found = store.agent(name, Some(version))?;
+        if let Some(v) = &found {
+            if self.0.len() >= KEPT {
+                self.0.clear();
+            }
+            self.0
+                .insert((name.to_string(), version.to_string()), v.clone());
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::sql::SqlStore;
+
+    fn deployed(version: &str) -> AgentVersion {
+        AgentVersion {
+            name: "mail".into(),
+            version: version.into(),
+            digest: format!("d-{version}"),
+            description: String::new(),
+            requested_tools: vec!["kv".into()],
+            granted_tools: vec!["kv".into()],
+            size: 4,
+            deployed_at: 1,
+            owner: None,
+        }
+    }
+
+    #[test]
+    fn a_version_is_read_once_and_one_not_deployed_is_looked_up_again() {
+        let dir = std::env::temp_dir().join(format!("wakeful-versions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut store = SqlStore::open(dir.join("store.db")).unwrap();
+        store.put_agent(&deployed("1.0.0"), b"one").unwrap();
+        let mut versions = Versions::default();
+
+        let first = versions.get(&store, "mail", "1.0.0").unwrap();
+        assert_eq!(first.map(|v| v.granted_tools), Some(vec!["kv".to_string()]));
+        let statements = store.statements_run();
+        let again = versions.get(&store, "mail", "1.0.0").unwrap();
+        assert_eq!(again.map(|v| v.digest), Some("d-1.0.0".to_string()));
+        assert_eq!(
+            store.statements_run(),
+            statements,
+            "read from the store again"
+        );
+
+        assert!(versions.get(&store, "mail", "2.0.0").unwrap().is_none());
+        store.put_agent(&deployed("2.0.0"), b"two").unwrap();
+        let later = versions.get(&store, "mail", "2.0.0").unwrap();
+        assert_eq!(later.map(|v| v.digest), Some("d-2.0.0".to_string()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
