@@ -127,10 +127,8 @@ pub struct Worker<'a> {
     /// the step (`kv`, `lease`, `static`): a step of it that continues can
     /// be followed by the next under the same claim and commit.
     chainable: bool,
-    /// The version the step just pushed for a group commit ran on: the
-    /// step chained after it runs on the same, without reading it again.
-    chained_version: Option<crate::store::AgentVersion>,
-    /// The versions its runs ran on.
+    /// The versions its runs ran on, each read once (a step chained after
+    /// another runs on the same).
     versions: versions::Versions,
     /// Runs claimed for its next group by the commit of its last one
     /// (`Store::commit_steps_then_claim`), and when: stepped by the next
@@ -153,7 +151,6 @@ impl<'a> Worker<'a> {
             busy: false,
             steps_per_run: 1,
             chainable: false,
-            chained_version: None,
             versions: versions::Versions::default(),
             ahead: Vec::new(),
             ahead_at: 0,
@@ -291,16 +288,9 @@ impl<'a> Worker<'a> {
             );
             return self.park(claim, reason).map(Some);
         }
-        let known = self
-            .chained_version
-            .take()
-            .filter(|v| chained && v.name == run.agent && v.version == run.version);
-        let found = match known {
-            Some(v) => Some(v),
-            None => self
-                .versions
-                .get(&*self.app.store, &run.agent, &run.version)?,
-        };
+        let found = self
+            .versions
+            .get(&*self.app.store, &run.agent, &run.version)?;
         let Some(version) = found else {
             if chained {
                 return Ok(None);
@@ -539,10 +529,7 @@ impl<'a> Worker<'a> {
             state_before: (run.steps > 0).then(|| run.state.clone()),
         };
         match later {
-            Some(later) => {
-                later.push(commit);
-                self.chained_version = Some(version);
-            }
+            Some(later) => later.push(commit),
             None => {
                 crate::failpoint::hit("before-commit", &run.run_id);
                 self.app.store.commit_step(&commit)?;

@@ -14,8 +14,9 @@ use crate::store::{AgentVersion, Store, StoreError};
 /// long-lived worker over many deploys holds a bounded few.
 const KEPT: usize = 64;
 
+/// By agent name, then version: looked up without making a key.
 #[derive(Default)]
-pub(super) struct Versions(HashMap<(String, String), AgentVersion>);
+pub(super) struct Versions(HashMap<String, HashMap<String, AgentVersion>>);
 
 impl Versions {
     /// `name@version` as deployed, or `None` when the store has no such
@@ -26,16 +27,18 @@ impl Versions {
         name: &str,
         version: &str,
     ) -> Result<Option<AgentVersion>, StoreError> {
-        if let Some(found) = self.0.get(&(name.to_string(), version.to_string())) {
+        if let Some(found) = self.0.get(name).and_then(|versions| versions.get(version)) {
             return Ok(Some(found.clone()));
         }
         let found = store.agent(name, Some(version))?;
         if let Some(v) = &found {
-            if self.0.len() >= KEPT {
+            if self.0.values().map(HashMap::len).sum::<usize>() >= KEPT {
                 self.0.clear();
             }
             self.0
-                .insert((name.to_string(), version.to_string()), v.clone());
+                .entry(name.to_string())
+                .or_default()
+                .insert(version.to_string(), v.clone());
         }
         Ok(found)
     }
