@@ -37,6 +37,11 @@ fn a_broadcast_reaches_runs_that_were_live_when_it_was_sent() {
     env.work();
     assert_eq!(env.show("late")["outcome"], "event m1 on mail:invoice");
     assert_eq!(env.audit_rows("early", "step").len(), 2);
+    // The run that took it at the send has the send's row, once.
+    let sent = env.audit_rows("late", "event");
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["data"]["id"], "m1");
+    assert_eq!(sent[0]["data"]["topic"], "mail:invoice");
 }
 
 #[test]

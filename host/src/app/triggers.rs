@@ -92,28 +92,25 @@ impl App {
                     held,
                 }]
             }
-            None => self
-                .store
-                .broadcast_event(&event, event.received_at.saturating_add(keep_ms))?
-                .into_iter()
-                .map(|(run_id, delivery)| Sent {
-                    run_id,
-                    delivery,
-                    held: None,
-                })
-                .collect(),
+            None => {
+                // One row per run that took the event, written with it.
+                let audit = AuditEntry {
+                    run_id: None,
+                    kind: "event".into(),
+                    data: serde_json::json!({"id": event.id, "topic": event.topic, "by": by}),
+                };
+                let keep_until = event.received_at.saturating_add(keep_ms);
+                self.store
+                    .broadcast_event_audited(&event, keep_until, &audit)?
+                    .into_iter()
+                    .map(|(run_id, delivery)| Sent {
+                        run_id,
+                        delivery,
+                        held: None,
+                    })
+                    .collect()
+            }
         };
-        // A broadcast's rows follow it (one per run that took the event).
-        for s in sent
-            .iter()
-            .filter(|s| run_id.is_none() && s.delivery == Delivery::Accepted)
-        {
-            self.audit(
-                Some(&s.run_id),
-                "event",
-                serde_json::json!({"id": event.id, "topic": event.topic, "by": by}),
-            )?;
-        }
         Ok(sent)
     }
 

@@ -222,6 +222,16 @@ pub trait Store: Send {
         event: &Event,
         keep_until: Millis,
     ) -> Result<Vec<(String, Delivery)>>;
+    /// Broadcasts as `broadcast_event`, appending in the same transaction
+    /// one copy of `audit` (who sent it) for each run that accepted the
+    /// event, with that run's id: one commit however many runs took it,
+    /// and no delivery without its row.
+    fn broadcast_event_audited(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+        audit: &AuditEntry,
+    ) -> Result<Vec<(String, Delivery)>>;
     /// Records a human's answer, stamped `answer.at` by the host. Refused
     /// (and nothing changes) when the request is unknown, already answered,
     /// no longer waited on, expired at `answer.at`, or when

@@ -187,7 +187,16 @@ impl Store for SqlStore {
         event: &Event,
         keep_until: Millis,
     ) -> Result<Vec<(String, Delivery)>> {
-        triggers::broadcast_event(&mut self.conn, event, keep_until)
+        triggers::broadcast_event(&mut self.conn, event, keep_until, None)
+    }
+
+    fn broadcast_event_audited(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+        audit: &AuditEntry,
+    ) -> Result<Vec<(String, Delivery)>> {
+        triggers::broadcast_event(&mut self.conn, event, keep_until, Some(audit))
     }
 
     fn answer_approval(

@@ -138,6 +138,54 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
 }
 
 #[test]
+fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
+    let (_db, mut store) = setup("broadcast-audit");
+    store.create_run(&new_run("r2", 2)).unwrap();
+    store.create_run(&new_run("r3", 3)).unwrap();
+    for topic in ["alerts", "alerts", "other"] {
+        let (c, wake) = claim(&mut store, 10).unwrap();
+        let waits = vec![event_wait(topic)];
+        store
+            .commit_step(&step(&c, wake, waiting(&waits), waits, 10))
+            .unwrap();
+    }
+    let sent_by = AuditEntry {
+        run_id: None,
+        kind: "event".into(),
+        data: json!({"id": "a1", "by": "ops"}),
+    };
+    let events = |store: &SqlStore, run: &str| -> Vec<serde_json::Value> {
+        let rows = store.audit(Some(run)).unwrap();
+        rows.into_iter()
+            .filter(|r| r.kind == "event")
+            .map(|r| r.data)
+            .collect()
+    };
+    let alert = event("a1", "alerts", 20);
+    let synced = store.synced_commits();
+    let sent = store
+        .broadcast_event_audited(&alert, u64::MAX / 2, &sent_by)
+        .unwrap();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(
+        store.synced_commits(),
+        synced + 1,
+        "the deliveries and their audit rows are one commit"
+    );
+    for run in ["r1", "r2"] {
+        assert_eq!(events(&store, run), vec![sent_by.data.clone()], "{run}");
+    }
+    assert!(events(&store, "r3").is_empty());
+
+    // A duplicate delivers nothing, so it appends nothing.
+    let again = store
+        .broadcast_event_audited(&alert, u64::MAX / 2, &sent_by)
+        .unwrap();
+    assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
+    assert_eq!(events(&store, "r1").len(), 1);
+}
+
+#[test]
 fn a_stale_epoch_changes_nothing() {
     let (_db, mut store) = setup("stale");
     let (old, wake) = claim(&mut store, 0).unwrap();
