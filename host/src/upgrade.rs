@@ -91,13 +91,7 @@ pub fn upgrade_runs(
 
 /// The live runs of an agent, for `upgrade --agent`.
 pub fn live_runs(app: &App, agent: &str) -> Result<Vec<String>, AppError> {
-    Ok(app
-        .store
-        .runs()?
-        .into_iter()
-        .filter(|r| r.agent == agent && is_live(r.status))
-        .map(|r| r.run_id)
-        .collect())
+    Ok(app.store.live_run_ids(agent)?)
 }
 
 fn is_live(status: RunStatus) -> bool {

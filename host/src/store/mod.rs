@@ -88,6 +88,10 @@ pub trait Store: Send {
     fn create_run_audited(&mut self, run: &NewRun, audit: &AuditEntry) -> Result<()>;
     /// Every run, newest first.
     fn runs(&self) -> Result<Vec<Run>>;
+    /// The ids of an agent's live runs (active, waiting or parked), newest
+    /// first, read off the agent's index: an upgrade of one agent reads
+    /// neither the other runs nor any run's state.
+    fn live_run_ids(&self, agent: &str) -> Result<Vec<String>>;
     fn run(&self, run_id: &str) -> Result<Option<Run>>;
     /// The run's checkpoints, oldest first.
     fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>>;

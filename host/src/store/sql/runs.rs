@@ -210,6 +210,19 @@ fn insert_run(tx: &Connection, run: &NewRun) -> Result<()> {
     }
 }
 
+pub(super) fn live_run_ids(conn: &Connection, agent: &str) -> Result<Vec<String>> {
+    conn.prepare_cached(
+        "SELECT run_id FROM runs WHERE agent = ?1 \
+         AND (status = 'active' OR status = 'waiting' OR status = 'parked') \
+         ORDER BY created_at DESC, run_id DESC",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([agent], |row| row.get(0))?
+            .collect::<super::db::Result<Vec<_>>>()
+    })
+    .ctx_with(|| format!("listing the live runs of agent {agent}"))
+}
+
 pub(super) fn runs(conn: &Connection) -> Result<Vec<Run>> {
     let rows = conn
         .prepare_cached(concat!(

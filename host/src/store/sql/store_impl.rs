@@ -48,6 +48,10 @@ impl Store for SqlStore {
         runs::runs(&self.conn)
     }
 
+    fn live_run_ids(&self, agent: &str) -> Result<Vec<String>> {
+        runs::live_run_ids(&self.conn, agent)
+    }
+
     fn run(&self, run_id: &str) -> Result<Option<Run>> {
         runs::run(&self.conn, run_id)
     }

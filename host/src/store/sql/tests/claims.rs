@@ -186,6 +186,34 @@ fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
 }
 
 #[test]
+fn live_run_ids_are_an_agents_live_runs_newest_first() {
+    let (_db, mut store) = setup("live-ids");
+    // r1 waits, r2 and r3 are active (due to start), r4 ended.
+    let (c, wake) = claim(&mut store, 10).unwrap();
+    let waits = vec![event_wait("mail")];
+    store
+        .commit_step(&step(&c, wake, waiting(&waits), waits, 10))
+        .unwrap();
+    store
+        .put_agent(&agent_version("other", "1.0.0", "d-other-1"), b"wasm")
+        .unwrap();
+    for (id, at) in [("r2", 5), ("r3", 3), ("r4", 4)] {
+        store.create_run(&new_run(id, at)).unwrap();
+    }
+    store
+        .create_run(&NewRun {
+            agent: "other".into(),
+            digest: "d-other-1".into(),
+            ..new_run("o1", 9)
+        })
+        .unwrap();
+    assert!(store.cancel_run("r4", "done with it", "op", 10).unwrap());
+    assert_eq!(store.live_run_ids("mail").unwrap(), ["r2", "r3", "r1"]);
+    assert_eq!(store.live_run_ids("other").unwrap(), ["o1"]);
+    assert!(store.live_run_ids("nobody").unwrap().is_empty());
+}
+
+#[test]
 fn a_stale_epoch_changes_nothing() {
     let (_db, mut store) = setup("stale");
     let (old, wake) = claim(&mut store, 0).unwrap();
