@@ -111,18 +111,23 @@ fn events_wake_a_run_waiting_on_their_topic() {
     ));
 }
 
-#[test]
-fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
-    let (_db, mut store) = setup("broadcast");
+/// Runs r1 and r2 waiting on topic `alerts`, r3 on `other`.
+fn three_waiting(store: &mut SqlStore) {
     store.create_run(&new_run("r2", 2)).unwrap();
     store.create_run(&new_run("r3", 3)).unwrap();
     for topic in ["alerts", "alerts", "other"] {
-        let (c, wake) = claim(&mut store, 10).unwrap();
+        let (c, wake) = claim(store, 10).unwrap();
         let waits = vec![event_wait(topic)];
         store
             .commit_step(&step(&c, wake, waiting(&waits), waits, 10))
             .unwrap();
     }
+}
+
+#[test]
+fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
+    let (_db, mut store) = setup("broadcast");
+    three_waiting(&mut store);
     let alert = event("a1", "alerts", 20);
     let delivered = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
     assert_eq!(
@@ -140,15 +145,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
 #[test]
 fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
     let (_db, mut store) = setup("broadcast-audit");
-    store.create_run(&new_run("r2", 2)).unwrap();
-    store.create_run(&new_run("r3", 3)).unwrap();
-    for topic in ["alerts", "alerts", "other"] {
-        let (c, wake) = claim(&mut store, 10).unwrap();
-        let waits = vec![event_wait(topic)];
-        store
-            .commit_step(&step(&c, wake, waiting(&waits), waits, 10))
-            .unwrap();
-    }
+    three_waiting(&mut store);
     let sent_by = AuditEntry {
         run_id: None,
         kind: "event".into(),
