@@ -148,10 +148,12 @@ fn three_hosts_share_runs_and_survive_losing_two() {
     let all: Vec<(String, u64)> = per_host.iter().flatten().cloned().collect();
     let logged = distinct_steps(&all);
     let checkpoints = STEPS;
-    // Only the killed process can have committed a step it did not live to
-    // log: one per worker at most.
+    // Only the killed process can have committed steps it did not live to
+    // log: a worker logs a group's steps after the group's commit, so at
+    // most one group (`[limits] steps_per_commit`, 64) per worker of it.
+    let unlogged_at_most = 2 * 64;
     assert!(
-        logged.len() <= checkpoints && logged.len() + 2 >= checkpoints,
+        logged.len() <= checkpoints && logged.len() + unlogged_at_most >= checkpoints,
         "{} steps logged, {checkpoints} checkpoints",
         logged.len()
     );
