@@ -101,7 +101,7 @@ impl App {
                 };
                 let keep_until = event.received_at.saturating_add(keep_ms);
                 self.store
-                    .broadcast_event_audited(&event, keep_until, &audit)?
+                    .broadcast_event(&event, keep_until, &audit)?
                     .into_iter()
                     .map(|(run_id, delivery)| Sent {
                         run_id,

@@ -220,17 +220,11 @@ pub trait Store: Send {
     /// was sent: a commit that makes such a run wait on the topic puts the
     /// event in its inbox (once per run, however often it waits again).
     /// Costs one row plus the runs waiting now, whatever the number of
-    /// live runs.
+    /// live runs. Appends, in the same transaction, one copy of `audit`
+    /// (who sent it) for each run that accepted the event, with that run's
+    /// id: one commit however many runs took it, and no delivery without
+    /// its row.
     fn broadcast_event(
-        &mut self,
-        event: &Event,
-        keep_until: Millis,
-    ) -> Result<Vec<(String, Delivery)>>;
-    /// Broadcasts as `broadcast_event`, appending in the same transaction
-    /// one copy of `audit` (who sent it) for each run that accepted the
-    /// event, with that run's id: one commit however many runs took it,
-    /// and no delivery without its row.
-    fn broadcast_event_audited(
         &mut self,
         event: &Event,
         keep_until: Millis,

@@ -190,17 +190,9 @@ impl Store for SqlStore {
         &mut self,
         event: &Event,
         keep_until: Millis,
-    ) -> Result<Vec<(String, Delivery)>> {
-        triggers::broadcast_event(&mut self.conn, event, keep_until, None)
-    }
-
-    fn broadcast_event_audited(
-        &mut self,
-        event: &Event,
-        keep_until: Millis,
         audit: &AuditEntry,
     ) -> Result<Vec<(String, Delivery)>> {
-        triggers::broadcast_event(&mut self.conn, event, keep_until, Some(audit))
+        triggers::broadcast_event(&mut self.conn, event, keep_until, audit)
     }
 
     fn answer_approval(

@@ -64,14 +64,14 @@ pub(super) fn deliver_event(
 }
 
 /// Offers `event` to every live run waiting on its topic and keeps it for
-/// the others until `keep_until`; with `audit`, appends a copy of it for
-/// each run that accepted the event, under that run's id, in the same
+/// the others until `keep_until`, and appends a copy of `audit` for each
+/// run that accepted the event, under that run's id, in the same
 /// transaction.
 pub(super) fn broadcast_event(
     conn: &mut Connection,
     event: &Event,
     keep_until: Millis,
-    audit: Option<&AuditEntry>,
+    audit: &AuditEntry,
 ) -> Result<Vec<(String, Delivery)>> {
     write(
         conn,
@@ -113,17 +113,15 @@ pub(super) fn broadcast_event(
                     Ok((run_id, delivery))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            if let Some(entry) = audit {
-                let rows: Vec<AuditEntry> = sent
-                    .iter()
-                    .filter(|(_, delivery)| *delivery == Delivery::Accepted)
-                    .map(|(run_id, _)| AuditEntry {
-                        run_id: Some(run_id.clone()),
-                        ..entry.clone()
-                    })
-                    .collect();
-                audit::insert_all(tx, &rows, event.received_at)?;
-            }
+            let rows: Vec<AuditEntry> = sent
+                .iter()
+                .filter(|(_, delivery)| *delivery == Delivery::Accepted)
+                .map(|(run_id, _)| AuditEntry {
+                    run_id: Some(run_id.clone()),
+                    ..audit.clone()
+                })
+                .collect();
+            audit::insert_all(tx, &rows, event.received_at)?;
             Ok(sent)
         },
     )

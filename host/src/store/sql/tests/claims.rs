@@ -129,7 +129,9 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
     let (_db, mut store) = setup("broadcast");
     three_waiting(&mut store);
     let alert = event("a1", "alerts", 20);
-    let delivered = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
+    let delivered = store
+        .broadcast_event(&alert, u64::MAX / 2, &sent_by())
+        .unwrap();
     assert_eq!(
         delivered,
         vec![
@@ -137,7 +139,9 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
             ("r2".to_string(), Delivery::Accepted)
         ]
     );
-    let again = store.broadcast_event(&alert, u64::MAX / 2).unwrap();
+    let again = store
+        .broadcast_event(&alert, u64::MAX / 2, &sent_by())
+        .unwrap();
     assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
     assert!(store.inbox("r3").unwrap().is_empty());
 }
@@ -146,11 +150,7 @@ fn broadcast_reaches_every_live_run_waiting_on_the_topic() {
 fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
     let (_db, mut store) = setup("broadcast-audit");
     three_waiting(&mut store);
-    let sent_by = AuditEntry {
-        run_id: None,
-        kind: "event".into(),
-        data: json!({"id": "a1", "by": "ops"}),
-    };
+    let sent_by = sent_by();
     let events = |store: &SqlStore, run: &str| -> Vec<serde_json::Value> {
         let rows = store.audit(Some(run)).unwrap();
         rows.into_iter()
@@ -161,7 +161,7 @@ fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
     let alert = event("a1", "alerts", 20);
     let synced = store.synced_commits();
     let sent = store
-        .broadcast_event_audited(&alert, u64::MAX / 2, &sent_by)
+        .broadcast_event(&alert, u64::MAX / 2, &sent_by)
         .unwrap();
     assert_eq!(sent.len(), 2);
     assert_eq!(
@@ -176,7 +176,7 @@ fn a_broadcast_appends_one_audit_row_per_run_that_took_it_in_its_one_commit() {
 
     // A duplicate delivers nothing, so it appends nothing.
     let again = store
-        .broadcast_event_audited(&alert, u64::MAX / 2, &sent_by)
+        .broadcast_event(&alert, u64::MAX / 2, &sent_by)
         .unwrap();
     assert!(again.iter().all(|(_, d)| *d == Delivery::Duplicate));
     assert_eq!(events(&store, "r1").len(), 1);

@@ -144,14 +144,16 @@ fn populate(store: &mut SqlStore) {
     assert_eq!(store.prune_runs(100, 9).unwrap(), 1);
 
     store
-        .broadcast_event(&event("b1", "news", 10), 1_000_000)
+        .broadcast_event(&event("b1", "news", 10), 1_000_000, &sent_by())
         .unwrap();
-    store.broadcast_event(&event("b2", "news", 11), 12).unwrap();
+    store
+        .broadcast_event(&event("b2", "news", 11), 12, &sent_by())
+        .unwrap();
     // A run made while b2 is kept: only broadcasts after b2 reach it.
     store.create_run(&new_run("late", 13)).unwrap();
     // A repeat of b1 keeps nothing new and forgets b2, the highest id.
     store
-        .broadcast_event(&event("b1", "news", 20), 1_000_000)
+        .broadcast_event(&event("b1", "news", 20), 1_000_000, &sent_by())
         .unwrap();
 
     store.create_run(&new_run("Zed", 30)).unwrap();
@@ -269,7 +271,7 @@ fn assert_counters_go_on(target: &mut SqlStore) {
     assert_eq!(target.audit(None).unwrap().last().unwrap().id, last + 1);
 
     target
-        .broadcast_event(&event("b3", "news", 51), 1_000_000)
+        .broadcast_event(&event("b3", "news", 51), 1_000_000, &sent_by())
         .unwrap();
     let (c, wake) = target.claim(52, "worker-1", 1_000).unwrap().unwrap();
     assert_eq!(c.run.run_id, "late");

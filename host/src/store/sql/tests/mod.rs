@@ -188,6 +188,15 @@ fn claim(store: &mut SqlStore, now: Millis) -> Option<(Claim, Wake)> {
     store.claim(now, "worker-1", 1_000).unwrap()
 }
 
+/// Who sent a broadcast, as its audit rows say.
+fn sent_by() -> AuditEntry {
+    AuditEntry {
+        run_id: None,
+        kind: "event".into(),
+        data: json!({"by": "ops"}),
+    }
+}
+
 fn event_wait(topic: &str) -> StoredWait {
     StoredWait {
         wait: WaitFor::Event {
