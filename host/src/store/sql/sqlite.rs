@@ -31,7 +31,9 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
     }
     // Before SQLite touches it: a damaged file is refused as it is.
     health::check_file_once(path)?;
-    let mut conn = Connection::open(path).ctx_with(|| format!("opening the data file {shown}"))?;
+    let layer = super::db::file_layer().map_err(StoreError::Db)?;
+    let mut conn = Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), layer)
+        .ctx_with(|| format!("opening the data file {shown}"))?;
     conn.busy_timeout(BUSY_TIMEOUT)
         .ctx("setting the busy timeout")?;
     // The store's statements outnumber rusqlite's default cache of 16;

@@ -24,6 +24,9 @@ mod pg;
 mod statement;
 mod transaction;
 mod values;
+// A file layer for SQLite: its callbacks take and hand back raw pointers.
+#[allow(unsafe_code)]
+mod vfs;
 mod wal;
 mod writer;
 
@@ -34,6 +37,7 @@ use transaction::Durability;
 pub use transaction::{Isolation, Transaction, write, write_deferred, write_with};
 pub(crate) use values::params;
 pub use values::{Field, FromSql, Params, Row, ToSql, Value};
+pub use vfs::registered as file_layer;
 #[cfg(test)]
 pub use wal::PACKER_HOOK_CHECKPOINTS;
 pub use wal::{CHECKPOINT_PAGES, take_pages as take_wal_pages};
