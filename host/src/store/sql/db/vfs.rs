@@ -5,24 +5,24 @@
 //! and then its page. A step's commit appends 15–25 frames, and a group
 //! commit of 64 steps hundreds, all under the write turn: those calls
 //! were a tenth of the workers' CPU time. This layer (a VFS over SQLite's
-//! `unix` one, used by every store connection) keeps the WAL writes of a
-//! connection in memory while they are contiguous and writes them out in
-//! one call before anything could need them in the file:
+//! `unix` one, used by every store connection) keeps a connection's WAL
+//! writes in memory while they are contiguous, and writes them out in one
+//! call (or a few: the `unix` layer writes at most 128 KiB at once):
+//! - when a transaction's last frame is in: its header carries the
+//!   commit mark (the data file's size after the commit), and the write
+//!   of its page writes the whole transaction out. A failure (a full
+//!   disk) is then that write's error, and SQLite fails the commit
+//!   before publishing it. A commit becomes visible to other connections
+//!   only after that, when SQLite writes the WAL index header in shared
+//!   memory; until then (at the data file's next shared-memory lock or
+//!   barrier), SQLite's rewrites of that transaction's checksums go
+//!   straight to the file;
 //! - before a sync, a read, a size query, a truncation or a close of the
-//!   WAL (SQLite syncs a commit, or reads back a frame it wrote, through
-//!   these);
-//! - before the commit is published: SQLite makes a commit visible to
-//!   other connections by writing the WAL index header in shared memory,
-//!   and calls the data file's `xShmBarrier` between the header's two
-//!   copies, which readers compare; no reader can take the new header
-//!   before that barrier, and the frames are in the file by then. Every
-//!   shared-memory lock is a flush point too.
+//!   WAL, and before a write that does not follow the ones held.
 //!
-//! Frames still in memory are of a transaction nobody can see yet; a
-//! crash loses them as it would lose them in the kernel before a sync. A
-//! write that fails where SQLite cannot be told (the barrier returns
-//! nothing) stops the process, as a failed flush does (`flush.rs`): the
-//! commit would otherwise be published without its frames.
+//! What is held otherwise is pages SQLite spilled from a transaction not
+//! yet committed, which no other connection reads; a crash loses them as
+//! it would lose them in the kernel before a sync.
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
@@ -36,6 +36,9 @@ pub const NAME: &CStr = c"wakeful-unix";
 /// Flushed on its own once the buffer holds this much, so that a large
 /// transaction (a migration, a big import) does not hold it all.
 const MAX_BUFFERED: usize = 4 << 20;
+
+/// A WAL frame's header, before its page.
+const FRAME_HEADER: usize = 24;
 
 /// The most the `unix` layer writes in one call: it keeps the low 17 bits
 /// of a length (`seekAndWriteFd`), so a longer write goes out in pieces.
@@ -96,6 +99,12 @@ struct File {
     /// A WAL's writes not yet in the file: `buffer` at offset `start`.
     buffer: Vec<u8>,
     start: i64,
+    /// The last write was the header of a transaction's last frame.
+    commit_page_next: bool,
+    /// A transaction's last frame is written and the commit not yet
+    /// published (at the next shared-memory lock or barrier): writes go
+    /// straight to the file.
+    published_next: bool,
 }
 
 fn inner_offset() -> usize {
@@ -158,6 +167,8 @@ unsafe extern "C" fn open(
                 main,
                 buffer: Vec::new(),
                 start: 0,
+                commit_page_next: false,
+                published_next: false,
             },
         );
         if !main.is_null() {
@@ -207,7 +218,17 @@ unsafe fn flush_wal_of(main: *mut File) {
     // until its close unlinks it.
     unsafe {
         let wal = (*main).wal;
-        if !wal.is_null() && flush(wal) != ffi::SQLITE_OK {
+        if wal.is_null() {
+            return;
+        }
+        // The commit before this point, if any, is in the file.
+        (*wal).published_next = false;
+        // Frames still held here belong to a transaction not committed
+        // (SQLite spills pages of a large one before its commit) and stay
+        // until it commits. A commit's header without its page would be a
+        // commit in the making: it goes out, and if it cannot, the process
+        // stops rather than publish a commit without its frames.
+        if (*wal).commit_page_next && flush(wal) != ffi::SQLITE_OK {
             let e = std::io::Error::other("writing the WAL's frames failed");
             super::flush::stop("writing a commit to the WAL", &e);
         }
@@ -295,6 +316,13 @@ unsafe extern "C" fn write(
             return (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
         }
         let f = &mut *f;
+        if f.published_next {
+            // Checksums SQLite rewrites after a commit's last frame: written
+            // where they go, as the commit is.
+            #[cfg(test)]
+            WAL_WRITES.with(|w| w.set(w.get() + 1));
+            return (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
+        }
         let bytes = std::slice::from_raw_parts(buf.cast::<u8>(), n as usize);
         let end = f.start + f.buffer.len() as i64;
         if !f.buffer.is_empty() && at >= f.start && at + n as i64 <= end {
@@ -313,7 +341,18 @@ unsafe extern "C" fn write(
             f.start = at;
         }
         f.buffer.extend_from_slice(bytes);
-        if f.buffer.len() >= MAX_BUFFERED {
+        if f.commit_page_next {
+            // The page of a transaction's last frame: the frames go out now,
+            // and SQLite hears of a failure before it publishes the commit.
+            f.commit_page_next = false;
+            f.published_next = true;
+            return flush(f);
+        }
+        // A frame's header: its page number, then, on a transaction's last
+        // frame only, the data file's size in pages after the commit.
+        if n as usize == FRAME_HEADER && bytes[4..8] != [0; 4] {
+            f.commit_page_next = true;
+        } else if f.buffer.len() >= MAX_BUFFERED {
             return flush(f);
         }
         ffi::SQLITE_OK
