@@ -33,6 +33,10 @@ pub const POINTS: &[&str] = &[
 pub const OTHER_POINTS: &[&str] = &[
     // A child process compiling a component is about to compile it.
     "compile",
+    // An event sent to a topic is offered to every waiting run, with the
+    // audit rows of those that took it, and that transaction is about to
+    // commit (keyed by the event's id).
+    "broadcast",
 ];
 
 /// Kills the process if `WAKEFUL_FAILPOINT` names this point (and key).

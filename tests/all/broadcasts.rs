@@ -57,3 +57,52 @@ fn a_broadcast_is_kept_only_for_its_retention() {
         "with no retention, only runs waiting then get it: {show}"
     );
 }
+
+#[test]
+fn a_sender_killed_inside_a_broadcast_delivers_to_nobody_and_the_same_send_again_reaches_all() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = Env::new("broadcast-crash", "");
+    env.deploy("waiter", &[]);
+    let runs = ["a", "b", "c"];
+    for run in runs {
+        env.start("waiter", run, json!({"topic": "pager"}));
+    }
+    env.work();
+    for run in runs {
+        assert_eq!(env.show(run)["status"], "waiting");
+    }
+
+    // Killed with every run's delivery and audit row written, before the
+    // commit.
+    let out = env
+        .clone_with_env("WAKEFUL_FAILPOINT", "broadcast:p1")
+        .output(&["send", "--topic", "pager", "--id", "p1"]);
+    assert_eq!(
+        out.status.signal(),
+        Some(9),
+        "the sender dies inside the broadcast: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    env.work();
+    for run in runs {
+        let show = env.show(run);
+        assert_eq!(show["status"], "waiting", "nothing was delivered: {show}");
+        assert!(env.audit_rows(run, "event").is_empty(), "{run}");
+    }
+    assert_eq!(
+        env.sql_query("SELECT COUNT(*) FROM broadcasts"),
+        [[json!(0)]],
+        "the event is not kept either"
+    );
+    env.ok(&["check"]);
+
+    // The sender sends it again: every run takes it once, with its row.
+    env.ok(&["send", "--topic", "pager", "--id", "p1"]);
+    env.work();
+    for run in runs {
+        let show = env.show(run);
+        assert_eq!(show["status"], "done", "{show}");
+        assert_eq!(show["outcome"], "event p1 on pager");
+        assert_eq!(env.audit_rows(run, "event").len(), 1, "{run}");
+    }
+}

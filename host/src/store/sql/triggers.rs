@@ -122,6 +122,7 @@ pub(super) fn broadcast_event(
                 })
                 .collect();
             audit::insert_all(tx, &rows, event.received_at)?;
+            crate::failpoint::hit("broadcast", &event.id);
             Ok(sent)
         },
     )
