@@ -62,6 +62,10 @@ impl WalFile {
     /// Flushes the WAL to disk: what the commits before this call wrote to
     /// it is on disk when it returns.
     fn flush(&self) -> std::io::Result<()> {
+        #[cfg(test)]
+        if FAIL_FLUSH.with(|f| f.replace(false)) {
+            return Err(std::io::Error::other("an injected write-back error"));
+        }
         self.file.sync_data()?;
         #[cfg(test)]
         self.flushes
@@ -88,6 +92,9 @@ thread_local! {
     /// Tests run this on the thread that is about to flush, once, after
     /// its turn is given back.
     pub(super) static BEFORE_FLUSH: RefCell<Option<Box<dyn FnOnce()>>> = const { RefCell::new(None) };
+    /// Tests set this to have the next flush on this thread fail, as one
+    /// whose pages the disk could not take.
+    pub(super) static FAIL_FLUSH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Flushes the WALs this thread's commits left unflushed. A flush that

@@ -508,4 +508,48 @@ mod tests {
         assert_eq!(handle.synced_commits(), synced + 2);
         other.join().unwrap();
     }
+
+    /// Set in the child process that [`a_failed_flush_after_the_turn_stops_the_process_before_the_holder_goes_on`] runs.
+    const FLUSH_FAILS_HERE: &str = "WAKEFUL_TEST_FLUSH_FAILS_HERE";
+
+    #[test]
+    fn a_failed_flush_after_the_turn_stops_the_process_before_the_holder_goes_on() {
+        use std::os::unix::process::ExitStatusExt;
+        if std::env::var_os(FLUSH_FAILS_HERE).is_some() {
+            let (_dir, mut handle, gate) = wal_store("flush-fails");
+            insert(&mut handle, "synced");
+            let held = handle.hold_writer_turn().expect("the turn is free");
+            let _other = {
+                let gate = Arc::clone(&gate);
+                std::thread::spawn(move || drop(gate.enter(Duration::from_secs(30))))
+            };
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !gate.others_waiting() {
+                assert!(Instant::now() < deadline, "the other writer never waited");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            insert(&mut handle, "synced");
+            flush::FAIL_FLUSH.with(|f| f.set(true));
+            eprintln!("giving the turn back");
+            drop(held);
+            eprintln!("went on after a failed flush");
+            return;
+        }
+        // The process must stop, so it is another one: this test binary
+        // again, running only this test.
+        let name = format!(
+            "{}::a_failed_flush_after_the_turn_stops_the_process_before_the_holder_goes_on",
+            module_path!().split_once("::").map_or("", |(_, path)| path)
+        );
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([&name, "--exact", "--nocapture", "--test-threads=1"])
+            .env(FLUSH_FAILS_HERE, "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("giving the turn back"), "{stderr}");
+        assert!(!stderr.contains("went on after a failed flush"), "{stderr}");
+        assert!(stderr.contains("an injected write-back error"), "{stderr}");
+        assert_eq!(out.status.signal(), Some(6), "stopped by SIGABRT: {stderr}");
+    }
 }
