@@ -209,11 +209,13 @@ unsafe fn flush(file: *mut File) -> c_int {
     }
 }
 
-/// Flushes the WAL of a data file where SQLite cannot hear of a failure.
+/// At a shared-memory lock or barrier of a data file, where SQLite
+/// publishes a commit (or no longer writes one): its WAL's writes are
+/// buffered again. SQLite cannot hear of a failure here.
 ///
 /// # Safety
 /// `main` is one of this layer's open files.
-unsafe fn flush_wal_of(main: *mut File) {
+unsafe fn at_shared_memory(main: *mut File) {
     // SAFETY: the caller's promise; a WAL linked to its data file is open
     // until its close unlinks it.
     unsafe {
@@ -290,15 +292,6 @@ macro_rules! passed {
     }};
 }
 
-unsafe extern "C" fn read(
-    file: *mut ffi::sqlite3_file,
-    buf: *mut c_void,
-    n: c_int,
-    at: i64,
-) -> c_int {
-    flushed_then!(file, xRead(buf, n, at))
-}
-
 unsafe extern "C" fn write(
     file: *mut ffi::sqlite3_file,
     buf: *const c_void,
@@ -359,55 +352,29 @@ unsafe extern "C" fn write(
     }
 }
 
-unsafe extern "C" fn truncate(file: *mut ffi::sqlite3_file, size: i64) -> c_int {
-    flushed_then!(file, xTruncate(size))
+/// A method that calls the base one: `flushed_then` after a WAL's
+/// buffered writes are out, `passed` as it is.
+macro_rules! method {
+    ($name:ident, $how:ident, $method:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty) => {
+        unsafe extern "C" fn $name(file: *mut ffi::sqlite3_file $(, $arg: $ty)*) -> $ret {
+            $how!(file, $method($($arg),*))
+        }
+    };
 }
 
-unsafe extern "C" fn sync(file: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
-    flushed_then!(file, xSync(flags))
-}
-
-unsafe extern "C" fn file_size(file: *mut ffi::sqlite3_file, size: *mut i64) -> c_int {
-    flushed_then!(file, xFileSize(size))
-}
-
-unsafe extern "C" fn lock(file: *mut ffi::sqlite3_file, level: c_int) -> c_int {
-    passed!(file, xLock(level))
-}
-
-unsafe extern "C" fn unlock(file: *mut ffi::sqlite3_file, level: c_int) -> c_int {
-    flushed_then!(file, xUnlock(level))
-}
-
-unsafe extern "C" fn check_reserved_lock(file: *mut ffi::sqlite3_file, out: *mut c_int) -> c_int {
-    passed!(file, xCheckReservedLock(out))
-}
-
-unsafe extern "C" fn file_control(
-    file: *mut ffi::sqlite3_file,
-    op: c_int,
-    arg: *mut c_void,
-) -> c_int {
-    flushed_then!(file, xFileControl(op, arg))
-}
-
-unsafe extern "C" fn sector_size(file: *mut ffi::sqlite3_file) -> c_int {
-    passed!(file, xSectorSize())
-}
-
-unsafe extern "C" fn device_characteristics(file: *mut ffi::sqlite3_file) -> c_int {
-    passed!(file, xDeviceCharacteristics())
-}
-
-unsafe extern "C" fn shm_map(
-    file: *mut ffi::sqlite3_file,
-    page: c_int,
-    size: c_int,
-    extend: c_int,
-    out: *mut *mut c_void,
-) -> c_int {
-    passed!(file, xShmMap(page, size, extend, out))
-}
+method!(read, flushed_then, xRead(buf: *mut c_void, n: c_int, at: i64) -> c_int);
+method!(truncate, flushed_then, xTruncate(size: i64) -> c_int);
+method!(sync, flushed_then, xSync(flags: c_int) -> c_int);
+method!(file_size, flushed_then, xFileSize(size: *mut i64) -> c_int);
+method!(lock, passed, xLock(level: c_int) -> c_int);
+method!(unlock, flushed_then, xUnlock(level: c_int) -> c_int);
+method!(check_reserved_lock, passed, xCheckReservedLock(out: *mut c_int) -> c_int);
+method!(file_control, flushed_then, xFileControl(op: c_int, arg: *mut c_void) -> c_int);
+method!(sector_size, passed, xSectorSize() -> c_int);
+method!(device_characteristics, passed, xDeviceCharacteristics() -> c_int);
+method!(shm_map, passed, xShmMap(page: c_int, size: c_int, extend: c_int, out: *mut *mut c_void) -> c_int);
+method!(fetch, flushed_then, xFetch(at: i64, n: c_int, out: *mut *mut c_void) -> c_int);
+method!(unfetch, passed, xUnfetch(at: i64, p: *mut c_void) -> c_int);
 
 unsafe extern "C" fn shm_lock(
     file: *mut ffi::sqlite3_file,
@@ -416,33 +383,20 @@ unsafe extern "C" fn shm_lock(
     flags: c_int,
 ) -> c_int {
     // SAFETY: SQLite calls this on its open data files.
-    unsafe { flush_wal_of(file.cast()) };
+    unsafe { at_shared_memory(file.cast()) };
     passed!(file, xShmLock(at, n, flags))
 }
 
 unsafe extern "C" fn shm_barrier(file: *mut ffi::sqlite3_file) {
     // SAFETY: SQLite calls this on its open data files.
-    unsafe { flush_wal_of(file.cast()) };
+    unsafe { at_shared_memory(file.cast()) };
     passed!(file, xShmBarrier())
 }
 
 unsafe extern "C" fn shm_unmap(file: *mut ffi::sqlite3_file, delete: c_int) -> c_int {
     // SAFETY: SQLite calls this on its open data files.
-    unsafe { flush_wal_of(file.cast()) };
+    unsafe { at_shared_memory(file.cast()) };
     passed!(file, xShmUnmap(delete))
-}
-
-unsafe extern "C" fn fetch(
-    file: *mut ffi::sqlite3_file,
-    at: i64,
-    n: c_int,
-    out: *mut *mut c_void,
-) -> c_int {
-    flushed_then!(file, xFetch(at, n, out))
-}
-
-unsafe extern "C" fn unfetch(file: *mut ffi::sqlite3_file, at: i64, p: *mut c_void) -> c_int {
-    passed!(file, xUnfetch(at, p))
 }
 
 static METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
