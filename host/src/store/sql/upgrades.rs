@@ -2,7 +2,7 @@
 //! wake, then one transaction that writes the upgrade checkpoint, the run's
 //! new version and state, and the audit rows.
 
-use super::db::{Connection, OptionalExtension, params};
+use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
 use super::claims::check_claim;
 use super::runs::{self, run_exists};
@@ -17,7 +17,11 @@ pub(super) fn claim_run(
     owner: &str,
     lease_ms: u64,
 ) -> Result<Option<Claim>> {
-    write(conn, &format!("claiming run {run_id}"), |tx| {
+    // Deferred, as a worker's claim: lost to a power cut, it only means the
+    // run is claimed again; the upgrade's own commit is what must be on
+    // disk, and it carries this claim with it.
+    let what = format!("claiming run {run_id}");
+    write_deferred(conn, &what, Isolation::Serializable, |tx| {
         let expires = clamp_time(now.saturating_add(lease_ms));
         let epoch: Option<u64> = tx
             .prepare_cached(

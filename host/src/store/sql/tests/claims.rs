@@ -508,10 +508,16 @@ fn an_upgrade_claim_waits_for_a_step_in_flight_and_fences_like_one() {
         "a run being stepped is not upgraded under the worker's feet"
     );
     store.release("r1", c.epoch).unwrap();
+    let synced = store.synced_commits();
     let u = store
         .claim_run("r1", 12, "upgrader", 1_000)
         .unwrap()
         .unwrap();
+    assert_eq!(
+        store.synced_commits(),
+        synced,
+        "the claim waits for no flush"
+    );
     assert!(
         claim(&mut store, 13).is_none(),
         "nor stepped while upgrading"
@@ -527,6 +533,11 @@ fn an_upgrade_claim_waits_for_a_step_in_flight_and_fences_like_one() {
     };
     assert!(lost_claim(store.commit_upgrade(&commit(u.epoch - 1))));
     store.commit_upgrade(&commit(u.epoch)).unwrap();
+    assert_eq!(
+        store.synced_commits(),
+        synced + 1,
+        "the upgrade is one flush"
+    );
     let run = store.run("r1").unwrap().unwrap();
     assert_eq!(
         (run.version.as_str(), run.state.as_str(), run.steps),
