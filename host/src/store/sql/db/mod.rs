@@ -343,3 +343,28 @@ impl Connection {
         }
     }
 }
+
+/// A directory of its own for a test's SQLite file, removed afterwards.
+#[cfg(test)]
+pub(super) struct Scratch(std::path::PathBuf);
+
+#[cfg(test)]
+impl Scratch {
+    pub(super) fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("wakeful-db-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub(super) fn file(&self) -> std::path::PathBuf {
+        self.0.join("store.db")
+    }
+}
+
+#[cfg(test)]
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -301,7 +301,9 @@ unsafe extern "C" fn write(
     // SAFETY: SQLite calls this on its open files, with `n` bytes at `buf`.
     unsafe {
         let (f, inner) = inner(file);
-        if !(*f).is_wal || n < 0 {
+        // Checksums SQLite rewrites after a commit's last frame are
+        // written where they go, as the commit is.
+        if !(*f).is_wal || n < 0 || (*f).published_next {
             #[cfg(test)]
             if (*f).is_wal {
                 WAL_WRITES.with(|w| w.set(w.get() + 1));
@@ -309,13 +311,6 @@ unsafe extern "C" fn write(
             return (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
         }
         let f = &mut *f;
-        if f.published_next {
-            // Checksums SQLite rewrites after a commit's last frame: written
-            // where they go, as the commit is.
-            #[cfg(test)]
-            WAL_WRITES.with(|w| w.set(w.get() + 1));
-            return (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
-        }
         let bytes = std::slice::from_raw_parts(buf.cast::<u8>(), n as usize);
         let end = f.start + f.buffer.len() as i64;
         if !f.buffer.is_empty() && at >= f.start && at + n as i64 <= end {
@@ -425,13 +420,6 @@ static METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
 mod tests {
     use rusqlite::{Connection, OpenFlags};
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("wakeful-vfs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join("t.db")
-    }
-
     /// A connection on the layer that does not sync its commits: only the
     /// flush before a commit is published puts its frames in the file.
     fn open(path: &std::path::Path) -> Connection {
@@ -457,7 +445,8 @@ mod tests {
 
     #[test]
     fn a_commit_is_in_the_file_when_other_connections_can_see_it() {
-        let path = scratch("seen");
+        let dir = super::super::Scratch::new("vfs-seen");
+        let path = dir.file();
         let a = open(&path);
         a.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
         // Read by connections of the same process and by SQLite's own
@@ -474,7 +463,8 @@ mod tests {
 
     #[test]
     fn a_transaction_longer_than_one_write_reaches_the_file_whole() {
-        let path = scratch("long");
+        let dir = super::super::Scratch::new("vfs-long");
+        let path = dir.file();
         let a = open(&path);
         a.execute_batch(
             "CREATE TABLE t (v BLOB); BEGIN; \
@@ -513,7 +503,8 @@ mod tests {
 
     #[test]
     fn a_commit_s_frames_go_out_in_one_write() {
-        let path = scratch("one");
+        let dir = super::super::Scratch::new("vfs-one");
+        let path = dir.file();
         let a = open(&path);
         // The WAL only grows, so that its length counts the frames.
         a.pragma_update(None, "wal_autocheckpoint", 0).unwrap();

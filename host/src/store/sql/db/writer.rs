@@ -261,6 +261,7 @@ impl Drop for WriterTurn<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Scratch;
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -362,28 +363,6 @@ mod tests {
         drop(shared);
         drop(outer);
         let _ = std::fs::remove_file(&path);
-    }
-
-    /// A directory of its own for a test's store, removed afterwards.
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(name: &str) -> Scratch {
-            let dir =
-                std::env::temp_dir().join(format!("wakeful-writer-{name}-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            Scratch(dir)
-        }
-
-        fn file(&self) -> PathBuf {
-            self.0.join("store.db")
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
     }
 
     fn open_wal(path: &Path) -> StoreResult<rusqlite::Connection> {
@@ -541,11 +520,18 @@ mod tests {
             "{}::a_failed_flush_after_the_turn_stops_the_process_before_the_holder_goes_on",
             module_path!().split_once("::").map_or("", |(_, path)| path)
         );
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
+        let child = std::process::Command::new(std::env::current_exe().unwrap())
             .args([&name, "--exact", "--nocapture", "--test-threads=1"])
             .env(FLUSH_FAILS_HERE, "1")
-            .output()
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .unwrap();
+        let pid = child.id();
+        let out = child.wait_with_output().unwrap();
+        // Stopped, the child left its store behind.
+        let left = std::env::temp_dir().join(format!("wakeful-db-flush-fails-{pid}"));
+        let _ = std::fs::remove_dir_all(left);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("giving the turn back"), "{stderr}");
         assert!(!stderr.contains("went on after a failed flush"), "{stderr}");
