@@ -330,7 +330,9 @@ fn work(mut app: App, stop: &AtomicBool, counters: &Counters, wakeup: &Wakeup) {
         counters.add_times(worker.take_pass_times());
         match stepped {
             Ok(stepped) if stepped.is_empty() => {
-                wakeup.wait(seen, until_next_timer(worker.app(), recheck))
+                if wakeup.wait(seen, until_next_timer(worker.app(), recheck)) {
+                    worker.expect_work();
+                }
             }
             Ok(stepped) => {
                 for s in &stepped {

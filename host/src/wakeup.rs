@@ -28,12 +28,15 @@ impl Wakeup {
         *self.generation.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits until a signal after `seen`, or `timeout`.
-    pub fn wait(&self, seen: u64, timeout: Duration) {
+    /// Waits until a signal after `seen`, or `timeout`; whether a signal
+    /// came.
+    pub fn wait(&self, seen: u64, timeout: Duration) -> bool {
         let generation = self.generation.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = self
+        let (generation, _) = self
             .moved
-            .wait_timeout_while(generation, timeout, |g| *g == seen);
+            .wait_timeout_while(generation, timeout, |g| *g == seen)
+            .unwrap_or_else(|e| e.into_inner());
+        *generation != seen
     }
 }
 
@@ -49,8 +52,15 @@ mod tests {
         w.notify();
         // Returns at once: the signal came after `seen`.
         let start = std::time::Instant::now();
-        w.wait(seen, Duration::from_secs(600));
+        assert!(
+            w.wait(seen, Duration::from_secs(600)),
+            "not told of the signal"
+        );
         assert!(start.elapsed() < Duration::from_secs(600));
+        assert!(
+            !w.wait(w.generation(), Duration::from_millis(1)),
+            "a wait that timed out told of a signal"
+        );
 
         let w = Arc::new(Wakeup::default());
         let seen = w.generation();

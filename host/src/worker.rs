@@ -158,6 +158,13 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Says that a run was just made due (started, sent an event,
+    /// answered): the next claim goes straight for the write lock, without
+    /// first looking whether anything is due, as after a full group.
+    pub fn expect_work(&mut self) {
+        self.busy = true;
+    }
+
     /// The app this worker steps runs of.
     pub fn app(&mut self) -> &mut App {
         self.app

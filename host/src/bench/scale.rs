@@ -262,7 +262,11 @@ pub(super) fn latency(
                 let seen = wakeup_worker.generation();
                 // As `serve`'s workers do.
                 match worker.claim_and_step_many() {
-                    Ok(stepped) if stepped.is_empty() => wakeup_worker.wait(seen, recheck),
+                    Ok(stepped) if stepped.is_empty() => {
+                        if wakeup_worker.wait(seen, recheck) {
+                            worker.expect_work();
+                        }
+                    }
                     Ok(stepped) => {
                         for s in stepped {
                             let _ = done_tx.send(s.run_id);

@@ -115,6 +115,9 @@ pub(super) fn with_steppers<T>(
             crate::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
                 let mut worker = Worker::new(&mut app);
                 while told.recv().is_ok() {
+                    // Told after runs were started or answered, as `serve`'s
+                    // workers are signalled.
+                    worker.expect_work();
                     // A panic is reported, not left to hang the caller.
                     let stepped = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         let store = &worker.app().store;

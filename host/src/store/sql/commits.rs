@@ -45,7 +45,7 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 /// lock is taken: the other writers of the file wait for all that is done
 /// under it. Encoding the state and the audit rows is a sixth of a step's
 /// commit.
-struct Prepared<'a> {
+pub(super) struct Prepared<'a> {
     edit: Option<Edit<'a>>,
     /// The checkpoint's wake and next step, the run row's waits, and each
     /// wait (with its approval request's digest), as JSON text.
@@ -105,6 +105,24 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// What the group commit of `commits` ([`write_steps`]) writes that needs
+/// no lock: a caller that holds the process's write turn across several
+/// transactions works it out before it takes the turn.
+pub(super) fn prepare_steps(commits: &[StepCommit]) -> Result<Vec<Prepared<'_>>> {
+    // A step chained to the one before it starts from that step's state.
+    commits
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let base = match i.checked_sub(1).map(|p| &commits[p]) {
+                Some(prev) if prev.run_id == c.run_id && prev.keep_claim => Some(&prev.state[..]),
+                _ => c.state_before.as_deref(),
+            };
+            Prepared::of(c, base)
+        })
+        .collect()
+}
+
 /// Group commit: the steps in one transaction, one flush to disk for all.
 /// A step refused for what it is (its claim lost, its run gone, a kv key
 /// or lease it wrote changed meanwhile) is refused before any of its writes
@@ -115,22 +133,12 @@ impl<'a> Prepared<'a> {
 /// state that step would have left.
 /// A database error fails the whole transaction, which is run again when
 /// PostgreSQL aborted it for a conflict.
-pub(super) fn commit_steps(
+/// `prepared` is what [`prepare_steps`] made of `commits`.
+pub(super) fn write_steps(
     conn: &mut Connection,
     commits: &[StepCommit],
+    prepared: &[Prepared<'_>],
 ) -> Result<Vec<Result<()>>> {
-    // A step chained to the one before it starts from that step's state.
-    let prepared: Vec<Prepared<'_>> = commits
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let base = match i.checked_sub(1).map(|p| &commits[p]) {
-                Some(prev) if prev.run_id == c.run_id && prev.keep_claim => Some(&prev.state[..]),
-                _ => c.state_before.as_deref(),
-            };
-            Prepared::of(c, base)
-        })
-        .collect::<Result<_>>()?;
     write(conn, &format!("committing {} steps", commits.len()), |tx| {
         let mut outcomes = Vec::with_capacity(commits.len());
         // The written steps' audit rows, appended together at the end.

@@ -106,8 +106,9 @@ impl Store for SqlStore {
     ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
         // Held across both: otherwise the other workers' commits, queued
         // for the turn meanwhile, all come before this worker's claim.
+        let prepared = commits::prepare_steps(commits)?;
         let turn = self.conn.hold_writer_turn();
-        let outcomes = self.commit_steps(commits)?;
+        let outcomes = self.write_steps(commits, &prepared)?;
         let claims = claims::claim_many(
             &mut self.conn,
             next.now,
@@ -125,16 +126,8 @@ impl Store for SqlStore {
     }
 
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
-        let outcomes = commits::commit_steps(&mut self.conn, commits)?;
-        self.checkpoint_when_due();
-        let ended: Vec<&str> = commits
-            .iter()
-            .zip(&outcomes)
-            .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
-            .map(|(c, _)| c.run_id.as_str())
-            .collect();
-        self.pack_after_commit(&ended);
-        Ok(outcomes)
+        let prepared = commits::prepare_steps(commits)?;
+        self.write_steps(commits, &prepared)
     }
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
@@ -558,6 +551,25 @@ impl Store for SqlStore {
 }
 
 impl SqlStore {
+    /// Commits steps prepared by [`commits::prepare_steps`], then hands
+    /// on the runs they ended and the WAL's growth.
+    fn write_steps(
+        &mut self,
+        commits: &[StepCommit],
+        prepared: &[commits::Prepared<'_>],
+    ) -> Result<Vec<Result<()>>> {
+        let outcomes = commits::write_steps(&mut self.conn, commits, prepared)?;
+        self.checkpoint_when_due();
+        let ended: Vec<&str> = commits
+            .iter()
+            .zip(&outcomes)
+            .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
+            .map(|(c, _)| c.run_id.as_str())
+            .collect();
+        self.pack_after_commit(&ended);
+        Ok(outcomes)
+    }
+
     /// After a step's commit: each time the WAL has grown by as many pages
     /// as SQLite would checkpoint it at, asks the packer to (passively, on
     /// its own thread). Not at every commit while it is long: the WAL
