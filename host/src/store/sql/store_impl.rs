@@ -104,9 +104,11 @@ impl Store for SqlStore {
         commits: &[StepCommit],
         next: NextClaim<'_>,
     ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
+        // Encoded before the turn: the other workers wait for all that is
+        // done under it.
+        let prepared = commits::prepare_steps(commits)?;
         // Held across both: otherwise the other workers' commits, queued
         // for the turn meanwhile, all come before this worker's claim.
-        let prepared = commits::prepare_steps(commits)?;
         let turn = self.conn.hold_writer_turn();
         let outcomes = self.write_steps(commits, &prepared)?;
         let claims = claims::claim_many(
