@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::app::{App, AppError};
 use crate::model::Wake;
 use crate::runtime::StepInput;
-use crate::store::{AgentVersion, AuditEntry, Run, RunStatus, UpgradeCommit};
+use crate::store::{AgentVersion, AuditEntry, Migrated, Run, RunStatus, StoreError, UpgradeCommit};
 use crate::terms::Terms;
 
 /// What upgrading one run did, or would do.
@@ -52,7 +52,10 @@ pub struct UpgradeOptions {
 }
 
 /// Upgrades the given runs to version `to` of their agent; `by` is who
-/// asked, for the audit log.
+/// asked, for the audit log. The runs are taken in groups of up to
+/// `[limits] steps_per_commit`, as a worker takes steps: each run of a group
+/// is claimed and migrated, then the group is written in one transaction,
+/// with one flush to disk.
 pub fn upgrade_runs(
     app: &mut App,
     run_ids: &[String],
@@ -60,33 +63,110 @@ pub fn upgrade_runs(
     options: UpgradeOptions,
     by: &str,
 ) -> Result<Vec<Upgraded>, AppError> {
-    run_ids
-        .iter()
-        .map(|id| {
-            let run = app.run(id)?;
-            let Some(target) = app.store.agent(&run.agent, Some(to))? else {
-                let deployed = app
-                    .store
-                    .agents()?
-                    .into_iter()
-                    .filter(|a| a.name == run.agent)
-                    .map(|a| a.version)
-                    .collect();
-                return Err(AppError::UnknownVersion {
-                    agent: run.agent.clone(),
-                    version: to.to_string(),
-                    deployed,
-                });
+    let mut upgraded = Vec::with_capacity(run_ids.len());
+    for group in run_ids.chunks(app.config.limits.steps_per_commit.max(1)) {
+        upgraded.extend(upgrade_group(app, group, to, options, by)?);
+    }
+    Ok(upgraded)
+}
+
+/// Where one run of a group stands before the group's commit.
+enum Slot {
+    Decided(UpgradeResult),
+    /// Claimed: its end is `commits[i]`; `Some(error)` when its migration
+    /// failed.
+    Claimed(usize, Option<String>),
+}
+
+fn upgrade_group(
+    app: &mut App,
+    run_ids: &[String],
+    to: &str,
+    options: UpgradeOptions,
+    by: &str,
+) -> Result<Vec<Upgraded>, AppError> {
+    let mut slots = Vec::with_capacity(run_ids.len());
+    let mut commits = Vec::new();
+    for id in run_ids {
+        match plan(app, id, to, options, by, &mut commits) {
+            Ok(slot) => slots.push(slot),
+            Err(e) => {
+                give_back(app, &commits);
+                return Err(e);
+            }
+        }
+    }
+    for c in commits.iter().filter(|c| c.to.is_some()) {
+        crate::failpoint::hit("upgrade", &c.run_id);
+    }
+    let mut outcomes = if commits.is_empty() {
+        vec![]
+    } else {
+        app.store.commit_upgrades(&commits)?
+    };
+    Ok(slots
+        .into_iter()
+        .map(|(upgraded, slot)| {
+            let result = match slot {
+                Slot::Decided(result) => result,
+                Slot::Claimed(i, failed) => {
+                    match std::mem::replace(&mut outcomes[i], Ok(())) {
+                        Ok(()) => failed.map_or(UpgradeResult::Upgraded, UpgradeResult::Failed),
+                        // Its claim ran out while the group migrated, and a
+                        // worker took the run.
+                        Err(StoreError::LostClaim { .. }) => UpgradeResult::Busy,
+                        Err(e) => UpgradeResult::Failed(e.to_string()),
+                    }
+                }
             };
-            let result = upgrade_one(app, &run, &target, options, by)?;
-            Ok(Upgraded {
-                run_id: run.run_id.clone(),
-                from: run.version.clone(),
-                to: target.version.clone(),
-                result,
-            })
+            Upgraded { result, ..upgraded }
         })
-        .collect()
+        .collect())
+}
+
+/// Gives back the claims of a group that will not be committed. A claim
+/// that cannot be given back runs out after `[limits] claim_ms`.
+fn give_back(app: &mut App, commits: &[UpgradeCommit]) {
+    for c in commits {
+        let _ = app.store.release(&c.run_id, c.epoch);
+    }
+}
+
+/// Checks, claims and migrates one run; what its group's commit must
+/// write for it is pushed on `commits`.
+fn plan(
+    app: &mut App,
+    run_id: &str,
+    to: &str,
+    options: UpgradeOptions,
+    by: &str,
+    commits: &mut Vec<UpgradeCommit>,
+) -> Result<(Upgraded, Slot), AppError> {
+    let run = app.run(run_id)?;
+    let Some(target) = app.store.agent(&run.agent, Some(to))? else {
+        let deployed = app
+            .store
+            .agents()?
+            .into_iter()
+            .filter(|a| a.name == run.agent)
+            .map(|a| a.version)
+            .collect();
+        return Err(AppError::UnknownVersion {
+            agent: run.agent.clone(),
+            version: to.to_string(),
+            deployed,
+        });
+    };
+    let slot = plan_one(app, &run, &target, options, by, commits)?;
+    Ok((
+        Upgraded {
+            run_id: run.run_id.clone(),
+            from: run.version.clone(),
+            to: target.version.clone(),
+            result: UpgradeResult::Upgraded,
+        },
+        slot,
+    ))
 }
 
 /// The live runs of an agent, for `upgrade --agent`.
@@ -101,18 +181,19 @@ fn is_live(status: RunStatus) -> bool {
     )
 }
 
-fn upgrade_one(
+fn plan_one(
     app: &mut App,
     run: &Run,
     target: &AgentVersion,
     options: UpgradeOptions,
     by: &str,
-) -> Result<UpgradeResult, AppError> {
+    commits: &mut Vec<UpgradeCommit>,
+) -> Result<Slot, AppError> {
     if !is_live(run.status) {
-        return Ok(UpgradeResult::Ended);
+        return Ok(Slot::Decided(UpgradeResult::Ended));
     }
     if run.version == target.version {
-        return Ok(UpgradeResult::AlreadyOnVersion);
+        return Ok(Slot::Decided(UpgradeResult::AlreadyOnVersion));
     }
     let current = app.store.agent(&run.agent, Some(&run.version))?;
     let had: &[String] = current.as_ref().map_or(&[], |c| &c.granted_tools);
@@ -123,7 +204,7 @@ fn upgrade_one(
         .collect();
     if !new_tools.is_empty() && !options.allow_new_tools {
         let names: Vec<&str> = new_tools.iter().map(|s| s.as_str()).collect();
-        return Ok(UpgradeResult::Failed(format!(
+        return Ok(Slot::Decided(UpgradeResult::Failed(format!(
             "{}@{} is granted tools {}@{} was not: {}; {} to accept them",
             target.name,
             target.version,
@@ -131,52 +212,56 @@ fn upgrade_one(
             run.version,
             names.join(", "),
             options.terms.allow_new_tools()
-        )));
+        ))));
     }
     if options.dry_run {
-        return Ok(match migrate(app, run, target) {
+        return Ok(Slot::Decided(match migrate(app, run, target) {
             Ok(_) => UpgradeResult::WouldUpgrade,
             Err(e) => UpgradeResult::Failed(e),
-        });
+        }));
     }
     let now = app.now();
     let owner = format!("upgrade:{}", std::process::id());
     let claim_ms = app.config.limits.claim_ms;
     let Some(claim) = app.store.claim_run(&run.run_id, now, &owner, claim_ms)? else {
-        return Ok(UpgradeResult::Busy);
+        return Ok(Slot::Decided(UpgradeResult::Busy));
     };
     // The claim's copy is the truth: the run may have stepped since `run`.
     let run = &claim.run;
-    match migrate(app, run, target) {
-        Ok(state) => {
-            let audit = AuditEntry {
+    let (to, audit, failed) = match migrate(app, run, target) {
+        Ok(state) => (
+            Some(Migrated {
+                version: target.version.clone(),
+                digest: target.digest.clone(),
+                state,
+            }),
+            AuditEntry {
                 run_id: Some(run.run_id.clone()),
                 kind: "upgrade".into(),
                 data: json!({"from": run.version, "to": target.version,
                     "digest": target.digest, "by": by}),
-            };
-            crate::failpoint::hit("upgrade", &run.run_id);
-            app.store.commit_upgrade(&UpgradeCommit {
-                run_id: run.run_id.clone(),
-                epoch: claim.epoch,
-                version: target.version.clone(),
-                digest: target.digest.clone(),
-                state,
-                audit: vec![audit],
-                at: now,
-            })?;
-            Ok(UpgradeResult::Upgraded)
-        }
-        Err(error) => {
-            app.store.release(&run.run_id, claim.epoch)?;
-            app.audit(
-                Some(&run.run_id),
-                "upgrade failed",
-                json!({"from": run.version, "to": target.version, "error": error, "by": by}),
-            )?;
-            Ok(UpgradeResult::Failed(error))
-        }
-    }
+            },
+            None,
+        ),
+        Err(error) => (
+            None,
+            AuditEntry {
+                run_id: Some(run.run_id.clone()),
+                kind: "upgrade failed".into(),
+                data: json!({"from": run.version, "to": target.version, "error": error,
+                    "by": by}),
+            },
+            Some(error),
+        ),
+    };
+    commits.push(UpgradeCommit {
+        run_id: run.run_id.clone(),
+        epoch: claim.epoch,
+        to,
+        audit: vec![audit],
+        at: now,
+    });
+    Ok(Slot::Claimed(commits.len() - 1, failed))
 }
 
 /// Runs the target version's `migrate` on the run's state.

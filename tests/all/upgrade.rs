@@ -167,3 +167,30 @@ fn a_run_whose_history_is_trimmed_still_upgrades_and_keeps_counting() {
     assert_eq!(a["status_text"], "v2 counted 3", "{a}");
     assert_eq!(env.checkpoint_seqs("a").len(), 1, "still only the newest");
 }
+
+#[test]
+fn an_agents_runs_are_upgraded_in_groups_of_one_flush_each() {
+    // Groups of four: ten runs are three groups.
+    let env = Env::new("upgrade-groups", "[limits]\nsteps_per_commit = 4\n");
+    env.deploy("counter-v1", &[]);
+    let runs: Vec<String> = (0..10).map(|i| format!("r{i}")).collect();
+    for run in &runs {
+        env.start("counter", run, json!({}));
+    }
+    env.work();
+    env.deploy("counter-v2", &["kv"]);
+    assert_eq!(
+        crate::fsyncs::commits(&env, &TO_V2_WITH_NEW_TOOLS),
+        3,
+        "one flushed commit per group of four runs"
+    );
+    for run in &runs {
+        let shown = env.show(run);
+        assert_eq!(
+            (shown["version"].clone(), shown["state"].clone()),
+            (json!("2.0.0"), json!({"count": 0})),
+            "{run}: {shown}"
+        );
+        assert_eq!(env.audit_rows(run, "upgrade").len(), 1, "{run}");
+    }
+}

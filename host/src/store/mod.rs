@@ -185,11 +185,15 @@ pub trait Store: Send {
         owner: &str,
         lease_ms: u64,
     ) -> Result<Option<Claim>>;
-    /// Moves a claimed run to another version with its migrated state: an
-    /// upgrade checkpoint (which does not count against the step budget),
-    /// the run's new version and state, the audit rows, and the claim
-    /// released — in one transaction. Status, waits and wakes are untouched.
-    fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()>;
+    /// Ends the upgrades of claimed runs in one transaction, one flush to
+    /// disk for all. A run moved to another version gets an upgrade
+    /// checkpoint (which does not count against the step budget), its new
+    /// version and state; a run whose migration failed stays as it was.
+    /// Each gets its audit rows and its claim released; status, waits and
+    /// wakes are untouched. An upgrade whose claim was lost (or whose run
+    /// is gone) is refused before any of its writes, alone: the others
+    /// commit.
+    fn commit_upgrades(&mut self, upgrades: &[UpgradeCommit]) -> Result<Vec<Result<()>>>;
     /// Gives a claim back untouched.
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;
     /// Gives back the claim of a step that is void (a kv key or lease it

@@ -329,17 +329,26 @@ impl StepCommit {
     }
 }
 
-/// A run moved to another version of its agent, with its migrated state.
+/// How a run claimed for an upgrade leaves it: moved to another version of
+/// its agent with its migrated state, or, its migration failed, left as it
+/// was with its claim given back. The audit rows say which.
 #[derive(Clone, Debug)]
 pub struct UpgradeCommit {
     pub run_id: String,
     pub epoch: u64,
-    pub version: String,
-    pub digest: String,
-    /// The state `migrate` returned (JSON text).
-    pub state: String,
+    /// `None` when the migration failed.
+    pub to: Option<Migrated>,
     pub audit: Vec<AuditEntry>,
     pub at: Millis,
+}
+
+/// The version a run moves to and the state its `migrate` returned.
+#[derive(Clone, Debug)]
+pub struct Migrated {
+    pub version: String,
+    pub digest: String,
+    /// JSON text.
+    pub state: String,
 }
 
 /// A step that failed: nothing of the run's state changes.

@@ -304,8 +304,8 @@ impl Store for SqlStore {
         upgrades::claim_run(&mut self.conn, run_id, now, owner, lease_ms)
     }
 
-    fn commit_upgrade(&mut self, upgrade: &UpgradeCommit) -> Result<()> {
-        upgrades::commit_upgrade(&mut self.conn, upgrade)
+    fn commit_upgrades(&mut self, upgrades: &[UpgradeCommit]) -> Result<Vec<Result<()>>> {
+        upgrades::commit_upgrades(&mut self.conn, upgrades)
     }
 
     fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {

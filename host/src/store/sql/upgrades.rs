@@ -1,6 +1,7 @@
-//! Moving a run to another version of its agent: a claim that delivers no
-//! wake, then one transaction that writes the upgrade checkpoint, the run's
-//! new version and state, and the audit rows.
+//! Moving runs to another version of their agent: a claim of each that
+//! delivers no wake, then one transaction for a group of them that writes
+//! each moved run's upgrade checkpoint, new version and state, releases the
+//! claims of the runs whose migration failed, and appends the audit rows.
 
 use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
@@ -8,7 +9,7 @@ use super::claims::check_claim;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::Millis;
-use crate::store::{Claim, Result, StoreError, UpgradeCommit};
+use crate::store::{Claim, Migrated, Result, StoreError, UpgradeCommit};
 
 pub(super) fn claim_run(
     conn: &mut Connection,
@@ -50,60 +51,88 @@ pub(super) fn claim_run(
     })
 }
 
-pub(super) fn commit_upgrade(conn: &mut Connection, u: &UpgradeCommit) -> Result<()> {
-    let run_id = u.run_id.as_str();
-    write(conn, &format!("upgrading run {run_id}"), |tx| {
-        check_claim(tx, run_id, u.epoch)?;
-        let run = runs::run(tx, run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
-        let seq = run.steps + 1;
-        // The run goes on as planned: the checkpoint repeats the last
-        // step's `next` (a run that never stepped still has its start).
-        let next: Option<String> = tx
-            .prepare_cached(
-                "SELECT next FROM checkpoints WHERE run_id = ?1 ORDER BY seq DESC LIMIT 1",
-            )
-            .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
-            .ctx_with(|| format!("reading the last checkpoint of run {run_id}"))?;
-        let next = next.unwrap_or_else(|| r#"{"kind":"continue"}"#.to_string());
-        let status_text = format!("upgraded from {} to {}", run.version, u.version);
-        tx.prepare_cached(
-            "INSERT INTO checkpoints (run_id, seq, version, wake, upgraded_from, state, next, \
-             status_text, fuel_used, at) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 0, ?8)",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
-                run_id,
-                seq,
-                u.version,
-                run.version,
-                u.state,
-                next,
-                status_text,
-                u.at
-            ])
-        })
-        .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
-        // An upgrade is not the agent's doing: it does not spend a step.
-        let step_budget = run.step_budget.saturating_add(1);
-        tx.prepare_cached(
-            "UPDATE runs SET version = ?2, digest = ?3, state = ?4, steps = ?5, step_budget = ?6, \
-             updated_at = ?7, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
-                run_id,
-                u.version,
-                u.digest,
-                u.state,
-                seq,
-                budget_to_sql(step_budget),
-                u.at
-            ])
-        })
-        .ctx_with(|| format!("updating run {run_id}"))?;
-        for entry in &u.audit {
-            audit::insert(tx, entry, u.at)?;
-        }
-        Ok(())
+/// One transaction for the group; see `Store::commit_upgrades`.
+pub(super) fn commit_upgrades(
+    conn: &mut Connection,
+    upgrades: &[UpgradeCommit],
+) -> Result<Vec<Result<()>>> {
+    let what = format!("ending the upgrades of {} runs", upgrades.len());
+    write(conn, &what, |tx| {
+        upgrades
+            .iter()
+            .map(|u| match end_upgrade(tx, u) {
+                Ok(()) => Ok(Ok(())),
+                Err(e @ (StoreError::LostClaim { .. } | StoreError::UnknownRun(_))) => Ok(Err(e)),
+                Err(e) => Err(e),
+            })
+            .collect()
     })
+}
+
+/// One run's part of [`commit_upgrades`]: its claim is checked before it
+/// writes anything.
+fn end_upgrade(tx: &Connection, u: &UpgradeCommit) -> Result<()> {
+    let run_id = u.run_id.as_str();
+    check_claim(tx, run_id, u.epoch)?;
+    match &u.to {
+        Some(to) => move_run(tx, u, to)?,
+        None => {
+            tx.prepare_cached(
+                "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+            )
+            .and_then(|mut stmt| stmt.execute([run_id]))
+            .ctx_with(|| format!("releasing run {run_id}"))?;
+        }
+    }
+    audit::insert_all(tx, &u.audit, u.at)
+}
+
+fn move_run(tx: &Connection, u: &UpgradeCommit, to: &Migrated) -> Result<()> {
+    let run_id = u.run_id.as_str();
+    let run = runs::run(tx, run_id)?.ok_or_else(|| StoreError::UnknownRun(run_id.into()))?;
+    let seq = run.steps + 1;
+    // The run goes on as planned: the checkpoint repeats the last
+    // step's `next` (a run that never stepped still has its start).
+    let next: Option<String> = tx
+        .prepare_cached("SELECT next FROM checkpoints WHERE run_id = ?1 ORDER BY seq DESC LIMIT 1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+        .ctx_with(|| format!("reading the last checkpoint of run {run_id}"))?;
+    let next = next.unwrap_or_else(|| r#"{"kind":"continue"}"#.to_string());
+    let status_text = format!("upgraded from {} to {}", run.version, to.version);
+    tx.prepare_cached(
+        "INSERT INTO checkpoints (run_id, seq, version, wake, upgraded_from, state, next, \
+         status_text, fuel_used, at) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 0, ?8)",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            seq,
+            to.version,
+            run.version,
+            to.state,
+            next,
+            status_text,
+            u.at
+        ])
+    })
+    .ctx_with(|| format!("writing checkpoint {seq} of run {run_id}"))?;
+    // An upgrade is not the agent's doing: it does not spend a step.
+    let step_budget = run.step_budget.saturating_add(1);
+    tx.prepare_cached(
+        "UPDATE runs SET version = ?2, digest = ?3, state = ?4, steps = ?5, step_budget = ?6, \
+         updated_at = ?7, lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            to.version,
+            to.digest,
+            to.state,
+            seq,
+            budget_to_sql(step_budget),
+            u.at
+        ])
+    })
+    .ctx_with(|| format!("updating run {run_id}"))?;
+    Ok(())
 }

@@ -497,64 +497,6 @@ fn cancelling_fences_a_step_in_flight() {
 }
 
 #[test]
-fn an_upgrade_claim_waits_for_a_step_in_flight_and_fences_like_one() {
-    let (_db, mut store) = setup("upgrade-claim");
-    let (c, _) = claim(&mut store, 10).unwrap();
-    assert!(
-        store
-            .claim_run("r1", 11, "upgrader", 1_000)
-            .unwrap()
-            .is_none(),
-        "a run being stepped is not upgraded under the worker's feet"
-    );
-    store.release("r1", c.epoch).unwrap();
-    let synced = store.synced_commits();
-    let u = store
-        .claim_run("r1", 12, "upgrader", 1_000)
-        .unwrap()
-        .unwrap();
-    assert_eq!(
-        store.synced_commits(),
-        synced,
-        "the claim waits for no flush"
-    );
-    assert!(
-        claim(&mut store, 13).is_none(),
-        "nor stepped while upgrading"
-    );
-    let commit = |epoch| UpgradeCommit {
-        run_id: "r1".into(),
-        epoch,
-        version: "2.0.0".into(),
-        digest: "d-mail-1".into(),
-        state: r#"{"v":2}"#.into(),
-        audit: vec![],
-        at: 14,
-    };
-    assert!(lost_claim(store.commit_upgrade(&commit(u.epoch - 1))));
-    store.commit_upgrade(&commit(u.epoch)).unwrap();
-    assert_eq!(
-        store.synced_commits(),
-        synced + 1,
-        "the upgrade is one flush"
-    );
-    let run = store.run("r1").unwrap().unwrap();
-    assert_eq!(
-        (run.version.as_str(), run.state.as_str(), run.steps),
-        ("2.0.0", r#"{"v":2}"#, 1)
-    );
-    let cps = store.checkpoints("r1").unwrap();
-    assert_eq!(
-        (cps[0].wake.clone(), cps[0].upgraded_from.as_deref()),
-        (None, Some("1.0.0"))
-    );
-    assert!(
-        matches!(claim(&mut store, 15).unwrap().1, Wake::Start { .. }),
-        "the start wake is still there"
-    );
-}
-
-#[test]
 fn a_run_due_with_nothing_to_deliver_is_parked_and_blocks_nobody() {
     let (db, mut store) = setup("undeliverable");
     // Twenty runs that look due (a consumed approval, its expiry passed,

@@ -310,6 +310,7 @@ mod history;
 mod schedules;
 mod schema;
 mod tools;
+mod upgrades;
 mod writer;
 
 /// The schema version the store records.
