@@ -170,8 +170,9 @@ fn a_run_whose_history_is_trimmed_still_upgrades_and_keeps_counting() {
 
 #[test]
 fn an_agents_runs_are_upgraded_in_groups_of_one_flush_each() {
-    // Groups of four: ten runs are three groups.
-    let env = Env::new("upgrade-groups", "[limits]\nsteps_per_commit = 4\n");
+    // Groups of four: ten runs are three groups. The flushes counted are
+    // those of the SQLite file's WAL, whatever store the other tests use.
+    let env = Env::sqlite("upgrade-groups", "[limits]\nsteps_per_commit = 4\n");
     env.deploy("counter-v1", &[]);
     let runs: Vec<String> = (0..10).map(|i| format!("r{i}")).collect();
     for run in &runs {
