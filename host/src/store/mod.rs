@@ -190,9 +190,9 @@ pub trait Store: Send {
     /// checkpoint (which does not count against the step budget), its new
     /// version and state; a run whose migration failed stays as it was.
     /// Each gets its audit rows and its claim released; status, waits and
-    /// wakes are untouched. An upgrade whose claim was lost (or whose run
-    /// is gone) is refused before any of its writes, alone: the others
-    /// commit.
+    /// wakes are untouched. A move whose claim was lost (or whose run is
+    /// gone) is refused before any of its writes, alone: the others
+    /// commit. A failed migration whose claim was lost is still audited.
     fn commit_upgrades(&mut self, upgrades: &[UpgradeCommit]) -> Result<Vec<Result<()>>>;
     /// Gives a claim back untouched.
     fn release(&mut self, run_id: &str, epoch: u64) -> Result<()>;

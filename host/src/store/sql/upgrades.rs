@@ -70,13 +70,16 @@ pub(super) fn commit_upgrades(
 }
 
 /// One run's part of [`commit_upgrades`]: its claim is checked before it
-/// writes anything.
+/// writes anything. A failed migration is audited even when its claim was
+/// lost meanwhile (it ran out and a worker took the run): only the claim
+/// is not the upgrade's to give back.
 fn end_upgrade(tx: &Connection, u: &UpgradeCommit) -> Result<()> {
     let run_id = u.run_id.as_str();
-    check_claim(tx, run_id, u.epoch)?;
-    match &u.to {
-        Some(to) => move_run(tx, u, to)?,
-        None => {
+    match (&u.to, check_claim(tx, run_id, u.epoch)) {
+        (None, Err(StoreError::LostClaim { .. })) => {}
+        (_, Err(e)) => return Err(e),
+        (Some(to), Ok(())) => move_run(tx, u, to)?,
+        (None, Ok(())) => {
             tx.prepare_cached(
                 "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
             )

@@ -168,3 +168,33 @@ fn a_group_of_upgrades_is_one_flush_and_a_lost_claim_is_left_out_alone() {
     due.sort();
     assert_eq!(due, ["r1", "r3"]);
 }
+
+#[test]
+fn a_failed_migration_is_audited_even_when_its_claim_was_lost_meanwhile() {
+    let (_db, mut store) = setup("upgrade-failed-late");
+    let u = store
+        .claim_run("r1", 10, "upgrader", 1_000)
+        .unwrap()
+        .unwrap();
+    // The upgrade's claim runs out while it migrates; a worker takes the run.
+    let (worker, _) = claim(&mut store, 1_011).expect("the lapsed claim is taken");
+    let failed = UpgradeCommit {
+        run_id: "r1".into(),
+        epoch: u.epoch,
+        to: None,
+        audit: vec![AuditEntry {
+            run_id: Some("r1".into()),
+            kind: "upgrade failed".into(),
+            data: json!({"error": "migrate trapped"}),
+        }],
+        at: 1_012,
+    };
+    only(store.commit_upgrades(&[failed])).unwrap();
+    assert_eq!(audit_of(&store, "r1").last().unwrap(), "upgrade failed");
+    assert!(
+        claim(&mut store, 1_013).is_none(),
+        "the worker's claim is not given back by the upgrade"
+    );
+    store.release("r1", worker.epoch).unwrap();
+    assert_eq!(store.run("r1").unwrap().unwrap().version, "1.0.0");
+}
