@@ -63,11 +63,20 @@ pub fn upgrade_runs(
     options: UpgradeOptions,
     by: &str,
 ) -> Result<Vec<Upgraded>, AppError> {
+    let ask = Ask { to, options, by };
     let mut upgraded = Vec::with_capacity(run_ids.len());
     for group in run_ids.chunks(app.config.limits.steps_per_commit.max(1)) {
-        upgraded.extend(upgrade_group(app, group, to, options, by)?);
+        upgraded.extend(upgrade_group(app, group, &ask)?);
     }
     Ok(upgraded)
+}
+
+/// What an upgrade asks of each of its runs.
+struct Ask<'a> {
+    to: &'a str,
+    options: UpgradeOptions,
+    /// Who asked, for the audit log.
+    by: &'a str,
 }
 
 /// Where one run of a group stands before the group's commit.
@@ -78,17 +87,11 @@ enum Slot {
     Claimed(usize, Option<String>),
 }
 
-fn upgrade_group(
-    app: &mut App,
-    run_ids: &[String],
-    to: &str,
-    options: UpgradeOptions,
-    by: &str,
-) -> Result<Vec<Upgraded>, AppError> {
+fn upgrade_group(app: &mut App, run_ids: &[String], ask: &Ask) -> Result<Vec<Upgraded>, AppError> {
     let mut slots = Vec::with_capacity(run_ids.len());
     let mut commits = Vec::new();
     for id in run_ids {
-        match plan(app, id, to, options, by, &mut commits) {
+        match plan(app, id, ask, &mut commits) {
             Ok(slot) => slots.push(slot),
             Err(e) => {
                 give_back(app, &commits);
@@ -137,11 +140,10 @@ fn give_back(app: &mut App, commits: &[UpgradeCommit]) {
 fn plan(
     app: &mut App,
     run_id: &str,
-    to: &str,
-    options: UpgradeOptions,
-    by: &str,
+    ask: &Ask,
     commits: &mut Vec<UpgradeCommit>,
 ) -> Result<(Upgraded, Slot), AppError> {
+    let to = ask.to;
     let run = app.run(run_id)?;
     let Some(target) = app.store.agent(&run.agent, Some(to))? else {
         let deployed = app
@@ -157,7 +159,7 @@ fn plan(
             deployed,
         });
     };
-    let slot = plan_one(app, &run, &target, options, by, commits)?;
+    let slot = plan_one(app, &run, &target, ask, commits)?;
     Ok((
         Upgraded {
             run_id: run.run_id.clone(),
@@ -185,10 +187,10 @@ fn plan_one(
     app: &mut App,
     run: &Run,
     target: &AgentVersion,
-    options: UpgradeOptions,
-    by: &str,
+    ask: &Ask,
     commits: &mut Vec<UpgradeCommit>,
 ) -> Result<Slot, AppError> {
+    let (options, by) = (ask.options, ask.by);
     if !is_live(run.status) {
         return Ok(Slot::Decided(UpgradeResult::Ended));
     }

@@ -23,6 +23,21 @@ fn moved(run: &str, epoch: u64, at: Millis) -> UpgradeCommit {
     }
 }
 
+/// `run`'s migration failed.
+fn failed(run: &str, epoch: u64, at: Millis) -> UpgradeCommit {
+    UpgradeCommit {
+        run_id: run.into(),
+        epoch,
+        to: None,
+        audit: vec![AuditEntry {
+            run_id: Some(run.into()),
+            kind: "upgrade failed".into(),
+            data: json!({"error": "migrate trapped"}),
+        }],
+        at,
+    }
+}
+
 /// The outcome of a group of one.
 fn only(outcomes: crate::store::Result<Vec<crate::store::Result<()>>>) -> crate::store::Result<()> {
     let mut outcomes = outcomes.unwrap();
@@ -107,24 +122,13 @@ fn a_group_of_upgrades_is_one_flush_and_a_lost_claim_is_left_out_alone() {
                 .unwrap()
         })
         .collect();
-    let failed = UpgradeCommit {
-        run_id: "r3".into(),
-        epoch: claims[2].epoch,
-        to: None,
-        audit: vec![AuditEntry {
-            run_id: Some("r3".into()),
-            kind: "upgrade failed".into(),
-            data: json!({"error": "migrate trapped"}),
-        }],
-        at: 11,
-    };
     let synced = store.synced_commits();
     let outcomes = store
         .commit_upgrades(&[
             moved("r1", claims[0].epoch, 11),
             // A claim another holder has since replaced.
             moved("r2", claims[1].epoch - 1, 11),
-            failed,
+            failed("r3", claims[2].epoch, 11),
         ])
         .unwrap();
     assert_eq!(
@@ -178,18 +182,7 @@ fn a_failed_migration_is_audited_even_when_its_claim_was_lost_meanwhile() {
         .unwrap();
     // The upgrade's claim runs out while it migrates; a worker takes the run.
     let (worker, _) = claim(&mut store, 1_011).expect("the lapsed claim is taken");
-    let failed = UpgradeCommit {
-        run_id: "r1".into(),
-        epoch: u.epoch,
-        to: None,
-        audit: vec![AuditEntry {
-            run_id: Some("r1".into()),
-            kind: "upgrade failed".into(),
-            data: json!({"error": "migrate trapped"}),
-        }],
-        at: 1_012,
-    };
-    only(store.commit_upgrades(&[failed])).unwrap();
+    only(store.commit_upgrades(&[failed("r1", u.epoch, 1_012)])).unwrap();
     assert_eq!(audit_of(&store, "r1").last().unwrap(), "upgrade failed");
     assert!(
         claim(&mut store, 1_013).is_none(),
