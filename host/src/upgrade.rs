@@ -82,9 +82,9 @@ struct Ask<'a> {
 /// Where one run of a group stands before the group's commit.
 enum Slot {
     Decided(UpgradeResult),
-    /// Claimed: its end is `commits[i]`; `Some(error)` when its migration
-    /// failed.
-    Claimed(usize, Option<String>),
+    /// Claimed: its end is the group's next commit, in order; `Some(error)`
+    /// when its migration failed.
+    Claimed(Option<String>),
 }
 
 fn upgrade_group(app: &mut App, run_ids: &[String], ask: &Ask) -> Result<Vec<Upgraded>, AppError> {
@@ -106,14 +106,15 @@ fn upgrade_group(app: &mut App, run_ids: &[String], ask: &Ask) -> Result<Vec<Upg
         vec![]
     } else {
         app.store.commit_upgrades(&commits)?
-    };
+    }
+    .into_iter();
     Ok(slots
         .into_iter()
         .map(|(upgraded, slot)| {
             let result = match slot {
                 Slot::Decided(result) => result,
-                Slot::Claimed(i, failed) => {
-                    match std::mem::replace(&mut outcomes[i], Ok(())) {
+                Slot::Claimed(failed) => {
+                    match outcomes.next().expect("one outcome per commit") {
                         Ok(()) => failed.map_or(UpgradeResult::Upgraded, UpgradeResult::Failed),
                         // Its claim ran out while the group migrated, and a
                         // worker took the run.
@@ -263,7 +264,7 @@ fn plan_one(
         audit: vec![audit],
         at: now,
     });
-    Ok(Slot::Claimed(commits.len() - 1, failed))
+    Ok(Slot::Claimed(failed))
 }
 
 /// Runs the target version's `migrate` on the run's state.

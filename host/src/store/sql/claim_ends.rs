@@ -150,14 +150,19 @@ pub(super) fn release(
 ) -> Result<()> {
     write(conn, &format!("releasing run {run_id}"), |tx| {
         check_claim(tx, run_id, epoch)?;
-        tx.prepare_cached(
-            "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| stmt.execute([run_id]))
-        .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
+        drop_lease(tx, run_id)?;
         for entry in rows {
             audit::insert(tx, entry, at)?;
         }
         Ok(())
     })
+}
+
+/// Clears a run's lease inside the caller's transaction, which has checked
+/// the claim.
+pub(super) fn drop_lease(tx: &Connection, run_id: &str) -> Result<()> {
+    tx.prepare_cached("UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.execute([run_id]))
+        .ctx_with(|| format!("releasing the lease on run {run_id}"))?;
+    Ok(())
 }

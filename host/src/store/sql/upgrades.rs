@@ -79,13 +79,7 @@ fn end_upgrade(tx: &Connection, u: &UpgradeCommit) -> Result<()> {
         (None, Err(StoreError::LostClaim { .. })) => {}
         (_, Err(e)) => return Err(e),
         (Some(to), Ok(())) => move_run(tx, u, to)?,
-        (None, Ok(())) => {
-            tx.prepare_cached(
-                "UPDATE runs SET lease_owner = NULL, lease_expires = NULL WHERE run_id = ?1",
-            )
-            .and_then(|mut stmt| stmt.execute([run_id]))
-            .ctx_with(|| format!("releasing run {run_id}"))?;
-        }
+        (None, Ok(())) => super::claim_ends::drop_lease(tx, run_id)?,
     }
     audit::insert_all(tx, &u.audit, u.at)
 }
