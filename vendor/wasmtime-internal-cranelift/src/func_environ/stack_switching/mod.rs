@@ -1,3 +1,0 @@
-mod control_effect;
-pub(crate) mod fatpointer;
-pub(crate) mod instructions;
