@@ -21,6 +21,9 @@ WAKEFUL_TEST_POSTGRES=$(scripts/postgres.sh)
 export WAKEFUL_TEST_POSTGRES
 echo "== PostgreSQL for the tests: $WAKEFUL_TEST_POSTGRES"
 
+echo "== vendor/: the published crates plus vendor/patches, nothing else"
+scripts/vendor.sh --check
+
 echo "== format"
 cargo fmt --all --check
 cargo fmt --manifest-path agents/Cargo.toml --all --check

@@ -41,6 +41,7 @@ mod logs;
 mod manners;
 mod migrate_store;
 mod operator;
+mod paging;
 mod pg_cluster;
 mod pg_proxy;
 mod race;

@@ -1,9 +1,12 @@
 //! Each sandbox limit proven with a real hostile guest (agents/testing/),
 //! and the budgets that park a run instead of letting it loop.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 
 use crate::harness::Env;
+use crate::paging::{Swap, page_out, swapped_bytes};
 
 /// One attempt per step, so a failing step parks its run at once.
 const STRICT: &str = "[limits]\nmax_attempts = 1\nfuel_per_step = 300000000\nmemory_mib = 32\nstep_deadline_ms = 8000\nclaim_ms = 20000\n";
@@ -239,6 +242,65 @@ fn no_memory_outlives_a_step() {
             );
         }
     }
+}
+
+#[test]
+fn a_page_swapped_out_during_a_step_is_reset_before_the_slot_is_reused() {
+    // A step writes a secret on 64 scattered pages and spins until its
+    // deadline while the test pushes the process's memory out to swap, as
+    // memory pressure would: at the reset that follows, the written pages
+    // are in swap, not in memory. The next run in that pool slot scans its
+    // whole linear memory for the secret and must find none.
+    let env = Env::sqlite(
+        "swapped",
+        "[limits]\nmax_attempts = 1\nfuel_per_step = 1000000000000\nstep_deadline_ms = 3000\nclaim_ms = 20000\n",
+    );
+    let _swap = Swap::enable(&env.dir.join("swapfile"), 256);
+    env.deploy("hostile", &["kv"]);
+    // The scan finds the secret where it is.
+    assert_eq!(
+        hostile(&env, "seen", "secret_seen")["state"],
+        json!({"secrets": 64})
+    );
+    env.ok(&[
+        "start",
+        "hostile",
+        "--id",
+        "writer",
+        "--input",
+        r#"{"mode":"secret"}"#,
+    ]);
+    let mut work = env.command(&["work"]).spawn().unwrap();
+    let pid = work.id();
+    let mut most_swapped = 0;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while env.show("writer")["status"] != "parked" {
+        assert!(Instant::now() < deadline, "the writer never ended");
+        assert!(page_out(pid), "`work` exited while the writer was stepping");
+        most_swapped = most_swapped.max(swapped_bytes(pid));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        most_swapped >= 256 << 10,
+        "the process never had its 64 pages in swap ({most_swapped} bytes)"
+    );
+    parked_with(&env.show("writer"), "deadline");
+    env.ok(&[
+        "start",
+        "hostile",
+        "--id",
+        "snoop",
+        "--input",
+        r#"{"mode":"snoop"}"#,
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while env.show("snoop")["status"] != "done" {
+        assert!(Instant::now() < deadline, "the snooping run never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = work.kill();
+    let _ = work.wait();
+    assert_eq!(env.show("snoop")["state"], json!({"secrets": 0}));
 }
 
 #[test]

@@ -15,6 +15,9 @@
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
 //! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
 //! | `memory` | done; state `{"data", "bss", "scattered"}`: a static that starts at 7 and one that starts at 0, each incremented, and a byte incremented on each of 64 pages with a clean page between each two, summed (8, 1 and 64 unless memory outlived an earlier call) |
+//! | `secret` | writes a secret at the start of each of the 64 scattered pages of `memory`, then loops forever without touching them (a test pushes the process's pages out to swap meanwhile) |
+//! | `secret_seen` | writes that secret, then done like `snoop` (64: the scan sees what is there) |
+//! | `snoop` | done; state `{"secrets"}`: how many pages of the whole linear memory start with that secret |
 //! | `ok` | done with "ok" |
 
 use std::collections::HashMap;
@@ -110,6 +113,19 @@ impl Agent for Hostile {
             "memory" => {
                 *state = memory();
                 Ok(Step::done("counted"))
+            }
+            "secret" => {
+                write_secret();
+                spin()
+            }
+            "secret_seen" => {
+                write_secret();
+                *state = json!({"secrets": count_secrets()});
+                Ok(Step::done("wrote and found the secret"))
+            }
+            "snoop" => {
+                *state = json!({"secrets": count_secrets()});
+                Ok(Step::done("snooped"))
             }
             "ok" => Ok(Step::done("ok")),
             other => Err(format!(
@@ -211,4 +227,53 @@ fn files() -> Value {
     };
     let env: HashMap<String, String> = std::env::vars().collect();
     json!({"read_dir": read_dir, "env": env})
+}
+
+/// The secret's two words, each kept as a mask and a key so that neither the
+/// module's data nor its code holds the secret itself: only the pages written
+/// by `secret` do. They are compared as values in wasm locals, never through
+/// linear memory, so the scan cannot find its own copy.
+const SECRET_MASKS: [u64; 2] = [0x5a5a_5a5a_5a5a_5a5a, 0xa5a5_a5a5_a5a5_a5a5];
+const SECRET_KEYS: [u64; 2] = [0x2d3b_313f_3c2f_3671, 0xd6c0_c6d7_c0d1_84d5];
+
+fn secret_word(i: usize) -> u64 {
+    black_box(SECRET_MASKS[i]) ^ black_box(SECRET_KEYS[i])
+}
+
+/// Writes the secret at the start of 64 pages, one in two, of `SCATTERED`
+/// (whose first page need not start on a page boundary).
+fn write_secret() {
+    let first = (PAGE - SCATTERED.as_ptr() as usize % PAGE) % PAGE;
+    for i in 0..SCATTERED_PAGES {
+        let page = &SCATTERED[first + 2 * i * PAGE..];
+        for (w, word) in [secret_word(0), secret_word(1)].into_iter().enumerate() {
+            for k in 0..8 {
+                page[8 * w + k].store((word >> (8 * k)) as u8, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Pages of the whole linear memory (the first excepted: address 0 is not
+/// readable from Rust) that start with the secret.
+#[allow(unsafe_code)]
+fn count_secrets() -> u64 {
+    let bytes = core::arch::wasm32::memory_size(0) * 65536;
+    let mut found = 0;
+    for start in (PAGE..bytes).step_by(PAGE) {
+        let words = start as *const u64;
+        // SAFETY: `start` and `start + 8` lie below the memory's size, and
+        // linear memory is readable everywhere below it; the reads are
+        // volatile so that none is assumed from what the program wrote.
+        let (a, b) = unsafe {
+            (
+                std::ptr::read_volatile(words),
+                std::ptr::read_volatile(words.add(1)),
+            )
+        };
+        if a == secret_word(0) && b == secret_word(1) {
+            found += 1;
+        }
+    }
+    found
 }
