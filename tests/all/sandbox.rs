@@ -69,6 +69,18 @@ fn a_step_past_its_deadline_is_stopped() {
 }
 
 #[test]
+fn fuel_stops_work_a_compiler_hoisted_out_of_a_branch_that_never_runs() {
+    // Each pass of the guest's loop enters an inner loop whose never-taken
+    // branch holds ~1,000 pure operations. Were they hoisted out of the
+    // branch unmetered, the step would do ~50 times the work its fuel pays
+    // for, and its deadline, not its fuel, would stop it.
+    let config = "[limits]\nmax_attempts = 1\nfuel_per_step = 2000000000\nstep_deadline_ms = 30000\nclaim_ms = 60000\n";
+    let env = Env::new("hoist", config);
+    env.deploy("hostile", &["kv"]);
+    parked_with(&hostile(&env, "hoist", "hoist"), "fuel");
+}
+
+#[test]
 fn guest_output_is_bounded() {
     let env = Env::new("chatty", STRICT);
     env.deploy("hostile", &["kv"]);

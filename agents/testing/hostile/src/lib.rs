@@ -15,6 +15,7 @@
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
 //! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
 //! | `memory` | done; state `{"data", "bss", "scattered"}`: a static that starts at 7 and one that starts at 0, each incremented, and a byte incremented on each of 64 pages with a clean page between each two, summed (8, 1 and 64 unless memory outlived an earlier call) |
+//! | `hoist` | loops forever; each pass enters an inner loop whose never-taken branch holds ~1,000 pure operations a compiler may hoist out of it (fuel must still stop it) |
 //! | `secret` | writes a secret at the start of each of the 64 scattered pages of `memory`, then loops forever without touching them (a test pushes the process's pages out to swap meanwhile) |
 //! | `secret_seen` | writes that secret, then done like `snoop` (64: the scan sees what is there) |
 //! | `snoop` | done; state `{"secrets"}`: how many pages of the whole linear memory start with that secret |
@@ -114,6 +115,7 @@ impl Agent for Hostile {
                 *state = memory();
                 Ok(Step::done("counted"))
             }
+            "hoist" => hoist(),
             "secret" => {
                 write_secret();
                 spin()
@@ -145,6 +147,76 @@ fn spin() -> ! {
         // The optimizer cannot see through black_box, so the loop stays.
         n = black_box(n.wrapping_add(1));
     }
+}
+
+/// Cranelift may move pure computation out of a loop, even out of a branch
+/// that never runs; fuel is charged where the branch is. A step whose
+/// passes each did that work unmetered would run for far longer than its
+/// fuel allows: the fuel stop must come first.
+fn hoist() -> ! {
+    let mut a = black_box(1u64);
+    loop {
+        a = a.wrapping_add(1);
+        let mut i = 0u32;
+        while i < black_box(1) {
+            if black_box(false) {
+                black_box(heavy(a));
+            }
+            i += 1;
+        }
+    }
+}
+
+/// ~1,000 dependent pure operations on `x`, unrolled (no loop, no call).
+#[inline(always)]
+fn heavy(x: u64) -> u64 {
+    let mut h = x;
+    macro_rules! round {
+        () => {
+            h = (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ x).rotate_left(17);
+        };
+    }
+    macro_rules! x16 {
+        () => {
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+            round!();
+        };
+    }
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    x16!();
+    h
 }
 
 fn membomb() -> Result<Step, String> {
