@@ -110,7 +110,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         .build()
         .context("cannot start the async runtime")?;
     let listener = runtime
-        .block_on(tokio::net::TcpListener::bind(&listen))
+        .block_on(api::bind(&listen))
         .with_context(|| format!("cannot listen on {listen}"))?;
     let addr: SocketAddr = listener.local_addr()?;
     let hosts = AllowedHosts::new(addr, &app.config.api.allowed_hosts);

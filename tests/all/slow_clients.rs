@@ -138,7 +138,7 @@ fn trickle(conn: &mut TcpStream, answers: &mut Vec<String>) -> bool {
         _ => return false,
     }
     match conn.write(b" ") {
-        Ok(_) => true,
+        Ok(n) => n == 1,
         Err(e) => e.kind() == ErrorKind::WouldBlock,
     }
 }
@@ -268,6 +268,10 @@ fn a_flood_of_slow_connections_from_one_address_leaves_answer_links_callbacks_an
     );
     let opened = flood.opened();
     let answers = flood.stop();
+    eprintln!(
+        "the flood opened {opened} connections; {} of those closed were read an answer",
+        answers.len()
+    );
 
     // The flood's connections were closed, each with an answer naming the
     // limit it broke.

@@ -17,8 +17,8 @@
 //!   closes that client's longest-waiting one (429). A flood from one
 //!   address keeps that many slots and no more, its oldest making way for
 //!   its newest, so a request from the same address that arrives whole (a
-//!   program sharing loopback with the flood) is read and handled before
-//!   the flood's newer connections could reach it.
+//!   program sharing loopback with the flood) is read before that many
+//!   newer connections could be counted after it.
 //! - **In all.** Past `max_connections`, a new connection closes the
 //!   longest-waiting one of the client with the most waiting (503): a
 //!   client loses a connection to a newcomer only while no other client
@@ -35,8 +35,8 @@
 //!
 //! The accept loop (`listener.rs`) takes connections from the kernel as
 //! they come, so a fast request never queues there behind slow ones, and a
-//! connection is counted here from the first run of its task, which reads
-//! and handles a request that has arrived whole in that same run.
+//! connection is counted here from the first run of its task, which goes
+//! on to read what has arrived of its request in that same run.
 
 use std::cmp::Reverse;
 use std::collections::HashMap;

@@ -35,6 +35,32 @@ const SWEEP: Duration = Duration::from_millis(250);
 /// How often what the rules closed is logged, when they closed anything.
 const REPORT: Duration = Duration::from_secs(10);
 
+/// Connections the kernel may queue for the accept loop. The loop takes
+/// them as they come, but a burst of connections (a flood reopening what
+/// the rules closed) can outrun it; past the queue, the kernel drops a
+/// connection's first packet and its client tries again a second later.
+const BACKLOG: u32 = 1024;
+
+/// Listens on `listen` (`host:port`; the first address it names that can
+/// be bound) with room for [`BACKLOG`] connections in the kernel's queue.
+pub async fn bind(listen: &str) -> io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(listen).await? {
+        let socket = match addr {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(addr).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, "the address names no host")
+    }))
+}
+
 /// Serves the API on `listener` until `shutdown` completes, then lets the
 /// requests in flight finish.
 pub async fn serve(

@@ -53,7 +53,7 @@ use serde::de::DeserializeOwned;
 use crate::app::App;
 pub use error::ApiError;
 pub use guard::AllowedHosts;
-pub use listener::serve;
+pub use listener::{bind, serve};
 pub use metrics::Counters;
 use pool::{Pace, Pool};
 
