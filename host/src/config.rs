@@ -131,7 +131,7 @@ impl Default for RetentionConfig {
 }
 
 /// The HTTP API of `wakeful serve`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ApiConfig {
     /// Address to listen on, e.g. `127.0.0.1:7070`; `--listen` and
@@ -153,6 +153,97 @@ pub struct ApiConfig {
     /// `callback` tool hands out. Unset: `serve` uses its listen address,
     /// `work` `http://` and `listen` (or `127.0.0.1:7070`).
     pub public_url: Option<String>,
+    /// Connections `serve` holds open at once, each a file descriptor. A
+    /// new one past it closes a connection that waits on its client (the
+    /// longest-waiting one of the client with the most); while none waits,
+    /// new ones wait in the kernel's queue.
+    pub max_connections: usize,
+    /// Connections one client (an IPv4 address, or an IPv6 /64) may have
+    /// waiting on it: sending a request, reading an answer, or idle between
+    /// requests. A new one past it closes that client's longest-waiting one,
+    /// answered 429 when it was sending a request. Behind a proxy every
+    /// client has the proxy's address: raise it there.
+    pub max_connections_per_client: usize,
+    /// Of `max_connections`, the connections each of two kinds of request
+    /// keeps from the other: links (answer links, callback links,
+    /// `/v1/health`, the pages' static files) and the rest (operator calls,
+    /// the console). Requests of one kind hold at most `max_connections -
+    /// reserved_connections` connections from their headers to their
+    /// answer; one more is answered 503.
+    pub reserved_connections: usize,
+    /// Bytes a second a connection the server waits on must move on
+    /// average (the request it sends, or the answer it reads) once it has
+    /// waited `slow_grace_ms`; a slower one is closed, answered 408 when it
+    /// was sending a request.
+    pub min_bytes_per_s: u64,
+    /// How long a connection may wait on its client before
+    /// `min_bytes_per_s` applies: also how long an idle connection is kept.
+    pub slow_grace_ms: u64,
+    /// How long a client has to send a request's headers.
+    pub header_timeout_ms: u64,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            listen: None,
+            token: None,
+            tokens: BTreeMap::new(),
+            allowed_hosts: Vec::new(),
+            public_url: None,
+            max_connections: 512,
+            max_connections_per_client: 64,
+            reserved_connections: 128,
+            min_bytes_per_s: 256,
+            slow_grace_ms: 5_000,
+            header_timeout_ms: 10_000,
+        }
+    }
+}
+
+impl ApiConfig {
+    /// The connection limits: each kind keeps its reserve, one client
+    /// cannot hold more than the server, and no rule is turned off.
+    fn check_connections(&self) -> Result<(), String> {
+        let max = self.max_connections;
+        if !(4..=1 << 20).contains(&max) {
+            return Err(format!(
+                "api.max_connections must be between 4 and 1048576, got {max}"
+            ));
+        }
+        if !(1..=max).contains(&self.max_connections_per_client) {
+            return Err(format!(
+                "api.max_connections_per_client must be between 1 and api.max_connections \
+                 ({max}), got {}",
+                self.max_connections_per_client
+            ));
+        }
+        if self.reserved_connections > max / 2 {
+            return Err(format!(
+                "api.reserved_connections ({}) must be at most half of api.max_connections \
+                 ({max}): each of the two kinds of request keeps that many from the other",
+                self.reserved_connections
+            ));
+        }
+        if self.min_bytes_per_s == 0 {
+            return Err(
+                "api.min_bytes_per_s must be at least 1 (bytes a second a connection \
+                 the server waits on must move)"
+                    .into(),
+            );
+        }
+        for (name, ms) in [
+            ("slow_grace_ms", self.slow_grace_ms),
+            ("header_timeout_ms", self.header_timeout_ms),
+        ] {
+            if !(100..=600_000).contains(&ms) {
+                return Err(format!(
+                    "api.{name} must be between 100 and 600000, got {ms}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Sandbox limits and run budgets.
@@ -401,6 +492,7 @@ impl Config {
             );
         }
         self.cache.check()?;
+        self.api.check_connections()?;
         self.check_api_tokens()?;
         if let Some(url) = &self.api.public_url
             && !(url.starts_with("http://") || url.starts_with("https://"))

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use crate::api::admission::{self, Admission};
 use crate::api::pool::{Opener, Pool};
 use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
@@ -109,7 +110,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         .build()
         .context("cannot start the async runtime")?;
     let listener = runtime
-        .block_on(tokio::net::TcpListener::bind(&listen))
+        .block_on(api::bind(&listen))
         .with_context(|| format!("cannot listen on {listen}"))?;
     let addr: SocketAddr = listener.local_addr()?;
     let hosts = AllowedHosts::new(addr, &app.config.api.allowed_hosts);
@@ -178,6 +179,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     }
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
     let limits = BodyLimits::of(&config);
+    let connections = Arc::new(Admission::new(admission::Limits::of(&config.api)));
     let open: Opener = Box::new(move || {
         let app = App::open(&dir, config.clone())?;
         app.share_runtime(engine.clone());
@@ -190,6 +192,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         counters,
         limits,
         wakeup,
+        connections,
     });
     let damage = {
         let integrity = integrity.clone();

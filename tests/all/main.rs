@@ -47,6 +47,7 @@ mod pg_proxy;
 mod race;
 mod sandbox;
 mod serve_process;
+mod slow_clients;
 mod tools;
 mod triggers;
 mod upgrade;

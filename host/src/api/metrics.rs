@@ -111,5 +111,38 @@ pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResp
     );
     let _ = writeln!(text, "# TYPE wakeful_runs_due_claimed gauge");
     let _ = writeln!(text, "wakeful_runs_due_claimed {due_claimed}");
+    connections(&mut text, &state.connections);
     Ok(([(CONTENT_TYPE, "text/plain; version=0.0.4")], text))
+}
+
+/// The API's connections: open now, and closed or refused by each rule of
+/// [`admission`](super::admission).
+fn connections(text: &mut String, admission: &super::admission::Admission) {
+    let (waiting, handled) = admission.open();
+    let _ = writeln!(
+        text,
+        "# HELP wakeful_api_connections Connections open now: waiting on their client \
+         (sending a request, reading an answer, idle) or handled."
+    );
+    let _ = writeln!(text, "# TYPE wakeful_api_connections gauge");
+    let _ = writeln!(
+        text,
+        "wakeful_api_connections{{state=\"waiting\"}} {waiting}"
+    );
+    let _ = writeln!(
+        text,
+        "wakeful_api_connections{{state=\"handled\"}} {handled}"
+    );
+    let _ = writeln!(
+        text,
+        "# HELP wakeful_api_connections_closed_total Connections closed, or requests refused \
+         (refused_kind_full), under the [api] connection limits, by limit."
+    );
+    let _ = writeln!(text, "# TYPE wakeful_api_connections_closed_total counter");
+    for (rule, n) in admission.closed.by_rule() {
+        let _ = writeln!(
+            text,
+            "wakeful_api_connections_closed_total{{limit=\"{rule}\"}} {n}"
+        );
+    }
 }

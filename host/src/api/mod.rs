@@ -10,6 +10,10 @@
 //! for JSON bodies); then its handler. Whatever refuses it, the answer is
 //! a JSON error ([`error::json_errors`] catches the framework's own).
 //!
+//! Connections are shared by the rules of [`admission`]: a minimum data
+//! rate, a cap per client, and a reserve for each kind of request, so that
+//! no client starves the others ([`listener`] runs them).
+//!
 //! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
 //! tokio's blocking pool through [`blocking`], each operation on an app of
 //! its own from the [`pool`], so a slow one never holds up the others.
@@ -17,24 +21,27 @@
 //! - [`error`]: the one error type and its status mapping.
 //! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer tokens and
 //!   who each names.
+//! - [`admission`]: who holds the connections; [`listener`]: the accept
+//!   loop and each connection's task.
 //! - [`pool`]: the handlers' store connections.
 //! - [`logging`]: one log event per request, capability tokens redacted.
 //! - [`runs`], [`agents`], [`approvals`], [`callbacks`], [`ops`],
 //!   [`metrics`]: the handlers.
 
+pub mod admission;
 mod agents;
 pub(crate) mod approvals;
 pub mod auth;
 mod callbacks;
 pub mod error;
 pub mod guard;
+mod listener;
 pub mod logging;
 pub mod metrics;
 mod ops;
 pub mod pool;
 mod runs;
 
-use std::future::Future;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
@@ -42,11 +49,11 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
 use serde::de::DeserializeOwned;
-use tokio::net::TcpListener;
 
 use crate::app::App;
 pub use error::ApiError;
 pub use guard::AllowedHosts;
+pub use listener::{bind, serve};
 pub use metrics::Counters;
 use pool::{Pace, Pool};
 
@@ -65,6 +72,8 @@ pub struct ApiState {
     /// Rung after every change the API makes, so that idle workers of this
     /// process look for due runs at once.
     pub wakeup: Arc<crate::wakeup::Wakeup>,
+    /// The open connections and the rules on who holds them.
+    pub connections: Arc<admission::Admission>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -165,67 +174,6 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .with_state(state)
 }
 
-/// Serves the API on `listener` until `shutdown` completes, then lets the
-/// requests in flight finish.
-pub async fn serve(
-    listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    state: Arc<ApiState>,
-) -> std::io::Result<()> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    use hyper_util::server::graceful::GracefulShutdown;
-
-    let app = router(state);
-    // A client that opens connections and trickles its headers holds a
-    // slot for at most HEADER_TIMEOUT; past MAX_CONNECTIONS, new ones wait
-    // in the kernel's backlog instead of taking file descriptors.
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    let graceful = GracefulShutdown::new();
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
-            () = &mut shutdown => break,
-        };
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                // Out of file descriptors, a connection reset before it was
-                // taken: nothing to answer; look again shortly.
-                Err(_) => {
-                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let mut http = hyper::server::conn::http1::Builder::new();
-        http.timer(TokioTimer::new())
-            .header_read_timeout(HEADER_TIMEOUT);
-        // Handlers that record who called (callback links) read the peer's
-        // address from the request.
-        let router = app.clone();
-        let service = hyper::service::service_fn(move |mut request: Request<_>| {
-            request
-                .extensions_mut()
-                .insert(axum::extract::ConnectInfo(peer));
-            tower_service::Service::call(&mut router.clone(), request)
-        });
-        let conn = http.serve_connection(TokioIo::new(stream), service);
-        let conn = graceful.watch(conn);
-        tokio::spawn(async move {
-            let _ = conn.await;
-            drop(slot);
-        });
-    }
-    graceful.shutdown().await;
-    Ok(())
-}
-
-/// Connections the API serves at once.
-const MAX_CONNECTIONS: usize = 512;
-/// How long a client has to send a request's headers.
-const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// How long an answer or callback link's request may take, body included:
 /// the routes a client without a token can send a body to.
 const PUBLIC_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);

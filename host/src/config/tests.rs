@@ -199,3 +199,48 @@ fn the_cache_bound_has_a_default_and_zero_is_refused() {
     assert!(err.contains("cache.max_bytes"), "{err}");
     assert!(Config::parse("[cache]\nmax_bytes = -1\n").is_err());
 }
+
+#[test]
+fn connection_limits_default_safely_and_bad_ones_are_refused_by_name() {
+    let c = Config::parse("").unwrap();
+    assert_eq!(
+        (
+            c.api.max_connections,
+            c.api.max_connections_per_client,
+            c.api.reserved_connections,
+            c.api.min_bytes_per_s,
+            c.api.slow_grace_ms,
+            c.api.header_timeout_ms
+        ),
+        (512, 64, 128, 256, 5_000, 10_000)
+    );
+    for (text, what) in [
+        (
+            "[api]\nmax_connections = 2\n",
+            "api.max_connections must be between 4",
+        ),
+        (
+            "[api]\nmax_connections_per_client = 0\n",
+            "api.max_connections_per_client must be between 1 and api.max_connections (512), got 0",
+        ),
+        (
+            "[api]\nmax_connections = 100\nreserved_connections = 60\n",
+            "api.reserved_connections (60) must be at most half of api.max_connections (100)",
+        ),
+        (
+            "[api]\nmin_bytes_per_s = 0\n",
+            "api.min_bytes_per_s must be at least 1",
+        ),
+        (
+            "[api]\nslow_grace_ms = 5\n",
+            "api.slow_grace_ms must be between 100 and 600000, got 5",
+        ),
+        (
+            "[api]\nheader_timeout_ms = 0\n",
+            "api.header_timeout_ms must be between",
+        ),
+    ] {
+        let err = Config::parse(text).unwrap_err();
+        assert!(err.contains(what), "{text}: {err}");
+    }
+}
