@@ -43,6 +43,7 @@ mod migrate_store;
 mod operator;
 mod pg_cluster;
 mod pg_proxy;
+mod power_cut;
 mod race;
 mod sandbox;
 mod serve_process;
