@@ -31,8 +31,10 @@
 //! truncation (number: the new length), `S` a flush of the file and `D`
 //! of a directory (number: the log's length when the flush began: it
 //! covers the records before that), `C` a file created, `U` a file
-//! deleted, `M` a mark (data: text; the tests write theirs, and a failpoint
-//! writes `failpoint <point>` just before it kills the process).
+//! deleted, `K` a directory made (the data directory or a parent of it),
+//! `E` the directory holding the path flushed (number: as for `S`), `M`
+//! a mark (data: text; the tests write theirs, and a failpoint writes
+//! `failpoint <point>` just before it kills the process).
 //!
 //! The `-shm` file is not recorded: SQLite keeps it in shared memory and
 //! rebuilds it from the WAL when it finds no other process using the file,
@@ -164,6 +166,19 @@ pub fn deleted(path: &[u8], dir_flush: bool) {
     if dir_flush {
         append(b'D', parent(path), position(), &[]);
     }
+}
+
+/// A directory made (the data directory, or one of its parents).
+pub fn made_dir(path: &std::path::Path) {
+    use std::os::unix::ffi::OsStrExt;
+    append(b'K', path.as_os_str().as_bytes(), 0, &[]);
+}
+
+/// The directory holding `path` flushed, by a call that began at log
+/// position `covers`: `path`'s entry is on disk.
+pub fn entry_flushed(path: &std::path::Path, covers: u64) {
+    use std::os::unix::ffi::OsStrExt;
+    append(b'E', path.as_os_str().as_bytes(), covers, &[]);
 }
 
 /// A mark in the log, at this moment of the history.

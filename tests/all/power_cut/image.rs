@@ -9,7 +9,9 @@
 //! whole, kept in part (torn: each 512-byte sector of it written or not,
 //! a sector never half-written), or lost; each creation or deletion not
 //! flushed is kept or not, in order for one name. A flush of one file does
-//! nothing for another. The `-shm` file is never on disk in a meaningful
+//! nothing for another. A directory made for the data directory is on
+//! disk once the directory holding it is flushed; until then a cut may
+//! take it, and every file in it, away. The `-shm` file is never on disk in a meaningful
 //! state: SQLite rebuilds it.
 
 use std::collections::BTreeMap;
@@ -71,6 +73,9 @@ pub struct Replay<'l> {
     next: usize,
     inodes: Vec<Inode>,
     names: BTreeMap<String, Name>,
+    /// Directories made on the way to the data directory: when each was
+    /// made, and whether its entry is on disk for sure.
+    made_dirs: BTreeMap<String, (u64, bool)>,
 }
 
 /// The files a cut leaves, by name, and what it did to the writes.
@@ -89,6 +94,7 @@ impl<'l> Replay<'l> {
             next: 0,
             inodes: vec![],
             names: BTreeMap::new(),
+            made_dirs: BTreeMap::new(),
         }
     }
 
@@ -141,6 +147,14 @@ impl<'l> Replay<'l> {
                     name.pending.push((*at, None));
                 }
             }
+            Record::MakeDir(dir) => {
+                self.made_dirs.insert(dir.clone(), (*at, false));
+            }
+            Record::EntryFlush { dir, covers } => {
+                if let Some((made, on_disk)) = self.made_dirs.get_mut(dir) {
+                    *on_disk |= *made < *covers;
+                }
+            }
             Record::Mark(_) => {}
         }
     }
@@ -157,6 +171,18 @@ impl<'l> Replay<'l> {
     /// The files a power cut now could leave, as `keep` and `rng` choose.
     pub fn cut(&self, keep: Keep, rng: &mut Rng) -> Image {
         let mut image = Image::default();
+        let dir_lost = self.made_dirs.values().filter(|(_, on_disk)| !on_disk).any(|_| {
+            match keep {
+                Keep::Flushed => true,
+                Keep::All => false,
+                Keep::Any | Keep::InOrder => rng.below(2) == 0,
+            }
+        });
+        if dir_lost {
+            // The data directory's entry is gone, and every file in it.
+            image.lost = self.inodes.iter().map(|i| i.pending.len()).sum();
+            return image;
+        }
         for (file, name) in &self.names {
             let entries = match keep {
                 Keep::Flushed => 0,

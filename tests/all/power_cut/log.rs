@@ -41,6 +41,12 @@ pub enum Record {
     },
     Create(String),
     Delete(String),
+    /// A directory made (by its full path): the data directory, or a
+    /// parent of it.
+    MakeDir(String),
+    /// The directory holding a directory made flushed: the entry of the
+    /// one made is on disk if it was made before `covers`.
+    EntryFlush { dir: String, covers: u64 },
     Mark(String),
 }
 
@@ -123,6 +129,11 @@ fn parse(bytes: &[u8], at: usize) -> (Record, usize) {
         b'D' => Record::DirFlush { covers: number },
         b'C' => Record::Create(file),
         b'U' => Record::Delete(file),
+        b'K' => Record::MakeDir(String::from_utf8_lossy(path).to_string()),
+        b'E' => Record::EntryFlush {
+            dir: String::from_utf8_lossy(path).to_string(),
+            covers: number,
+        },
         b'M' => Record::Mark(String::from_utf8_lossy(&bytes[data_at..end]).to_string()),
         other => panic!("unknown record kind {other} at {at} of the power log"),
     };
