@@ -171,13 +171,15 @@ impl<'l> Replay<'l> {
     /// The files a power cut now could leave, as `keep` and `rng` choose.
     pub fn cut(&self, keep: Keep, rng: &mut Rng) -> Image {
         let mut image = Image::default();
-        let dir_lost = self.made_dirs.values().filter(|(_, on_disk)| !on_disk).any(|_| {
-            match keep {
-                Keep::Flushed => true,
-                Keep::All => false,
-                Keep::Any | Keep::InOrder => rng.below(2) == 0,
-            }
-        });
+        let dir_lost =
+            self.made_dirs
+                .values()
+                .filter(|(_, on_disk)| !on_disk)
+                .any(|_| match keep {
+                    Keep::Flushed => true,
+                    Keep::All => false,
+                    Keep::Any | Keep::InOrder => rng.below(2) == 0,
+                });
         if dir_lost {
             // The data directory's entry is gone, and every file in it.
             image.lost = self.inodes.iter().map(|i| i.pending.len()).sum();

@@ -46,7 +46,10 @@ pub enum Record {
     MakeDir(String),
     /// The directory holding a directory made flushed: the entry of the
     /// one made is on disk if it was made before `covers`.
-    EntryFlush { dir: String, covers: u64 },
+    EntryFlush {
+        dir: String,
+        covers: u64,
+    },
     Mark(String),
 }
 

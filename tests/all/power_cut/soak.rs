@@ -89,10 +89,12 @@ fn answer_links(rec: &Recording, server: &Server, n: usize) {
     }
 }
 
-/// `n` cuts: right after each acknowledgement keeping only what was
-/// flushed (an acknowledgement the host made before its flush fails
-/// there), right before each flush keeping any part of what it was about
-/// to flush, and at random; as many as `n` allows. Every
+/// `n` cuts: while the store is being made (before its WAL exists, when
+/// SQLite writes the new file through a rollback journal), eight of each
+/// partial kind at every record; right after each acknowledgement keeping
+/// only what was flushed (an acknowledgement the host made before its
+/// flush fails there), right before each flush keeping any part of what
+/// it was about to flush, and at random; as many as `n` allows. Every
 /// `n / resumes`-th one is also finished by a host.
 fn soak_cuts(log: &Log, n: usize, resumes: usize, seed: u64) -> Vec<Cut> {
     let mut rng = Rng(seed);
@@ -102,6 +104,22 @@ fn soak_cuts(log: &Log, n: usize, resumes: usize, seed: u64) -> Vec<Cut> {
         seed: rng.below(1 << 31),
         resume: false,
     };
+    let making = log
+        .records
+        .iter()
+        .position(|(_, r)| matches!(r, Record::Create(f) if f.ends_with("-wal")))
+        .unwrap_or(0);
+    let mut first = vec![];
+    for at in 1..=making {
+        for keep in [Keep::Any, Keep::InOrder] {
+            first.extend((0..8).map(|seed| Cut {
+                at,
+                keep,
+                seed,
+                resume: false,
+            }));
+        }
+    }
     let mut cuts = vec![];
     for (at, _) in log.marks() {
         cuts.push(cut(at, Keep::Flushed, &mut rng));
@@ -112,6 +130,7 @@ fn soak_cuts(log: &Log, n: usize, resumes: usize, seed: u64) -> Vec<Cut> {
             cuts.push(cut(at, keep, &mut rng));
         }
     }
+    let n = n.saturating_sub(first.len());
     while cuts.len() > n {
         let i = rng.below(cuts.len() as u64) as usize;
         cuts.swap_remove(i);
@@ -122,7 +141,9 @@ fn soak_cuts(log: &Log, n: usize, resumes: usize, seed: u64) -> Vec<Cut> {
         let keep = kinds[rng.below(4) as usize];
         cuts.push(cut(at, keep, &mut rng));
     }
+    cuts.extend(first);
     cuts.sort_by_key(|c| c.at);
+    let n = cuts.len();
     let every = (n / resumes.max(1)).max(1);
     for (i, c) in cuts.iter_mut().enumerate() {
         c.resume = resumes > 0 && i % every == every / 2;
