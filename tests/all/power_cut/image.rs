@@ -7,7 +7,8 @@
 //! file's, or a deleted file's, directory entry only once its directory
 //! was flushed. Anything else may be lost: each write not flushed is kept
 //! whole, kept in part (torn: each 512-byte sector of it written or not,
-//! a sector never half-written), or lost; each creation or deletion not
+//! a sector never half-written; a file it made longer may keep its new
+//! length with zeros where data did not come), or lost; each creation or deletion not
 //! flushed is kept or not, in order for one name. A flush of one file does
 //! nothing for another. A directory made for the data directory is on
 //! disk once the directory holding it is flushed; until then a cut may
@@ -257,6 +258,13 @@ fn apply(contents: &mut Vec<u8>, log: &Log, i: usize, tear: Option<&mut Rng>) {
             let end = at + data.len() as u64;
             let mut sector = at - at % SECTOR;
             let mut tear = tear;
+            // A torn write that made the file longer may leave it longer
+            // whatever of its data is written: the new length is metadata,
+            // written apart from the data (the zeros a file system shows
+            // where its data never came).
+            if tear.as_mut().is_some_and(|rng| rng.below(2) == 0) && contents.len() < end as usize {
+                contents.resize(end as usize, 0);
+            }
             while sector < end {
                 let (from, to) = (sector.max(*at), (sector + SECTOR).min(end));
                 let written = tear.as_mut().is_none_or(|rng| rng.below(2) == 0);

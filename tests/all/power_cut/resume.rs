@@ -55,6 +55,7 @@ pub fn finish(env: &Env, cache: &Path, acks: &Acks) -> Result<(), String> {
     )
     .unwrap();
     let host = host(env, cache);
+    states_match(&host)?;
     for _ in 0..6 {
         let out = host.output(&["work", "--until-idle"]);
         if !out.status.success() {
@@ -69,6 +70,27 @@ pub fn finish(env: &Env, cache: &Path, acks: &Acks) -> Result<(), String> {
     }
     checks::acknowledged_and_whole(&env.sqlite_file(), acks)?;
     ended_right(env, &seen(acks, &world))
+}
+
+/// The state of each of the runs stepped last before the cut is the state
+/// of its last checkpoint, as the host reads them back (checkpoints are
+/// stored as edits of the one before).
+fn states_match(host: &Env) -> Result<(), String> {
+    let last = host.sql_query(
+        "SELECT run_id FROM checkpoints GROUP BY run_id ORDER BY MAX(at) DESC, run_id LIMIT 3",
+    );
+    for row in last {
+        let run = row[0].as_str().unwrap();
+        let history = host.json(&["history", run]);
+        let checkpoint = &history.as_array().unwrap().last().unwrap()["state"];
+        let state = &host.show(run)["state"];
+        if checkpoint != state {
+            return Err(format!(
+                "{run}: its state is {state} and its last checkpoint's {checkpoint}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Times the world saw each (tool, run, key), before the cut and after.
