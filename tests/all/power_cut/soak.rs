@@ -9,12 +9,14 @@ use serde_json::json;
 
 use super::history::{Recording, caller_input, same_file};
 use super::image::{Keep, Replay, Rng};
-use super::log::{Log, Record};
+use super::log::{Change, Log, Record};
 use super::{Cut, cut_at, knob, resume};
 use crate::harness::Env;
 use crate::serve_process::Server;
 
-/// Size: `WAKEFUL_POWER_CUT_RUNS` caller runs on each side (8).
+/// Size: `WAKEFUL_POWER_CUT_RUNS` caller runs on the command line (8),
+/// three times as many through `serve`: enough for its WAL to be copied
+/// into the data file and begun again from its start while it runs.
 fn soak_history(runs: usize) -> Recording {
     let rec = Recording::new("power-cut-soak");
     rec.env.deploy("caller", &["pager", "llm", "kv"]);
@@ -43,7 +45,7 @@ fn soak_history(runs: usize) -> Recording {
         rec.mark(&format!("start {run}"));
         started.push(run);
     };
-    for i in 0..runs {
+    for i in 0..3 * runs {
         let run = format!("s-{i:03}");
         start("caller", run.clone(), caller_input(&run));
     }
@@ -151,6 +153,34 @@ fn soak_cuts(log: &Log, n: usize, resumes: usize, seed: u64) -> Vec<Cut> {
     cuts
 }
 
+/// How many times a WAL was begun again from its start (its header
+/// written over frames of an earlier generation): where a power cut
+/// finds the new header and old frames, or the reverse.
+fn wal_restarts(log: &Log) -> usize {
+    let mut fresh = std::collections::BTreeSet::new();
+    let mut restarts = 0;
+    for (_, record) in &log.records {
+        match record {
+            Record::Create(file) => {
+                fresh.insert(file.clone());
+            }
+            Record::Change {
+                file,
+                change: Change::Write { at, .. },
+            } if file.ends_with("-wal") => {
+                if *at == 0 && !fresh.contains(file) {
+                    restarts += 1;
+                }
+                if *at > 0 {
+                    fresh.remove(file);
+                }
+            }
+            _ => {}
+        }
+    }
+    restarts
+}
+
 /// The log replayed whole, keeping everything, is the files on disk: the
 /// log misses no write.
 fn replays_to_the_files_on_disk(rec: &Recording, log: &Log) {
@@ -178,6 +208,10 @@ fn soak_a_thousand_power_cuts_lose_nothing_acknowledged() {
     let rec = soak_history(runs);
     let log = Log::read(&rec.log);
     replays_to_the_files_on_disk(&rec, &log);
+    assert!(
+        wal_restarts(&log) > 0,
+        "the history never began a WAL again: raise WAKEFUL_POWER_CUT_RUNS"
+    );
     let cuts = soak_cuts(&log, n, resumes, seed);
     eprintln!(
         "power-cut soak: {} records ({} bytes) in {}, {} cuts, seed {seed}",
