@@ -23,6 +23,10 @@
 //! What is held otherwise is pages SQLite spilled from a transaction not
 //! yet committed, which no other connection reads; a crash loses them as
 //! it would lose them in the kernel before a sync.
+//!
+//! In test builds (the `failpoints` feature) it also records each write,
+//! truncation, sync, creation and deletion of a file for the power-cut
+//! tests, when `WAKEFUL_POWER_LOG` asks for it (`crate::power_log`).
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
