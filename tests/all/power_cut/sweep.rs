@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::checks::Acks;
-use super::history::Recording;
+use super::history::{Recording, caller_input};
 use super::image::Keep;
 use super::log::Log;
 use super::{Cut, Finish, cut_at, knob, resume};
@@ -31,17 +31,25 @@ fn cuts_at(at: usize, seed: u64) -> Vec<Cut> {
     .collect()
 }
 
-/// A caller run whose first call (to `llm`, which cannot drop a repeat)
-/// and later calls meet the failpoint; `work` killed there.
+/// A caller run (calls to `pager`, to `llm`, which cannot drop a repeat,
+/// and to `pager`) whose `work` is killed at the failpoint: at the `llm`
+/// call for the points around a call, else at the first step.
 fn tool_history(point: &str) -> Recording {
     let rec = Recording::new(&format!("power-cut-{point}"));
     rec.env.deploy("caller", &["pager", "llm", "kv"]);
-    let run = "c-1";
-    let call =
-        |tool: &str, n: u64| json!({"tool": tool, "args": {"body": {"run": run, "call": n}}});
-    let input = json!({"calls": [call("pager", 1), call("llm", 2), call("pager", 3)]});
-    rec.start("caller", run, &input);
-    let failing = rec.env.clone_with_env("WAKEFUL_FAILPOINT", point);
+    rec.start("caller", "c-1", &caller_input("c-1"));
+    let around_a_call = [
+        "before-intent",
+        "after-intent",
+        "before-result",
+        "after-call",
+    ];
+    let at = if around_a_call.contains(&point) {
+        format!("{point}:k2")
+    } else {
+        point.to_string()
+    };
+    let failing = rec.env.clone_with_env("WAKEFUL_FAILPOINT", &at);
     rec.work_with(&failing, &["work", "--until-idle", "--json"]);
     rec
 }
