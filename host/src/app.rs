@@ -277,12 +277,43 @@ impl App {
 /// the compiled-component cache, whose files the host loads as native
 /// code: anyone who can write there runs code in the host. An existing
 /// directory is left as it is.
+///
+/// A new directory's entry is on disk only once the directory that holds
+/// it is flushed: until then a power cut could take the data directory,
+/// and the store SQLite flushes inside it, away whole. So each directory
+/// made here is flushed into its parent before the call returns.
 pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let made: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .collect();
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+    builder.create(dir)?;
+    #[cfg(feature = "failpoints")]
+    for made in &made {
+        crate::power_log::made_dir(made);
+    }
+    for made in made {
+        flush_entry(made)?;
+    }
+    Ok(())
+}
+
+/// Flushes the directory that holds `path`: `path`'s entry is then on disk.
+fn flush_entry(path: &Path) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    #[cfg(feature = "failpoints")]
+    let covers = crate::power_log::position();
+    std::fs::File::open(parent)?.sync_all()?;
+    #[cfg(feature = "failpoints")]
+    crate::power_log::entry_flushed(path, covers);
+    Ok(())
 }
 
 /// Ids appear in CLI arguments, URLs and audit rows: keep them plain.

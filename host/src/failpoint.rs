@@ -54,6 +54,9 @@ pub fn hit(point: &str, key: &str) {
         None => wanted == point,
     };
     if matches {
+        // A power cut simulated here keeps what was flushed before this
+        // mark (`power_log`).
+        crate::power_log::mark(&format!("failpoint {point}"));
         eprintln!(
             "failpoint {point}:{key}: killing process {}",
             std::process::id()

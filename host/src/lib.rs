@@ -34,6 +34,8 @@ pub mod failpoint;
 pub mod logs;
 pub mod model;
 pub mod packer;
+#[cfg(feature = "failpoints")]
+pub mod power_log;
 pub mod runtime;
 pub mod scaffold;
 pub mod schedule;

@@ -44,6 +44,7 @@ mod operator;
 mod paging;
 mod pg_cluster;
 mod pg_proxy;
+mod power_cut;
 mod race;
 mod sandbox;
 mod serve_process;

@@ -17,7 +17,8 @@ const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// Checks the header of an existing data file before SQLite first opens it
 /// in this process: the magic string, and a length at least what the header
 /// says the database holds (a truncated copy fails here, untouched). A
-/// missing or empty file is fine: it is a new store.
+/// missing or empty file is fine: it is a new store; so is any file with a
+/// rollback journal to undo beside it (see [`rollback_pending`]).
 ///
 /// Only once per file and process: closing any descriptor of a file drops
 /// every POSIX lock the process holds on it, so reading the header while
@@ -56,6 +57,9 @@ fn check_file(path: &Path) -> Result<()> {
     if len == 0 {
         return Ok(());
     }
+    if rollback_pending(path) {
+        return Ok(());
+    }
     let mut header = [0u8; 100];
     let read = file
         .read(&mut header)
@@ -90,6 +94,24 @@ fn check_file(path: &Path) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The first bytes of a SQLite rollback journal that holds a transaction.
+const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+/// Whether SQLite's rollback journal beside the data file holds a
+/// transaction that was cut short: SQLite puts the file back as it was
+/// before reading it. The store is made with such a transaction (before it
+/// switches to its WAL), so a power cut while it is made leaves a file
+/// whose header may be half-written or ahead of its length, which only
+/// the journal can mend.
+fn rollback_pending(path: &Path) -> bool {
+    let mut journal = path.as_os_str().to_owned();
+    journal.push("-journal");
+    let mut magic = [0u8; 8];
+    std::fs::File::open(&journal)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == JOURNAL_MAGIC)
 }
 
 /// Checks the whole store: SQLite's verdict on the file; on PostgreSQL,

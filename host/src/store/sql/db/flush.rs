@@ -66,19 +66,34 @@ impl WalFile {
         if FAIL_FLUSH.with(|f| f.replace(false)) {
             return Err(std::io::Error::other("an injected write-back error"));
         }
-        self.file.sync_data()?;
+        sync_data(&self.file, &self.path)?;
         #[cfg(test)]
         self.flushes
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         // SQLite keeps one WAL file while a connection is open; should it
         // have been replaced all the same, the commit is in the new one.
         match std::fs::metadata(&self.path) {
-            Ok(meta) if meta.ino() != self.inode => File::open(&self.path)?.sync_data(),
+            Ok(meta) if meta.ino() != self.inode => sync_data(&File::open(&self.path)?, &self.path),
             Ok(_) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(e),
         }
     }
+}
+
+/// `fdatasync` of `file`, recorded for the power-cut tests.
+fn sync_data(file: &File, path: &Path) -> std::io::Result<()> {
+    #[cfg(feature = "failpoints")]
+    let covers = crate::power_log::position();
+    file.sync_data()?;
+    #[cfg(feature = "failpoints")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        crate::power_log::flushed(path.as_os_str().as_bytes(), covers);
+    }
+    #[cfg(not(feature = "failpoints"))]
+    let _ = path;
+    Ok(())
 }
 
 thread_local! {

@@ -23,6 +23,10 @@
 //! What is held otherwise is pages SQLite spilled from a transaction not
 //! yet committed, which no other connection reads; a crash loses them as
 //! it would lose them in the kernel before a sync.
+//!
+//! In test builds (the `failpoints` feature) it also records each write,
+//! truncation, sync, creation and deletion of a file for the power-cut
+//! tests, when `WAKEFUL_POWER_LOG` asks for it (`crate::power_log`).
 
 use std::ffi::{CStr, c_int, c_void};
 use std::ptr;
@@ -71,6 +75,7 @@ fn register() -> Result<(), String> {
         zName: NAME.as_ptr(),
         pAppData: unix.cast(),
         xOpen: Some(open),
+        xDelete: Some(delete),
         ..base
     }));
     // SAFETY: `vfs` is leaked, so it outlives every connection.
@@ -105,6 +110,9 @@ struct File {
     /// published (at the next shared-memory lock or barrier): writes go
     /// straight to the file.
     published_next: bool,
+    /// The file's changes, recorded for the power-cut tests.
+    #[cfg(feature = "failpoints")]
+    logged: Option<crate::power_log::Tracked>,
 }
 
 fn inner_offset() -> usize {
@@ -142,6 +150,8 @@ unsafe extern "C" fn open(
             .add(inner_offset())
             .cast::<ffi::sqlite3_file>();
         (*inner).pMethods = ptr::null();
+        #[cfg(feature = "failpoints")]
+        let existed = logging::exists(name);
         let rc = ((*base).xOpen.expect("the unix layer opens files"))(
             base, name, inner, flags, out_flags,
         );
@@ -169,6 +179,8 @@ unsafe extern "C" fn open(
                 start: 0,
                 commit_page_next: false,
                 published_next: false,
+                #[cfg(feature = "failpoints")]
+                logged: logging::opened(name, flags, existed),
             },
         );
         if !main.is_null() {
@@ -196,6 +208,12 @@ unsafe fn flush(file: *mut File) -> c_int {
             #[cfg(test)]
             WAL_WRITES.with(|w| w.set(w.get() + 1));
             rc = write(f.inner, chunk.as_ptr().cast(), chunk.len() as c_int, at);
+            #[cfg(feature = "failpoints")]
+            if rc == ffi::SQLITE_OK
+                && let Some(logged) = &f.logged
+            {
+                logged.wrote(at as u64, chunk);
+            }
             if rc != ffi::SQLITE_OK {
                 break;
             }
@@ -308,7 +326,18 @@ unsafe extern "C" fn write(
             if (*f).is_wal {
                 WAL_WRITES.with(|w| w.set(w.get() + 1));
             }
-            return (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
+            let rc = (methods(inner).xWrite.expect("the unix layer writes"))(inner, buf, n, at);
+            #[cfg(feature = "failpoints")]
+            if rc == ffi::SQLITE_OK
+                && n > 0
+                && let Some(logged) = &(*f).logged
+            {
+                logged.wrote(
+                    at as u64,
+                    std::slice::from_raw_parts(buf.cast(), n as usize),
+                );
+            }
+            return rc;
         }
         let f = &mut *f;
         let bytes = std::slice::from_raw_parts(buf.cast::<u8>(), n as usize);
@@ -358,8 +387,41 @@ macro_rules! method {
 }
 
 method!(read, flushed_then, xRead(buf: *mut c_void, n: c_int, at: i64) -> c_int);
-method!(truncate, flushed_then, xTruncate(size: i64) -> c_int);
-method!(sync, flushed_then, xSync(flags: c_int) -> c_int);
+
+unsafe extern "C" fn truncate(file: *mut ffi::sqlite3_file, size: i64) -> c_int {
+    let rc = flushed_then!(file, xTruncate(size));
+    #[cfg(feature = "failpoints")]
+    // SAFETY: SQLite calls this on its open files.
+    if rc == ffi::SQLITE_OK
+        && let Some(logged) = unsafe { &(*file.cast::<File>()).logged }
+    {
+        logged.truncated(size as u64);
+    }
+    rc
+}
+
+unsafe extern "C" fn sync(file: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
+    // SAFETY: SQLite calls this on its open files.
+    unsafe {
+        let (f, inner) = inner(file);
+        if (*f).is_wal {
+            let rc = flush(f);
+            if rc != ffi::SQLITE_OK {
+                return rc;
+            }
+        }
+        #[cfg(feature = "failpoints")]
+        let covers = crate::power_log::position();
+        let rc = (methods(inner).xSync.expect("the unix layer syncs"))(inner, flags);
+        #[cfg(feature = "failpoints")]
+        if rc == ffi::SQLITE_OK
+            && let Some(logged) = &mut (*f).logged
+        {
+            logged.flushed(covers);
+        }
+        rc
+    }
+}
 method!(file_size, flushed_then, xFileSize(size: *mut i64) -> c_int);
 method!(lock, passed, xLock(level: c_int) -> c_int);
 method!(unlock, flushed_then, xUnlock(level: c_int) -> c_int);
@@ -370,6 +432,74 @@ method!(device_characteristics, passed, xDeviceCharacteristics() -> c_int);
 method!(shm_map, passed, xShmMap(page: c_int, size: c_int, extend: c_int, out: *mut *mut c_void) -> c_int);
 method!(fetch, flushed_then, xFetch(at: i64, n: c_int, out: *mut *mut c_void) -> c_int);
 method!(unfetch, passed, xUnfetch(at: i64, p: *mut c_void) -> c_int);
+
+/// Deletes a file through the base layer; recorded for the power-cut
+/// tests.
+unsafe extern "C" fn delete(
+    vfs: *mut ffi::sqlite3_vfs,
+    name: *const std::ffi::c_char,
+    dir_sync: c_int,
+) -> c_int {
+    // SAFETY: `pAppData` is the base layer (`register`); SQLite passes a
+    // file name.
+    unsafe {
+        let base = (*vfs).pAppData.cast::<ffi::sqlite3_vfs>();
+        let rc = ((*base).xDelete.expect("the unix layer deletes files"))(base, name, dir_sync);
+        #[cfg(feature = "failpoints")]
+        if rc == ffi::SQLITE_OK && !name.is_null() {
+            crate::power_log::deleted(CStr::from_ptr(name).to_bytes(), dir_sync & 1 != 0);
+        }
+        rc
+    }
+}
+
+/// What the power-cut record needs from SQLite's opens.
+#[cfg(feature = "failpoints")]
+mod logging {
+    use std::ffi::{CStr, c_char, c_int};
+    use std::os::unix::ffi::OsStrExt;
+
+    use rusqlite::ffi;
+
+    /// Whether a file SQLite is about to open exists already.
+    ///
+    /// # Safety
+    /// `name` is null or a file name SQLite passes to `xOpen`.
+    pub(super) unsafe fn exists(name: *const c_char) -> bool {
+        if name.is_null() || !crate::power_log::enabled() {
+            return false;
+        }
+        // SAFETY: the caller's promise.
+        let path = unsafe { CStr::from_ptr(name) }.to_bytes();
+        std::path::Path::new(std::ffi::OsStr::from_bytes(path)).exists()
+    }
+
+    /// The record of a file just opened: the data file, its WAL or a
+    /// journal, not temporary files (which no power cut has to keep).
+    ///
+    /// # Safety
+    /// As for [`exists`].
+    pub(super) unsafe fn opened(
+        name: *const c_char,
+        flags: c_int,
+        existed: bool,
+    ) -> Option<crate::power_log::Tracked> {
+        let kept = ffi::SQLITE_OPEN_MAIN_DB
+            | ffi::SQLITE_OPEN_WAL
+            | ffi::SQLITE_OPEN_MAIN_JOURNAL
+            | ffi::SQLITE_OPEN_SUPER_JOURNAL;
+        if name.is_null() || flags & kept == 0 || flags & ffi::SQLITE_OPEN_DELETEONCLOSE != 0 {
+            return None;
+        }
+        // SAFETY: the caller's promise.
+        let path = unsafe { CStr::from_ptr(name) }.to_bytes();
+        let create = flags & ffi::SQLITE_OPEN_CREATE != 0;
+        // The `unix` layer's `isNewJrnl`: its first sync flushes the
+        // directory too.
+        let dir_flush = create && flags & ffi::SQLITE_OPEN_MAIN_DB == 0;
+        crate::power_log::opened(path, create && !existed, dir_flush)
+    }
+}
 
 unsafe extern "C" fn shm_lock(
     file: *mut ffi::sqlite3_file,
