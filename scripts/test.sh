@@ -52,7 +52,8 @@ cargo test --workspace --features wakeful/failpoints -- \
 
 echo "== the store's tests and the end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib store::sql::tests
-WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e
+# The power-cut tests model SQLite's files only, so they ran in the pass above.
+WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e -- --skip power_cut::
 
 echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
 # Ten seconds a target only checks that each still builds and runs clean
