@@ -309,8 +309,8 @@ impl<'a> Worker<'a> {
         self.chainable = version.granted_tools.iter().all(|t| tools.is_held(t));
         let runtime = self.app.runtime()?;
         let store = &self.app.store;
-        let loaded = runtime.load_stored(&run.digest, || {
-            store.agent_bytes(&run.digest).map_err(|e| e.to_string())
+        let loaded = runtime.load_stored(&run.digest, |max| {
+            store.agent_bytes(&run.digest, max).map_err(|e| e.to_string())
         });
         // Compiling a component on a cache miss can outlast the claim: check
         // that no other worker took the run over meanwhile, and renew the

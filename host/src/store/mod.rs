@@ -77,8 +77,9 @@ pub trait Store: Send {
     fn agents(&self) -> Result<Vec<AgentVersion>>;
     /// One version of an agent; `None` picks the highest semver.
     fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>>;
-    /// The component bytes of a deployed version.
-    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>>;
+    /// The component bytes of a deployed version, refused unread when
+    /// they are more than `max_bytes` (`[limits] max_component_mib`).
+    fn agent_bytes(&self, digest: &str, max_bytes: usize) -> Result<Vec<u8>>;
 
     // ---- runs (reads)
     fn create_run(&mut self, run: &NewRun) -> Result<()>;

@@ -36,8 +36,8 @@ impl Store for SqlStore {
         agents::agent(&self.conn, name, version)
     }
 
-    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>> {
-        agents::agent_bytes(&self.conn, digest)
+    fn agent_bytes(&self, digest: &str, max_bytes: usize) -> Result<Vec<u8>> {
+        agents::agent_bytes(&self.conn, digest, max_bytes)
     }
 
     fn create_run(&mut self, run: &NewRun) -> Result<()> {
