@@ -46,6 +46,7 @@ mod pg_proxy;
 mod race;
 mod sandbox;
 mod serve_process;
+mod takeover;
 mod tools;
 mod triggers;
 mod upgrade;
