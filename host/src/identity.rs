@@ -113,16 +113,28 @@ impl Identity {
         let _ = ID.set(id.clone());
         tracing::info!(host = %id, "took this host's id");
         let mut identity = Identity { id, locks };
-        let runs = app.store.release_claims_of(&identity.id, &identity.id, GONE, now)?;
+        // Left to the claims' running out (and the next heartbeat) when it
+        // fails: a store that cannot take this write now is no reason not
+        // to start.
+        if let Err(e) = identity.take_over_at_start(app, now) {
+            tracing::warn!(error = %e, "taking over the claims of hosts that are gone failed");
+        }
+        Ok(identity)
+    }
+
+    /// The claims this id's previous process left, then those of other
+    /// hosts proven gone.
+    fn take_over_at_start(&mut self, app: &mut App, now: Millis) -> Result<()> {
+        let runs = app.store.release_claims_of(&self.id, &self.id, GONE, now)?;
         if !runs.is_empty() {
             tracing::info!(
-                host = %identity.id,
+                host = %self.id,
                 runs = runs.join(","),
                 "took over the claims this host's previous process left"
             );
         }
-        identity.take_over_gone(app)?;
-        Ok(identity)
+        self.take_over_gone(app)?;
+        Ok(())
     }
 
     pub fn id(&self) -> &str {

@@ -20,6 +20,9 @@ use sha2::{Digest, Sha256};
 
 use crate::store::{Result, StoreError, StoreUrl};
 
+/// Tries, 100 ms apart, to take back a lock lost with its session.
+const RETAKE_TRIES: u32 = 30;
+
 /// Where the hosts of one store take their locks, and this process's own.
 pub struct HostLocks {
     place: Place,
@@ -117,7 +120,16 @@ impl HostLocks {
             return Ok(true);
         }
         session.reconnect()?;
-        session.try_lock(id)
+        // Another host may hold it for a moment, taking over the claims
+        // of this one while its heartbeat was silent ([`while_gone`]): a
+        // process that took the id holds it for good.
+        for _ in 0..RETAKE_TRIES {
+            if session.try_lock(id)? {
+                return Ok(true);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Ok(false)
     }
 }
 
