@@ -170,9 +170,9 @@ impl Identity {
             }
             let store: &mut dyn Store = &mut *app.store;
             let by = self.id.as_str();
-            let runs = self.locks.while_gone(&host, || {
-                store.release_claims_of(&host, by, GONE, now)
-            })?;
+            let runs = self
+                .locks
+                .while_gone(&host, || store.release_claims_of(&host, by, GONE, now))?;
             if let Some(runs) = runs.filter(|r| !r.is_empty()) {
                 tracing::info!(
                     from = %host,

@@ -301,7 +301,9 @@ impl<'a> Worker<'a> {
         let runtime = self.app.runtime()?;
         let store = &self.app.store;
         let loaded = runtime.load_stored(&run.digest, |max| {
-            store.agent_bytes(&run.digest, max).map_err(|e| e.to_string())
+            store
+                .agent_bytes(&run.digest, max)
+                .map_err(|e| e.to_string())
         });
         // Compiling a component on a cache miss can outlast the claim: check
         // that no other worker took the run over meanwhile, and renew the

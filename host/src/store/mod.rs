@@ -532,15 +532,25 @@ pub trait Store: Send {
     fn heartbeat(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis) -> Result<()>;
     /// Records that host `id` started at `at` (replacing the row of an
     /// earlier process that had the id), alive as [`heartbeat`](Store::heartbeat) says.
-    fn host_started(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis)
-    -> Result<()>;
+    fn host_started(
+        &mut self,
+        id: &str,
+        kind: &str,
+        listen: Option<&str>,
+        at: Millis,
+    ) -> Result<()>;
     /// The owners of the claims live at `now`, each once.
     fn claim_owners(&self, now: Millis) -> Result<Vec<String>>;
     /// Ends every claim of host `id`, whose process is known to be gone,
     /// with a `takeover` audit row on each run naming `by` and `why`;
     /// returns those runs.
-    fn release_claims_of(&mut self, id: &str, by: &str, why: &str, at: Millis)
-    -> Result<Vec<String>>;
+    fn release_claims_of(
+        &mut self,
+        id: &str,
+        by: &str,
+        why: &str,
+        at: Millis,
+    ) -> Result<Vec<String>>;
     /// The claim on `run_id` that is live at `now`, if any.
     fn live_claim(&self, run_id: &str, now: Millis) -> Result<Option<ClaimedRun>>;
     /// Records that host `id` stopped cleanly at `at`.

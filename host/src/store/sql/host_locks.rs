@@ -69,10 +69,7 @@ impl HostLocks {
     pub fn take(&mut self, id: &str) -> Result<bool> {
         assert!(self.own.is_none(), "a process takes one host id");
         let held = match &mut self.place {
-            Place::Files(dir) => match lock_file(dir, id, true)? {
-                Some(file) => Some(Some(file)),
-                None => None,
-            },
+            Place::Files(dir) => lock_file(dir, id, true)?.map(Some),
             Place::Postgres(session) => session.try_lock(id)?.then_some(None),
         };
         let taken = held.is_some();

@@ -77,29 +77,37 @@ pub(super) fn release_claims_of(
     why: &str,
     at: Millis,
 ) -> Result<Vec<String>> {
-    write(conn, "taking over the claims of a host that is gone", |tx| {
-        let runs: Vec<String> = tx
-            .prepare_cached(
-                "SELECT run_id FROM runs WHERE lease_owner IS NOT NULL \
+    write(
+        conn,
+        "taking over the claims of a host that is gone",
+        |tx| {
+            let runs: Vec<String> = tx
+                .prepare_cached(
+                    "SELECT run_id FROM runs WHERE lease_owner IS NOT NULL \
                  AND (lease_owner = ?1 OR substr(lease_owner, 1, length(?1) + 1) = ?1 || ':') \
                  ORDER BY run_id",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_map([id], |row| row.get(0))?
-                    .collect::<super::db::Result<Vec<String>>>()
-            })
-            .ctx_with(|| format!("listing the claims of host {id}"))?;
-        for run_id in &runs {
-            super::claim_ends::drop_lease(tx, run_id)?;
-            let data = json!({"from": id, "by": by, "why": why});
-            audit::insert_kind(tx, Some(run_id), "takeover", data, at)?;
-        }
-        Ok(runs)
-    })
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_map([id], |row| row.get(0))?
+                        .collect::<super::db::Result<Vec<String>>>()
+                })
+                .ctx_with(|| format!("listing the claims of host {id}"))?;
+            for run_id in &runs {
+                super::claim_ends::drop_lease(tx, run_id)?;
+                let data = json!({"from": id, "by": by, "why": why});
+                audit::insert_kind(tx, Some(run_id), "takeover", data, at)?;
+            }
+            Ok(runs)
+        },
+    )
 }
 
 /// The claim on `run_id` live at `now`, if any.
-pub(super) fn live_claim(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<ClaimedRun>> {
+pub(super) fn live_claim(
+    conn: &Connection,
+    run_id: &str,
+    now: Millis,
+) -> Result<Option<ClaimedRun>> {
     conn.prepare_cached(
         "SELECT run_id, lease_owner, lease_expires FROM runs \
          WHERE run_id = ?1 AND lease_owner IS NOT NULL AND lease_expires > ?2",

@@ -563,7 +563,11 @@ fn a_history_larger_than_an_archive_holds_stays_live_and_reads_whole() {
     assert_eq!(queued(&db), 0, "and r1 is not left queued");
     assert_eq!(store.checkpoints("r1").unwrap().len(), 7);
     assert_eq!(store.ledger("r1").unwrap().len(), 7);
-    assert_eq!(store.audit(Some("r1")).unwrap().len(), 14, "two rows a step");
+    assert_eq!(
+        store.audit(Some("r1")).unwrap().len(),
+        14,
+        "two rows a step"
+    );
     // A run within the bound is packed as before.
     store.create_run(&new_run("r2", t)).unwrap();
     run_steps(&mut store, "r2", 2, true, &mut t);

@@ -229,7 +229,10 @@ fn view(store: &SqlStore) -> Vec<String> {
     }
     let agents = store.agents().unwrap();
     for agent in &agents {
-        out.push(format!("{:?}", store.agent_bytes(&agent.digest, usize::MAX).unwrap()));
+        out.push(format!(
+            "{:?}",
+            store.agent_bytes(&agent.digest, usize::MAX).unwrap()
+        ));
     }
     out.push(format!("{agents:?}"));
     out.push(format!("{:?}", store.kv_page("", None, 100).unwrap()));

@@ -307,6 +307,7 @@ mod claims;
 mod copy;
 mod group;
 mod history;
+mod hosts;
 mod schedules;
 mod schema;
 mod tools;
