@@ -589,3 +589,63 @@ fn an_archive_row_longer_than_any_archive_can_be_is_refused_by_its_length() {
         "{error}"
     );
 }
+
+#[test]
+fn a_history_of_megabytes_reads_back_from_its_archive() {
+    let (db, mut store) = setup("archive-megabytes");
+    let mut t = 1;
+    // States of 1 MiB of text that does not repeat: zstd keeps a window
+    // of its own size for them, which the reader must accept.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut noise = || {
+        (0..1 << 19)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                format!("{:02x}", seed as u8)
+            })
+            .collect::<String>()
+    };
+    let states: Vec<String> = (0..3)
+        .map(|_| json!({ "noise": noise() }).to_string())
+        .collect();
+    for (n, state) in states.iter().enumerate() {
+        t += 1;
+        let (c, wake) = claim(&mut store, t).expect("a due run");
+        let next = if n == 2 {
+            Next::Done {
+                outcome: "fine".into(),
+            }
+        } else {
+            Next::Continue
+        };
+        let mut commit = step(&c, wake, next, vec![], t);
+        commit.state = state.clone();
+        store.commit_step(&commit).unwrap();
+    }
+    assert_eq!(live_rows(&db, "r1"), 0, "packed");
+    let read: Vec<String> = store
+        .checkpoints("r1")
+        .unwrap()
+        .into_iter()
+        .map(|c| c.state)
+        .collect();
+    assert_eq!(read, states);
+}
+
+#[test]
+fn an_archive_asking_for_a_larger_window_than_the_host_writes_is_refused() {
+    let (_db, mut store) = setup("archive-window");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    // One zero byte, in a frame that asks its reader to keep 128 MiB.
+    let mut row = vec![1u8, 0x28, 0xb5, 0x2f, 0xfd, 0x00, 17 << 3];
+    row.extend([(1 | (1 << 1) | (1 << 3)) as u8, 0, 0, 0]);
+    write_archive_row(&store, "r1", &row);
+    let error = store.checkpoints("r1").unwrap_err().to_string();
+    assert!(
+        error.contains("archived history of run r1") && error.contains("too much memory"),
+        "{error}"
+    );
+}
