@@ -110,6 +110,11 @@ impl App {
         })
     }
 
+    /// The data directory this app was opened on.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
     /// The store URL this app was opened with, if one was given.
     pub fn store_url(&self) -> Option<&str> {
         self.config.store_url()

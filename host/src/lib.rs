@@ -9,6 +9,8 @@
 //! - [`store`]: the durable state behind one trait; [`store::sqlite`] is the
 //!   embedded implementation.
 //! - [`worker`]: the step protocol — claim, step, commit or fail.
+//! - [`identity`]: this process's host id, the lock that proves it alive,
+//!   and taking over the claims of hosts proven gone.
 //! - [`tools`]: the gate every tool call takes, and the built-in tools.
 //! - [`waits`]: checking waits and computing when they are due.
 //! - [`schedule`]: agents started at each tick of a cron expression.
@@ -31,6 +33,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod failpoint;
+pub mod identity;
 pub mod logs;
 pub mod model;
 pub mod packer;

@@ -16,6 +16,7 @@ use crate::api::admission::{self, Admission};
 use crate::api::pool::{Opener, Pool};
 use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
 use crate::app::App;
+use crate::identity::Identity;
 use crate::logs::{self, LogFormat};
 use crate::wakeup::Wakeup;
 use crate::worker::Worker;
@@ -126,20 +127,22 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     // Callback links point at this server unless `[api] public_url` says
     // where others reach it.
     let public_url = crate::tools::public_url(&app.config, Some(addr));
-    let host = crate::worker::host_id();
+    // Taken before any worker starts: its claims carry the id.
     let mut beat_app = App::open(data_dir, app.config.clone())?;
+    let identity = Identity::take(&mut beat_app).context("cannot take this host's id")?;
+    let host = identity.id().to_string();
     let listen_at = addr.to_string();
     let now = beat_app.now();
     beat_app
         .store
-        .heartbeat(&host, "serve", Some(&listen_at), now)
+        .host_started(&host, "serve", Some(&listen_at), now)
         .context("cannot record this host in the store")?;
     tracing::info!(host = %host, "host registered");
     {
-        let (stop, host) = (stop.clone(), host.clone());
+        let stop = stop.clone();
         let thread = std::thread::Builder::new()
             .name("heartbeat".into())
-            .spawn(move || heartbeat(beat_app, &host, &listen_at, &stop))
+            .spawn(move || heartbeat(beat_app, identity, &listen_at, &stop))
             .context("cannot start the heartbeat thread")?;
         threads.push(thread);
     }
@@ -261,8 +264,11 @@ fn api_token(app: &App, data_dir: &Path) -> Result<String> {
 }
 
 /// Writes this host's heartbeat every [`HEARTBEAT`] until `stop`, then
-/// records that it stopped cleanly. Forgets hosts long silent.
-fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
+/// records that it stopped cleanly. Keeps the host's id, takes over the
+/// claims of hosts proven gone, and forgets hosts long silent.
+fn heartbeat(mut app: App, mut identity: Identity, listen: &str, stop: &AtomicBool) {
+    let host = identity.id().to_string();
+    let host = host.as_str();
     let mut last = std::time::Instant::now();
     while !stop.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(100));
@@ -270,9 +276,18 @@ fn heartbeat(mut app: App, host: &str, listen: &str, stop: &AtomicBool) {
             continue;
         }
         last = std::time::Instant::now();
+        if let Err(e) = identity.keep() {
+            // Another process is this host now: stopping at once is a
+            // crash like any other, which loses nothing committed.
+            tracing::error!(error = %e, "this host lost its id; stopping");
+            std::process::exit(1);
+        }
         let now = app.now();
         if let Err(e) = app.store.heartbeat(host, "serve", Some(listen), now) {
             tracing::error!(error = %e, "writing this host's heartbeat failed");
+        }
+        if let Err(e) = identity.take_over_gone(&mut app) {
+            tracing::error!(error = %e, "taking over the claims of hosts that are gone failed");
         }
         if let Err(e) = app
             .store

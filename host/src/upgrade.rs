@@ -271,9 +271,9 @@ fn plan_one(
 fn migrate(app: &App, run: &Run, target: &AgentVersion) -> Result<String, String> {
     let runtime = app.runtime().map_err(|e| e.to_string())?;
     let agent = runtime
-        .load_stored(&target.digest, || {
+        .load_stored(&target.digest, |max| {
             app.store
-                .agent_bytes(&target.digest)
+                .agent_bytes(&target.digest, max)
                 .map_err(|e| e.to_string())
         })
         .map_err(|e| format!("cannot load {}@{}: {e}", target.name, target.version))?;

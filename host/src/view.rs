@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
-use crate::store::{Approval, Callback, Checkpoint, InboxItem, Intent, Run, RunStatus, Switch};
+use crate::store::{
+    Approval, Callback, Checkpoint, ClaimedRun, InboxItem, Intent, Run, RunStatus, Switch,
+};
 
 /// JSON text as a value; text that is not JSON as a string.
 pub fn json_or_text(text: &str) -> Value {
@@ -146,6 +148,10 @@ pub struct RunDoc<'a> {
     pub callbacks: &'a [Callback],
     /// `[limits] max_attempts`, to say how many attempts a retry has left.
     pub max_attempts: u32,
+    /// The claim live on the run, if any.
+    pub claim: Option<&'a ClaimedRun>,
+    /// Tools whose calls of unknown outcome the host sends again itself.
+    pub resent_tools: &'a [String],
 }
 
 /// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`.
@@ -158,6 +164,8 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         inbox,
         callbacks,
         max_attempts,
+        claim,
+        resent_tools,
     } = *doc;
     let paused = paused_by(run, switches);
     let pending: Vec<Value> = pending_approvals(run, approvals)
@@ -195,7 +203,8 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         "created_at": rfc3339(run.created_at),
         "updated_at": rfc3339(run.updated_at),
         "pending_approvals": pending,
-        "unknown_outcomes": unknown_outcomes(intents),
+        "claim": claim.map(claim_doc),
+        "unknown_outcomes": unknown_outcomes(&run.run_id, intents, claim, resent_tools),
         "held_events": held_events(inbox),
         "callbacks": callback_links(callbacks),
         "condition": condition(run, switches, max_attempts),
@@ -206,14 +215,88 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
     v
 }
 
-/// Calls the run sent without learning what became of them: an operator
-/// settles each with `wakeful resolve`.
-pub fn unknown_outcomes(intents: &[Intent]) -> Value {
+/// The host whose claim `owner` names: the owner without its thread.
+pub fn claim_host(owner: &str) -> &str {
+    match owner.match_indices(':').nth(1) {
+        Some((at, _)) => &owner[..at],
+        None => owner,
+    }
+}
+
+/// A live claim as the operator reads it: `held by a claim of host H
+/// until T`.
+pub fn claim_text(claim: &ClaimedRun) -> String {
+    format!(
+        "held by a claim of host {} until {}",
+        claim_host(&claim.owner),
+        rfc3339(claim.expires)
+    )
+}
+
+fn claim_doc(claim: &ClaimedRun) -> Value {
+    json!({"owner": claim.owner, "host": claim_host(&claim.owner),
+        "expires_at": rfc3339(claim.expires), "text": claim_text(claim)})
+}
+
+/// What becomes of a call of unknown outcome, and whether an operator
+/// must say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Sent by the step that holds the live claim: it may yet learn.
+    InFlight(String),
+    /// Its tool drops a repeated key: the host sends it again itself.
+    Resent,
+    /// Only an operator can say (`wakeful resolve`).
+    Settle,
+}
+
+impl Fate {
+    pub fn of(intent: &Intent, claim: Option<&ClaimedRun>, resent_tools: &[String]) -> Fate {
+        if let Some(claim) = claim {
+            return Fate::InFlight(claim_text(claim));
+        }
+        if resent_tools.contains(&intent.tool) {
+            return Fate::Resent;
+        }
+        Fate::Settle
+    }
+
+    /// What the operator is told of it, for run `run_id`.
+    pub fn text(&self, run_id: &str, intent: &Intent) -> String {
+        match self {
+            Fate::InFlight(claim) => format!(
+                "sent by the step that holds the run ({claim}); nothing to settle while that \
+                 claim lasts"
+            ),
+            Fate::Resent => format!(
+                "`{}` is idempotent: the host sends it again with the same key at the run's \
+                 next step; nothing to settle",
+                intent.tool
+            ),
+            Fate::Settle => format!(
+                "settle it with `wakeful resolve {run_id} {} --result JSON | --retry | --fail \
+                 REASON`",
+                intent.key
+            ),
+        }
+    }
+}
+
+/// Calls the run sent without learning what became of them, and what
+/// becomes of each ([`Fate`]).
+pub fn unknown_outcomes(
+    run_id: &str,
+    intents: &[Intent],
+    claim: Option<&ClaimedRun>,
+    resent_tools: &[String],
+) -> Value {
     intents
         .iter()
         .map(|i| {
+            let fate = Fate::of(i, claim, resent_tools);
             json!({"key": i.key, "tool": i.tool, "args": json_or_text(&i.args),
-                "sent_at": rfc3339(i.at)})
+                "sent_at": rfc3339(i.at), "settle": fate == Fate::Settle,
+                "next": fate.text(run_id, i)})
         })
         .collect()
 }

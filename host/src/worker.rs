@@ -102,19 +102,10 @@ pub enum StepEnd {
     },
 }
 
-/// This process among the hosts sharing a store: `<hostname>:<pid>`, the
-/// start of the owner of every claim its workers take.
-pub fn host_id() -> String {
-    let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
-    let host = host.trim();
-    let host = if host.is_empty() { "localhost" } else { host };
-    format!("{host}:{}", std::process::id())
-}
-
 /// A worker bound to one process's app.
 pub struct Worker<'a> {
     app: &'a mut App,
-    /// Names this worker in claims: `<host>:<pid>[:<thread>]`.
+    /// Names this worker in claims: `<host id>[:<thread>]`.
     owner: String,
     /// Whether its last claim took as many runs as it could: then more
     /// are likely due, and the next claim goes straight for the lock.
@@ -140,7 +131,7 @@ pub struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     pub fn new(app: &'a mut App) -> Worker<'a> {
-        let host = host_id();
+        let host = crate::identity::host_id();
         let owner = match std::thread::current().name() {
             Some(name) => format!("{host}:{name}"),
             None => host,
@@ -309,8 +300,10 @@ impl<'a> Worker<'a> {
         self.chainable = version.granted_tools.iter().all(|t| tools.is_held(t));
         let runtime = self.app.runtime()?;
         let store = &self.app.store;
-        let loaded = runtime.load_stored(&run.digest, || {
-            store.agent_bytes(&run.digest).map_err(|e| e.to_string())
+        let loaded = runtime.load_stored(&run.digest, |max| {
+            store
+                .agent_bytes(&run.digest, max)
+                .map_err(|e| e.to_string())
         });
         // Compiling a component on a cache miss can outlast the claim: check
         // that no other worker took the run over meanwhile, and renew the

@@ -10,10 +10,10 @@ use crate::api::{RUN, incident};
 use crate::harness::{API_TOKEN, Server};
 
 /// One answer: status, headers (lowercase names) and body.
-struct Answer {
-    status: u16,
+pub struct Answer {
+    pub status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub body: String,
 }
 
 impl Answer {
@@ -62,13 +62,13 @@ fn send(server: &Server, method: &str, path: &str, headers: &[(&str, &str)], bod
 }
 
 /// A signed-in browser: its cookie, and the CSRF token its forms carry.
-struct Browser<'a> {
+pub struct Browser<'a> {
     server: &'a Server,
     cookie: String,
 }
 
 impl<'a> Browser<'a> {
-    fn sign_in(server: &'a Server, token: &str) -> Browser<'a> {
+    pub fn sign_in(server: &'a Server, token: &str) -> Browser<'a> {
         let answer = post_form(server, "/ui/login", &format!("token={token}"), None);
         assert_eq!(answer.status, 303, "{}", answer.body);
         let set = answer.header("set-cookie").expect("a session cookie");
@@ -80,7 +80,7 @@ impl<'a> Browser<'a> {
         Browser { server, cookie }
     }
 
-    fn get(&self, path: &str) -> Answer {
+    pub fn get(&self, path: &str) -> Answer {
         send(self.server, "GET", path, &[("Cookie", &self.cookie)], "")
     }
 

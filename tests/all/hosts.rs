@@ -166,7 +166,7 @@ fn three_hosts_share_runs_and_survive_losing_two() {
     );
 
     // What the killed process held was finished by another process (or
-    // by the host's next one, whose id is another).
+    // by the host's next one).
     let killed_log = committed_steps(&parse_log(&hosts[1].past_logs()[0]));
     let killed_steps: BTreeSet<(String, u64)> = killed_log.into_iter().collect();
     for (run, steps) in &orphaned {
@@ -188,8 +188,11 @@ fn three_hosts_share_runs_and_survive_losing_two() {
             .unwrap_or_else(|| panic!("{id} is not listed: {listed}"))
     };
     assert_eq!(state_of(&terminated_id), "stopped", "{listed}");
-    // Killed, it never said it stopped: it fell silent.
-    assert_eq!(state_of(&killed_id), "silent", "{listed}");
+    // Killed, it never said it stopped: it fell silent, unless its next
+    // process took its id back (once its heartbeat had fallen silent).
+    if hosts[1].id != killed_id {
+        assert_eq!(state_of(&killed_id), "silent", "{listed}");
+    }
     assert_eq!(state_of(&hosts[0].id), "live", "{listed}");
     assert_eq!(state_of(&hosts[1].id), "live", "{listed}");
     eprintln!("total {:.1}s", began.elapsed().as_secs_f64());

@@ -49,6 +49,7 @@ mod race;
 mod sandbox;
 mod serve_process;
 mod slow_clients;
+mod takeover;
 mod tools;
 mod triggers;
 mod upgrade;

@@ -305,8 +305,19 @@ fn a_failing_run_says_it_is_retrying_with_its_attempt_and_error() {
 }
 
 #[test]
-fn work_says_which_claim_it_waits_for_after_a_crash() {
-    let env = Env::new("claim-wait", FAST_LIMITS);
+fn work_takes_over_a_crashed_workers_claim_and_says_which_live_claim_it_waits_for() {
+    let server = FakeServer::start(|r| {
+        if r.path == "/page/slow" {
+            std::thread::sleep(std::time::Duration::from_millis(2000));
+        }
+        Reply::Json(200, json!({"paged": r.path}))
+    });
+    let config = format!(
+        "[limits]\nclaim_ms = 60000\nstep_deadline_ms = 50000\nretry_backoff_ms = 0\n\
+         [tools.pager]\nkind = \"http\"\nurl = \"{}/page\"\ntimeout_ms = 10000\n",
+        server.url
+    );
+    let env = Env::new("claim-wait", &config);
     env.deploy("waiter", &[]);
     env.start("waiter", "cw", json!({"topic": "go"}));
     let crashed = env
@@ -314,14 +325,36 @@ fn work_says_which_claim_it_waits_for_after_a_crash() {
         .output(&["work", "--until-idle"]);
     assert!(!crashed.status.success(), "the failpoint kills the worker");
 
+    // The crashed worker's process is gone: the next takes its claim over
+    // at once rather than waiting a minute for it to run out.
+    let out = env.output(&["work", "--until-idle"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("waiting for run cw"), "{stderr}");
+    assert_eq!(env.show("cw")["status"], "waiting");
+    assert_eq!(rows(&env, "cw", "takeover").len(), 1);
+
+    // A claim whose worker lives is waited for, and said so.
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let calls = json!([{"tool": "pager", "args": {"path": "/slow"}}]);
+    env.start("caller", "m", json!({ "calls": calls }));
+    let mut first = env.command(&["work", "--until-idle"]).spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while server.requests().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the call never came");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let out = env.output(&["work", "--until-idle"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("waiting for run cw: claimed by ") && stderr.contains("s from now"),
+        stderr.contains("waiting for run m: claimed by ") && stderr.contains("s from now"),
         "{stderr}"
     );
-    assert_eq!(env.show("cw")["status"], "waiting");
+    assert!(first.wait().unwrap().success());
+    assert_eq!(env.show("m")["status"], "done");
+    assert!(rows(&env, "m", "takeover").is_empty());
+    assert_eq!(server.requests().len(), 1);
 }
 
 #[test]

@@ -91,9 +91,10 @@ fn store_status(e: &StoreError) -> StatusCode {
         | StoreError::VersionConflict { .. }
         | StoreError::LostClaim { .. }
         | StoreError::Conflict(_) => StatusCode::CONFLICT,
-        StoreError::Db(_) | StoreError::TooNew { .. } | StoreError::Corrupt(_) => {
-            StatusCode::INTERNAL_SERVER_ERROR
-        }
+        StoreError::Db(_)
+        | StoreError::TooNew { .. }
+        | StoreError::Corrupt(_)
+        | StoreError::TooLarge(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

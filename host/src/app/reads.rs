@@ -2,7 +2,7 @@
 
 use super::{App, Result};
 use crate::model::Millis;
-use crate::store::{Approval, Callback, HostRecord, InboxItem, Intent, Run, Switch};
+use crate::store::{Approval, Callback, ClaimedRun, HostRecord, InboxItem, Intent, Run, Switch};
 use crate::view::RunDoc;
 
 /// One run with everything its page shows.
@@ -15,6 +15,11 @@ pub struct RunRecord {
     /// Callback links the run made, oldest first.
     pub callbacks: Vec<Callback>,
     pub max_attempts: u32,
+    /// The claim live on the run when it was read, if any.
+    pub claim: Option<ClaimedRun>,
+    /// Of the tools of `intents`, those configured `idempotent = true`:
+    /// the host sends their calls of unknown outcome again itself.
+    pub resent_tools: Vec<String>,
 }
 
 impl RunRecord {
@@ -27,6 +32,8 @@ impl RunRecord {
             inbox: &self.inbox,
             callbacks: &self.callbacks,
             max_attempts: self.max_attempts,
+            claim: self.claim.as_ref(),
+            resent_tools: &self.resent_tools,
         }
     }
 }
@@ -36,13 +43,22 @@ impl App {
     /// names no run (or a pruned one).
     pub fn run_record(&self, run_id: &str) -> Result<RunRecord> {
         let run = self.run(run_id)?;
+        let intents = self.store.intents(run_id)?;
+        let mut resent_tools: Vec<String> = intents
+            .iter()
+            .filter(|i| self.tools.is_idempotent(&i.tool))
+            .map(|i| i.tool.clone())
+            .collect();
+        resent_tools.dedup();
         Ok(RunRecord {
             approvals: self.store.approvals(run_id)?,
             switches: self.store.switches()?,
-            intents: self.store.intents(run_id)?,
+            intents,
             inbox: self.store.inbox(run_id)?,
             callbacks: self.store.callbacks(run_id)?,
             max_attempts: self.config.limits.max_attempts,
+            claim: self.store.live_claim(run_id, self.now())?,
+            resent_tools,
             run,
         })
     }

@@ -303,7 +303,7 @@ pub fn run(workload: &Workload, runs: usize, mut config: Config) -> Result<Repor
     let before_stepping = reset_peak_rss();
     let t = Instant::now();
     let runtime = app.runtime()?;
-    let loaded = runtime.load_stored(&deployed.agent.digest, || {
+    let loaded = runtime.load_stored(&deployed.agent.digest, |_| {
         Err("the artifact should be cached".into())
     })?;
     let cached_load_ms = ms(t.elapsed());

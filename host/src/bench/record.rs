@@ -432,7 +432,7 @@ fn guest(samples: usize, config: &Config) -> Result<Guest, AppError> {
     }
     .ok_or_else(|| AppError::Invalid(format!("{agent} was not deployed")))?;
     let runtime = app.runtime()?;
-    let loaded = runtime.load_stored(&stored.digest, || {
+    let loaded = runtime.load_stored(&stored.digest, |_| {
         Err("the artifact should be cached".into())
     })?;
     // Warm the instance pool and the guest threads first.

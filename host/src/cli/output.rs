@@ -174,14 +174,17 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
     if let Some(c) = view::condition(run, &record.switches, record.max_attempts) {
         println!("now        {c}");
     }
+    if let Some(claim) = &record.claim {
+        println!("claim      {}", view::claim_text(claim));
+    }
     for i in &record.intents {
+        let fate = view::Fate::of(i, record.claim.as_ref(), &record.resent_tools);
         println!(
-            "unknown    outcome of {} call {} (sent {}): settle it with `wakeful resolve {} {} --result JSON | --retry | --fail REASON`",
+            "unknown    outcome of {} call {} (sent {}): {}",
             i.tool,
             i.key,
             crate::clock::rfc3339(i.at),
-            run.run_id,
-            i.key
+            fate.text(&run.run_id, i)
         );
     }
     if let Some(w) = &run.wake_when {

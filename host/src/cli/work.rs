@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 
 use crate::app::App;
+use crate::identity::Identity;
 use crate::store::ClaimedRun;
 use crate::worker::Worker;
 
@@ -25,8 +26,9 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
     // On standard error, so that `--json` output stays one document a line.
     let waiting = |c: &ClaimedRun, now: u64| {
         eprintln!(
-            "waiting for run {}: claimed by {} until {} ({} s from now); another worker is \
-             stepping it, or a dead worker's claim runs out then",
+            "waiting for run {}: claimed by {} until {} ({} s from now); that host is \
+             stepping it, or, if its process is gone and cannot be proven so, its claim runs \
+             out then",
             c.run_id,
             c.owner,
             crate::clock::rfc3339(c.expires),
@@ -45,6 +47,9 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
             }
         }
     }
+    // Taken before the worker's first claim, which carries the id; held
+    // until the command ends.
+    let mut identity = Identity::take(app).context("cannot take this host's id")?;
     // Declared before the worker, so that it is dropped after it: it then
     // packs what the worker handed it before the command ends.
     let packer = app.start_packer()?;
@@ -59,13 +64,17 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
     }
     // A long-lived worker is a host among those sharing the store
     // (`wakeful hosts`); a `--until-idle` pass is too short to list.
-    let host = crate::worker::host_id();
-    let mut beat_at: Option<std::time::Instant> = None;
+    let host = identity.id().to_string();
+    let now = worker.app().now();
+    worker.app().store.host_started(&host, "work", None, now)?;
+    let mut beat_at = std::time::Instant::now();
     loop {
-        if beat_at.is_none_or(|t| t.elapsed() >= crate::serve::HEARTBEAT) {
+        if beat_at.elapsed() >= crate::serve::HEARTBEAT {
+            identity.keep()?;
             let now = worker.app().now();
             worker.app().store.heartbeat(&host, "work", None, now)?;
-            beat_at = Some(std::time::Instant::now());
+            identity.take_over_gone(worker.app())?;
+            beat_at = std::time::Instant::now();
         }
         worker.until_idle(print, waiting)?;
         std::thread::sleep(std::time::Duration::from_millis(poll_ms));

@@ -222,18 +222,20 @@ impl Runtime {
 
     /// Like [`load`](Self::load) for a stored version whose digest is known:
     /// `bytes` is called only if the agent is compiled neither in this
-    /// process nor on disk, and then its bytes must hash to `digest`.
+    /// process nor on disk, given the most bytes a component may have;
+    /// the bytes must then hash to `digest`.
     pub fn load_stored(
         &self,
         digest: &str,
-        bytes: impl FnOnce() -> Result<Vec<u8>, String>,
+        bytes: impl FnOnce(usize) -> Result<Vec<u8>, String>,
     ) -> Result<Arc<LoadedAgent>, LoadError> {
         self.cache.load(
             &self.linker,
             digest,
             self.limits.max_component_bytes,
             || {
-                let bytes = bytes().map_err(LoadError::Unavailable)?;
+                let bytes =
+                    bytes(self.limits.max_component_bytes).map_err(LoadError::Unavailable)?;
                 // Compiling dwarfs hashing; a wrong digest would file the
                 // artifact under another version's name.
                 let actual = self::digest(&bytes);
@@ -380,16 +382,16 @@ mod tests {
     fn a_stored_version_needs_a_real_digest() {
         let (rt, dir) = runtime();
         let err = rt
-            .load_stored("../../etc/passwd", || Ok(vec![]))
+            .load_stored("../../etc/passwd", |_| Ok(vec![]))
             .unwrap_err();
         assert!(matches!(err, LoadError::Invalid(_)), "{err}");
         let missing = digest(b"gone");
         let err = rt
-            .load_stored(&missing, || Err("not in the store".into()))
+            .load_stored(&missing, |_| Err("not in the store".into()))
             .unwrap_err();
         assert_eq!(err, LoadError::Unavailable("not in the store".into()));
         let err = rt
-            .load_stored(&missing, || Ok(b"\0asm\x0d\0\x01\0".to_vec()))
+            .load_stored(&missing, |_| Ok(b"\0asm\x0d\0\x01\0".to_vec()))
             .unwrap_err();
         assert!(
             matches!(&err, LoadError::Invalid(m) if m.contains("corrupt")),

@@ -41,6 +41,10 @@ pub enum StoreError {
     Conflict(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// A stored value is larger than the limit its read is bounded by: it
+    /// stays stored as it is, unread.
+    #[error("stored data is too large to read: {0}")]
+    TooLarge(String),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

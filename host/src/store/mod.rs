@@ -77,8 +77,9 @@ pub trait Store: Send {
     fn agents(&self) -> Result<Vec<AgentVersion>>;
     /// One version of an agent; `None` picks the highest semver.
     fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>>;
-    /// The component bytes of a deployed version.
-    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>>;
+    /// The component bytes of a deployed version, refused unread when
+    /// they are more than `max_bytes` (`[limits] max_component_mib`).
+    fn agent_bytes(&self, digest: &str, max_bytes: usize) -> Result<Vec<u8>>;
 
     // ---- runs (reads)
     fn create_run(&mut self, run: &NewRun) -> Result<()>;
@@ -526,9 +527,32 @@ pub trait Store: Send {
     -> Result<bool>;
 
     // ---- hosts sharing the store
-    /// Records that the host `id` (`<hostname>:<pid>`, the start of its
-    /// claims' owner) of `kind` (`serve`, `work`) is alive at `at`.
+    /// Records that the host `id` (the start of its claims' owner, see
+    /// `identity.rs`) of `kind` (`serve`, `work`) is alive at `at`.
     fn heartbeat(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis) -> Result<()>;
+    /// Records that host `id` started at `at` (replacing the row of an
+    /// earlier process that had the id), alive as [`heartbeat`](Store::heartbeat) says.
+    fn host_started(
+        &mut self,
+        id: &str,
+        kind: &str,
+        listen: Option<&str>,
+        at: Millis,
+    ) -> Result<()>;
+    /// The owners of the claims live at `now`, each once.
+    fn claim_owners(&self, now: Millis) -> Result<Vec<String>>;
+    /// Ends every claim of host `id`, whose process is known to be gone,
+    /// with a `takeover` audit row on each run naming `by` and `why`;
+    /// returns those runs.
+    fn release_claims_of(
+        &mut self,
+        id: &str,
+        by: &str,
+        why: &str,
+        at: Millis,
+    ) -> Result<Vec<String>>;
+    /// The claim on `run_id` that is live at `now`, if any.
+    fn live_claim(&self, run_id: &str, now: Millis) -> Result<Option<ClaimedRun>>;
     /// Records that host `id` stopped cleanly at `at`.
     fn host_stopped(&mut self, id: &str, at: Millis) -> Result<()>;
     /// Deletes the rows of hosts silent since before `before`; returns how

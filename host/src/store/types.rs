@@ -464,7 +464,8 @@ pub enum PutSchedule {
 /// A process that uses the store, as it last reported itself.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HostRecord {
-    /// `<hostname>:<pid>`: the start of the owner of every claim it takes.
+    /// `<hostname>:h<n>` (`identity.rs`): the start of the owner of every
+    /// claim it takes.
     pub id: String,
     /// `serve` or `work`.
     pub kind: String,

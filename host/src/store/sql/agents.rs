@@ -207,9 +207,28 @@ pub(super) fn agent(
         .transpose()
 }
 
-pub(super) fn agent_bytes(conn: &Connection, digest: &str) -> Result<Vec<u8>> {
-    conn.prepare_cached("SELECT bytes FROM components WHERE digest = ?1")
-        .and_then(|mut stmt| stmt.query_row([digest], |row| row.get(0)).optional())
-        .ctx_with(|| format!("reading the bytes of agent digest {digest}"))?
-        .ok_or_else(|| StoreError::UnknownDigest(digest.to_string()))
+/// The bytes of the component `digest`, read only when they are at most
+/// `max_bytes`: its length is read first, off the row's header.
+pub(super) fn agent_bytes(conn: &Connection, digest: &str, max_bytes: usize) -> Result<Vec<u8>> {
+    let row: Option<(i64, Option<Vec<u8>>)> = conn
+        .prepare_cached(
+            "SELECT CAST(length(bytes) AS BIGINT), \
+             CASE WHEN length(bytes) <= CAST(?2 AS BIGINT) THEN bytes END \
+             FROM components WHERE digest = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row(params![digest, max_bytes.min(i64::MAX as usize)], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()
+        })
+        .ctx_with(|| format!("reading the bytes of agent digest {digest}"))?;
+    match row {
+        None => Err(StoreError::UnknownDigest(digest.to_string())),
+        Some((_, Some(bytes))) => Ok(bytes),
+        Some((length, None)) => Err(StoreError::TooLarge(format!(
+            "the component of agent digest {digest} is {length} bytes, more than the {max_bytes} \
+             bytes a component may have (limits.max_component_mib); raise the limit to run it"
+        ))),
+    }
 }

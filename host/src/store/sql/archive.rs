@@ -39,6 +39,13 @@ mod ended;
 pub(super) use ended::AFTER_READ;
 pub(super) use ended::{pack_after_commit, pack_ended, pack_queued, queue};
 
+#[cfg(test)]
+thread_local! {
+    /// Tests set a smaller bound on the history an archive holds here.
+    pub(super) static HISTORY_BOUND: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// The format of a packed row: this byte, then one zstd frame of the
 /// JSON of [`Packed`], compressed with [`VOCABULARY`] as its dictionary.
 const FORMAT: u8 = 1;
@@ -153,11 +160,15 @@ impl Packed {
             .collect()
     }
 
-    fn encode(&self) -> Result<Vec<u8>> {
+    fn to_json(&self) -> Result<Vec<u8>> {
+        serde_json::to_vec(self)
+            .map_err(|e| StoreError::Corrupt(format!("packing a run's history: {e}")))
+    }
+
+    fn encode(json: &[u8]) -> Result<Vec<u8>> {
         let failed = |e: &dyn std::fmt::Display| {
             StoreError::Corrupt(format!("packing a run's history: {e}"))
         };
-        let json = serde_json::to_vec(self).map_err(|e| failed(&e))?;
         let mut out = vec![FORMAT];
         // One compressor per thread: making one allocates and clears
         // zstd's tables and loads the dictionary, several times the work
@@ -172,7 +183,7 @@ impl Packed {
                     Some(c) => c,
                     None => cell.insert(Compressor::with_dictionary(LEVEL, VOCABULARY)?),
                 };
-                compressor.compress(&json)
+                compressor.compress(json)
             })
             .map_err(|e| failed(&e))?;
         out.extend(frame);
@@ -180,18 +191,10 @@ impl Packed {
     }
 
     fn decode(run_id: &str, bytes: &[u8]) -> Result<Packed> {
-        let damaged = |why: String| {
-            StoreError::Corrupt(format!(
-                "the archived history of run {run_id} cannot be read ({why}); restore the \
-                 store from a backup (`wakeful backup`)"
-            ))
-        };
+        let damaged = |why: String| damaged(run_id, why);
         match bytes.split_first() {
             Some((&FORMAT, frame)) => {
-                let mut json = Vec::new();
-                zstd::stream::read::Decoder::with_dictionary(frame, VOCABULARY)
-                    .and_then(|mut d| d.read_to_end(&mut json))
-                    .map_err(|e| damaged(e.to_string()))?;
+                let json = decompress(frame).map_err(damaged)?;
                 serde_json::from_slice(&json).map_err(|e| damaged(e.to_string()))
             }
             Some((format, _)) => Err(damaged(format!(
@@ -202,14 +205,113 @@ impl Packed {
     }
 }
 
+/// The archive of `run_id` cannot be read, for `why`.
+fn damaged(run_id: &str, why: String) -> StoreError {
+    StoreError::Corrupt(format!(
+        "the archived history of run {run_id} cannot be read ({why}); restore the store \
+         from a backup (`wakeful backup`)"
+    ))
+}
+
+/// The most JSON one archive holds: a history that would be larger stays
+/// in the live tables ([`ArchiveRow::of`]). Reading an archive allocates
+/// no more than this, whatever its row says.
+const MAX_HISTORY: usize = 64 << 20;
+
+fn history_bound() -> usize {
+    #[cfg(test)]
+    if let Some(bound) = HISTORY_BOUND.with(std::cell::Cell::get) {
+        return bound;
+    }
+    MAX_HISTORY
+}
+
+/// The longest row an archive within [`history_bound`] can have: its
+/// format byte and zstd's worst case for that many bytes. A longer row is
+/// refused before it is read.
+fn max_row() -> usize {
+    1 + zstd::zstd_safe::compress_bound(history_bound())
+}
+
+/// The largest window a frame may ask the decoder to keep, as a power of
+/// two. [`LEVEL`] compresses with a window of at most 2^21 bytes; a frame
+/// asking for more than 2^23 was not written by this host, and is refused
+/// before zstd allocates its window.
+const WINDOW_LOG_MAX: u32 = 23;
+
+/// `bytes` as a size a person reads: `64 MiB`, `1 KiB`, `900 bytes`.
+fn shown(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Decompresses an archive's frame, refusing one that declares, or gives,
+/// more than [`history_bound`] bytes: it is streamed through the decoder
+/// and stops one byte past the bound.
+fn decompress(frame: &[u8]) -> std::result::Result<Vec<u8>, String> {
+    let bound = history_bound();
+    let too_large = |what: String| {
+        format!(
+            "it {what} more than {}, the most history an archive holds",
+            shown(bound)
+        )
+    };
+    if let Ok(Some(declared)) = zstd::zstd_safe::get_frame_content_size(frame)
+        && declared > bound as u64
+    {
+        return Err(too_large(format!("says it holds {declared} bytes,")));
+    }
+    let mut decoder = zstd::stream::read::Decoder::with_dictionary(frame, VOCABULARY)
+        .map_err(|e| e.to_string())?;
+    decoder
+        .window_log_max(WINDOW_LOG_MAX)
+        .map_err(|e| e.to_string())?;
+    let mut json = Vec::new();
+    decoder
+        .take(bound as u64 + 1)
+        .read_to_end(&mut json)
+        .map_err(|e| e.to_string())?;
+    if json.len() > bound {
+        return Err(too_large("decompresses to".into()));
+    }
+    Ok(json)
+}
+
+/// The packed data of an archive row read with its length first, so that
+/// a row longer than any archive can be is refused unread.
+fn row_data(run_id: &str, length: i64, data: Option<Vec<u8>>) -> Result<Vec<u8>> {
+    data.ok_or_else(|| {
+        damaged(
+            run_id,
+            format!(
+                "its row is {length} bytes, more than an archive of at most {} of history \
+                 takes",
+                shown(history_bound())
+            ),
+        )
+    })
+}
+
 /// The archived history of `run_id`; empty when it has none.
 pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
-    let bytes: Option<Vec<u8>> = conn
-        .prepare_cached("SELECT data FROM run_archives WHERE run_id = ?1")
-        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+    let row: Option<(i64, Option<Vec<u8>>)> = conn
+        .prepare_cached(
+            "SELECT CAST(length(data) AS BIGINT), \
+             CASE WHEN length(data) <= CAST(?2 AS BIGINT) THEN data END \
+             FROM run_archives WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row(params![run_id, max_row()], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()
+        })
         .ctx_with(|| format!("reading the archived history of run {run_id}"))?;
-    match bytes {
-        Some(bytes) => Packed::decode(run_id, &bytes),
+    match row {
+        Some((length, data)) => Packed::decode(run_id, &row_data(run_id, length, data)?),
         None => Ok(Packed::default()),
     }
 }
@@ -218,9 +320,13 @@ pub(super) fn read(conn: &Connection, run_id: &str) -> Result<Packed> {
 /// row, inside the caller's transaction.
 pub(super) fn pack(tx: &Connection, run_id: &str) -> Result<()> {
     let (mut packed, replacing) = gather(tx, run_id)?;
-    delete_live(tx, run_id)?;
-    let row = ArchiveRow::of(&mut packed)?;
-    store(tx, run_id, row.as_ref(), replacing)
+    match ArchiveRow::of(run_id, &mut packed)? {
+        Packing::Row(row) => {
+            delete_live(tx, run_id)?;
+            store(tx, run_id, row.as_ref(), replacing)
+        }
+        Packing::StaysLive => Ok(()),
+    }
 }
 
 /// The archive of `run_id` with its live rows added, and whether it had
@@ -272,23 +378,44 @@ struct ArchiveRow {
     data: Vec<u8>,
 }
 
+/// What packing a run's history gives.
+enum Packing {
+    /// The archive row to write; none for an empty history.
+    Row(Option<ArchiveRow>),
+    /// Its history is larger than an archive holds ([`history_bound`]):
+    /// it stays in the live tables as it is, its archive row (if any)
+    /// unchanged, and is read from both as before.
+    StaysLive,
+}
+
 impl ArchiveRow {
-    /// The row holding `packed`; none when it is empty.
-    fn of(packed: &mut Packed) -> Result<Option<ArchiveRow>> {
+    /// The row holding `packed`, the history of `run_id`.
+    fn of(run_id: &str, packed: &mut Packed) -> Result<Packing> {
         if packed.is_empty() {
-            return Ok(None);
+            return Ok(Packing::Row(None));
         }
         packed.checkpoints.sort_by_key(|c| c.0);
         packed.audit.sort_by_key(|a| a.0);
+        let json = packed.to_json()?;
+        if json.len() > history_bound() {
+            tracing::warn!(
+                run = run_id,
+                bytes = json.len(),
+                "the history of an ended run is larger than an archive holds ({}); it stays in \
+                 the live tables",
+                shown(history_bound())
+            );
+            return Ok(Packing::StaysLive);
+        }
         let first = packed.audit.first().map(|a| a.0 as i64);
         let last = packed.audit.last().map(|a| a.0 as i64);
         let span = first.zip(last).map(|(first, last)| last - first);
-        Ok(Some(ArchiveRow {
+        Ok(Packing::Row(Some(ArchiveRow {
             first,
             last,
             span,
-            data: packed.encode()?,
-        }))
+            data: Packed::encode(&json)?,
+        })))
     }
 }
 
@@ -317,8 +444,11 @@ pub(super) fn prune(tx: &Connection, run_id: &str) -> Result<()> {
     let mut packed = read(tx, run_id)?;
     packed.checkpoints.clear();
     packed.ledger.clear();
-    let row = ArchiveRow::of(&mut packed)?;
-    store(tx, run_id, row.as_ref(), true)
+    match ArchiveRow::of(run_id, &mut packed)? {
+        Packing::Row(row) => store(tx, run_id, row.as_ref(), true),
+        // Audit rows alone are fewer than the archive they were read from.
+        Packing::StaysLive => Ok(()),
+    }
 }
 
 /// The archived audit rows with ids in `(after, up_to]`, in id order, of
@@ -348,26 +478,29 @@ pub(super) fn audit_between(
     let mut cursor = from;
     let batch = 64_i64;
     loop {
-        let archives: Vec<(String, i64, Vec<u8>)> = conn
+        type Found = (String, i64, i64, Option<Vec<u8>>);
+        let archives: Vec<Found> = conn
             .prepare_cached(
-                "SELECT run_id, first_audit_id, data FROM run_archives \
+                "SELECT run_id, first_audit_id, CAST(length(data) AS BIGINT), \
+                 CASE WHEN length(data) <= CAST(?5 AS BIGINT) THEN data END FROM run_archives \
                  WHERE first_audit_id > ?1 AND first_audit_id <= ?2 AND last_audit_id > ?3 \
                  ORDER BY first_audit_id LIMIT ?4",
             )
             .and_then(|mut stmt| {
-                stmt.query_map(params![cursor, up_to, after as i64, batch], |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                let bound = max_row();
+                stmt.query_map(params![cursor, up_to, after as i64, batch, bound], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
                 })?
                 .collect::<super::db::Result<Vec<_>>>()
             })
             .ctx("reading the archived audit log")?;
         let done = (archives.len() as i64) < batch;
-        for (run_id, first, data) in archives {
+        for (run_id, first, length, data) in archives {
             cursor = first;
             if limit > 0 && rows.len() >= limit && rows[limit - 1].id < first as u64 {
                 return Ok(rows);
             }
-            let packed = Packed::decode(&run_id, &data)?;
+            let packed = Packed::decode(&run_id, &row_data(&run_id, length, data)?)?;
             rows.extend(
                 packed
                     .audit(&run_id, after)

@@ -83,7 +83,7 @@ pub(super) fn encode(base: &str, target: &str) -> Option<String> {
         ops.push(target[literal..].into());
     }
     let edit = serde_json::Value::Array(ops).to_string();
-    (edit.len() < target.len() && decode(base, &edit).as_deref() == Some(target)).then_some(edit)
+    (edit.len() < target.len() && decode(base, &edit).as_deref() == Ok(target)).then_some(edit)
 }
 
 /// The lengths of the start and of the end that `base` and `target` share,
@@ -160,23 +160,47 @@ impl<'b> Starts<'b> {
 
 /// The text that `edit` makes of `base`; `None` if `edit` is not an edit
 /// of `base` (a damaged row).
-pub(super) fn decode(base: &str, edit: &str) -> Option<String> {
-    let ops: Vec<serde_json::Value> = serde_json::from_str(edit).ok()?;
+/// Why an edit gives back no text.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Unfit {
+    /// It is not an edit, or copies bytes `base` does not have, or gives
+    /// back bytes that are not text.
+    Damaged,
+    /// It gives back more than [`MAX_TEXT`] bytes, which no edit the host
+    /// writes does: copies repeated, and edits built on such edits, would
+    /// multiply a state at every checkpoint.
+    TooLarge,
+}
+
+/// The text `edit` turns `base` into, refused past [`MAX_TEXT`] bytes
+/// before they are copied.
+pub(super) fn decode(base: &str, edit: &str) -> Result<String, Unfit> {
+    let ops: Vec<serde_json::Value> = serde_json::from_str(edit).map_err(|_| Unfit::Damaged)?;
     let b = base.as_bytes();
-    let mut out = Vec::with_capacity(base.len() + edit.len());
+    let mut out = Vec::with_capacity((base.len() + edit.len()).min(MAX_TEXT));
     let mut ops = ops.iter();
     while let Some(op) = ops.next() {
-        match op {
-            serde_json::Value::String(text) => out.extend_from_slice(text.as_bytes()),
+        let piece = match op {
+            serde_json::Value::String(text) => text.as_bytes(),
             serde_json::Value::Number(from) => {
-                let from = usize::try_from(from.as_u64()?).ok()?;
-                let len = usize::try_from(ops.next()?.as_u64()?).ok()?;
-                out.extend_from_slice(b.get(from..from.checked_add(len)?)?);
+                let from = usize::try_from(from.as_u64().ok_or(Unfit::Damaged)?)
+                    .map_err(|_| Unfit::Damaged)?;
+                let len = ops.next().and_then(serde_json::Value::as_u64);
+                let len = len
+                    .and_then(|l| usize::try_from(l).ok())
+                    .ok_or(Unfit::Damaged)?;
+                from.checked_add(len)
+                    .and_then(|to| b.get(from..to))
+                    .ok_or(Unfit::Damaged)?
             }
-            _ => return None,
+            _ => return Err(Unfit::Damaged),
+        };
+        if out.len() + piece.len() > MAX_TEXT {
+            return Err(Unfit::TooLarge);
         }
+        out.extend_from_slice(piece);
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).map_err(|_| Unfit::Damaged)
 }
 
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -189,7 +213,7 @@ mod tests {
 
     fn round_trip(base: &str, target: &str) -> Option<String> {
         let edit = encode(base, target)?;
-        assert_eq!(decode(base, &edit).as_deref(), Some(target));
+        assert_eq!(decode(base, &edit).as_deref(), Ok(target));
         Some(edit)
     }
 
@@ -284,7 +308,7 @@ mod tests {
                 target.replace_range(from..to, pieces[next(pieces.len())]);
             }
             if let Some(edit) = encode(&base, &target) {
-                assert_eq!(decode(&base, &edit).as_deref(), Some(&target[..]));
+                assert_eq!(decode(&base, &edit).as_deref(), Ok(&target[..]));
                 edits += 1;
             }
             base = target;
@@ -300,8 +324,8 @@ mod tests {
         let base = r#"{"phase":"triage","input":{"incident":"INC-1","service":"payments-api"}}"#;
         let target = r#"{"phase":"verify","input":{"incident":"INC-1","service":"payments-api"}}"#;
         let edit = encode(base, target).unwrap();
-        assert_eq!(decode("short", &edit), None);
-        assert_eq!(decode(base, "[1,2,{}]"), None);
-        assert_eq!(decode(base, "not json"), None);
+        assert_eq!(decode("short", &edit), Err(Unfit::Damaged));
+        assert_eq!(decode(base, "[1,2,{}]"), Err(Unfit::Damaged));
+        assert_eq!(decode(base, "not json"), Err(Unfit::Damaged));
     }
 }

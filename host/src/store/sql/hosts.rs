@@ -2,10 +2,12 @@
 //! its row at start and at every heartbeat; what each is stepping is read
 //! off the live claims whose owner starts with its id.
 
-use super::db::{Connection, Row, params};
-use super::{Context, clamp_time, write};
+use serde_json::json;
+
+use super::db::{Connection, OptionalExtension, Row, params};
+use super::{Context, audit, clamp_time, write};
 use crate::model::Millis;
-use crate::store::{HostRecord, Result};
+use crate::store::{ClaimedRun, HostRecord, Result};
 
 /// Records that host `id` is alive at `at` (a new row at its first beat).
 pub(super) fn heartbeat(
@@ -26,6 +28,101 @@ pub(super) fn heartbeat(
         .ctx_with(|| format!("recording the heartbeat of host {id}"))?;
         Ok(())
     })
+}
+
+/// Records that host `id` started at `at`: a new row, or the row of a
+/// process that had the id before it, whose start it replaces.
+pub(super) fn started(
+    conn: &mut Connection,
+    id: &str,
+    kind: &str,
+    listen: Option<&str>,
+    at: Millis,
+) -> Result<()> {
+    write(conn, "recording that the host started", |tx| {
+        tx.prepare_cached(
+            "INSERT INTO hosts (id, kind, listen, started_at, heartbeat_at) \
+             VALUES (?1, ?2, ?3, ?4, ?4) \
+             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, listen = excluded.listen, \
+             started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at, \
+             stopped_at = NULL",
+        )
+        .and_then(|mut stmt| stmt.execute(params![id, kind, listen, clamp_time(at)]))
+        .ctx_with(|| format!("recording that host {id} started"))?;
+        Ok(())
+    })
+}
+
+/// The owners of the claims live at `now`, each once.
+pub(super) fn claim_owners(conn: &Connection, now: Millis) -> Result<Vec<String>> {
+    conn.prepare_cached(
+        "SELECT DISTINCT lease_owner FROM runs \
+         WHERE lease_owner IS NOT NULL AND lease_expires > ?1",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_map([clamp_time(now)], |row| row.get(0))?
+            .collect::<super::db::Result<Vec<String>>>()
+    })
+    .ctx("listing the owners of live claims")
+}
+
+/// Ends every claim of host `id` (owned by `id` or `id:<thread>`), with
+/// an audit row on each run naming `by` and `why`; returns those runs.
+/// Only for a host whose process is known to be gone: the claims are
+/// given back as a dead worker's would be once they ran out.
+pub(super) fn release_claims_of(
+    conn: &mut Connection,
+    id: &str,
+    by: &str,
+    why: &str,
+    at: Millis,
+) -> Result<Vec<String>> {
+    write(
+        conn,
+        "taking over the claims of a host that is gone",
+        |tx| {
+            let runs: Vec<String> = tx
+                .prepare_cached(
+                    "SELECT run_id FROM runs WHERE lease_owner IS NOT NULL \
+                 AND (lease_owner = ?1 OR substr(lease_owner, 1, length(?1) + 1) = ?1 || ':') \
+                 ORDER BY run_id",
+                )
+                .and_then(|mut stmt| {
+                    stmt.query_map([id], |row| row.get(0))?
+                        .collect::<super::db::Result<Vec<String>>>()
+                })
+                .ctx_with(|| format!("listing the claims of host {id}"))?;
+            for run_id in &runs {
+                super::claim_ends::drop_lease(tx, run_id)?;
+                let data = json!({"from": id, "by": by, "why": why});
+                audit::insert_kind(tx, Some(run_id), "takeover", data, at)?;
+            }
+            Ok(runs)
+        },
+    )
+}
+
+/// The claim on `run_id` live at `now`, if any.
+pub(super) fn live_claim(
+    conn: &Connection,
+    run_id: &str,
+    now: Millis,
+) -> Result<Option<ClaimedRun>> {
+    conn.prepare_cached(
+        "SELECT run_id, lease_owner, lease_expires FROM runs \
+         WHERE run_id = ?1 AND lease_owner IS NOT NULL AND lease_expires > ?2",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_row(params![run_id, clamp_time(now)], |row| {
+            Ok(ClaimedRun {
+                run_id: row.get(0)?,
+                owner: row.get(1)?,
+                expires: row.get(2)?,
+            })
+        })
+        .optional()
+    })
+    .ctx_with(|| format!("reading the claim on run {run_id}"))
 }
 
 /// Marks host `id` stopped cleanly at `at`.

@@ -23,7 +23,9 @@
 //! - [`audit`]: the append-only audit log;
 //! - [`pages`]: lists a page at a time, and counts, for the API;
 //! - [`sqlite`] and [`postgres`]: opening each database and its schema;
-//! - [`copy`]: copying a whole store into an empty one (`migrate-store`).
+//! - [`copy`]: copying a whole store into an empty one (`migrate-store`);
+//! - [`hosts`] and [`host_locks`]: the hosts sharing the store, and the
+//!   locks that prove each alive.
 //!
 //! Every write runs in one transaction ([`db::write`]).
 
@@ -39,6 +41,7 @@ pub(crate) mod db;
 mod delta;
 mod effects;
 mod health;
+pub mod host_locks;
 mod hosts;
 mod intents;
 pub mod listen;

@@ -45,7 +45,7 @@ pub(super) fn stored_version(url: &str) -> Result<Option<i64>> {
     Ok(Some(version.map_or(0, |row| row.get(0))))
 }
 
-fn connect_only(url: &str) -> Result<(postgres::Client, postgres::Config, String)> {
+pub(super) fn connect_only(url: &str) -> Result<(postgres::Client, postgres::Config, String)> {
     let mut config = postgres::Config::from_str(url).map_err(|e| {
         StoreError::Db(format!(
             "the store URL is not a PostgreSQL connection URL ({e}); \
@@ -87,7 +87,7 @@ pub fn shown_url(url: &str) -> String {
     }
 }
 
-fn describe(e: &postgres::Error) -> String {
+pub(super) fn describe(e: &postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => db.message().to_string(),
         None => {

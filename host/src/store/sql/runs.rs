@@ -381,19 +381,29 @@ pub(super) fn checkpoints(conn: &Connection, run_id: &str) -> Result<Vec<Checkpo
         if row.state_is_edit {
             row.state = previous
                 .as_deref()
+                .ok_or(super::delta::Unfit::Damaged)
                 .and_then(|base| super::delta::decode(base, &row.state))
-                .ok_or_else(|| {
-                    StoreError::Corrupt(format!(
-                        "checkpoint {} of run {run_id} is stored as an edit of the one before, \
-                         which it does not fit; restore the store from a backup (`wakeful backup`)",
-                        row.seq
-                    ))
-                })?;
+                .map_err(|unfit| unfit_edit(run_id, row.seq, unfit))?;
         }
         previous = Some(row.state.clone());
         checkpoints.push(row.into_checkpoint()?);
     }
     Ok(checkpoints)
+}
+
+/// The damage of a checkpoint stored as an edit that gives back no state.
+fn unfit_edit(run_id: &str, seq: u64, unfit: super::delta::Unfit) -> StoreError {
+    let why = match unfit {
+        super::delta::Unfit::Damaged => "which it does not fit".to_string(),
+        super::delta::Unfit::TooLarge => format!(
+            "and would give back more than {} KiB, which no edit the host stores does",
+            super::delta::MAX_TEXT >> 10
+        ),
+    };
+    StoreError::Corrupt(format!(
+        "checkpoint {seq} of run {run_id} is stored as an edit of the one before, {why}; \
+         restore the store from a backup (`wakeful backup`)"
+    ))
 }
 
 /// The columns [`ApprovalRow::from_row`] reads (unqualified, as above).

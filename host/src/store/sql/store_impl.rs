@@ -36,8 +36,8 @@ impl Store for SqlStore {
         agents::agent(&self.conn, name, version)
     }
 
-    fn agent_bytes(&self, digest: &str) -> Result<Vec<u8>> {
-        agents::agent_bytes(&self.conn, digest)
+    fn agent_bytes(&self, digest: &str, max_bytes: usize) -> Result<Vec<u8>> {
+        agents::agent_bytes(&self.conn, digest, max_bytes)
     }
 
     fn create_run(&mut self, run: &NewRun) -> Result<()> {
@@ -537,6 +537,34 @@ impl Store for SqlStore {
 
     fn heartbeat(&mut self, id: &str, kind: &str, listen: Option<&str>, at: Millis) -> Result<()> {
         hosts::heartbeat(&mut self.conn, id, kind, listen, at)
+    }
+
+    fn host_started(
+        &mut self,
+        id: &str,
+        kind: &str,
+        listen: Option<&str>,
+        at: Millis,
+    ) -> Result<()> {
+        hosts::started(&mut self.conn, id, kind, listen, at)
+    }
+
+    fn claim_owners(&self, now: Millis) -> Result<Vec<String>> {
+        hosts::claim_owners(&self.conn, now)
+    }
+
+    fn release_claims_of(
+        &mut self,
+        id: &str,
+        by: &str,
+        why: &str,
+        at: Millis,
+    ) -> Result<Vec<String>> {
+        hosts::release_claims_of(&mut self.conn, id, by, why, at)
+    }
+
+    fn live_claim(&self, run_id: &str, now: Millis) -> Result<Option<ClaimedRun>> {
+        hosts::live_claim(&self.conn, run_id, now)
     }
 
     fn host_stopped(&mut self, id: &str, at: Millis) -> Result<()> {

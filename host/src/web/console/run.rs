@@ -109,6 +109,9 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 @if let Some(c) = view::condition(run, doc.switches, doc.max_attempts) {
                     dt { "Going through" } dd { (c) }
                 }
+                @if let Some(claim) = doc.claim {
+                    dt { "Claim" } dd { (view::claim_text(claim)) " (" (crate::web::page::relative(claim.expires, r.now)) ")" }
+                }
                 dt { "Waits for" } dd { (run.wake_when.as_deref().unwrap_or("nothing")) }
                 dt { "Since" } dd { (time_from_now(run.updated_at, r.now)) }
                 @if let Some(o) = &run.outcome { dt { "Outcome" } dd { (o) } }
@@ -153,8 +156,12 @@ fn body(r: &Read, op: &Operator) -> Markup {
             section aria-labelledby="unknown" {
                 h2 #unknown { "Calls of unknown outcome" }
                 @for i in &r.record.intents {
+                    @let fate = view::Fate::of(i, doc.claim, doc.resent_tools);
                     article {
                         p { code { (i.tool) } " call " code { (i.key) } " was sent " (time_from_now(i.at, r.now)) " and what it did is not known." }
+                        @if fate != view::Fate::Settle {
+                            p.note { (fate.text(&run.run_id, i)) }
+                        } @else {
                         form method="post" action="/ui/act" {
                             (csrf_field(op))
                             input type="hidden" name="run" value=(run.run_id);
@@ -166,6 +173,7 @@ fn body(r: &Read, op: &Operator) -> Markup {
                                 button type="submit" name="action" value="resolve-retry" { "Send it again…" }
                                 button type="submit" name="action" value="resolve-fail" { "It failed…" }
                             }
+                        }
                         }
                     }
                 }

@@ -17,7 +17,7 @@
 
 use super::super::db::{Connection, Isolation, params, write_deferred};
 use super::super::{Context, Result, StoreError};
-use super::{ArchiveRow, delete_live, gather, pack, store};
+use super::{ArchiveRow, Packing, delete_live, gather, pack, store};
 
 #[cfg(test)]
 thread_local! {
@@ -75,7 +75,7 @@ struct Prepared<'a> {
     run_id: &'a str,
     seen: Seen,
     replacing: bool,
-    row: Option<ArchiveRow>,
+    packing: Packing,
 }
 
 /// Packs those of the ended runs `run_ids` that are still queued, and
@@ -136,7 +136,7 @@ fn pack_together(conn: &mut Connection, run_ids: &[&str]) -> Result<usize> {
                 run_id,
                 seen,
                 replacing,
-                row: ArchiveRow::of(&mut packed)?,
+                packing: ArchiveRow::of(run_id, &mut packed)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -162,8 +162,10 @@ fn pack_together(conn: &mut Connection, run_ids: &[&str]) -> Result<usize> {
                     continue;
                 }
                 if seen(tx, p.run_id)? == p.seen {
-                    delete_live(tx, p.run_id)?;
-                    store(tx, p.run_id, p.row.as_ref(), p.replacing)?;
+                    if let Packing::Row(row) = &p.packing {
+                        delete_live(tx, p.run_id)?;
+                        store(tx, p.run_id, row.as_ref(), p.replacing)?;
+                    }
                 } else {
                     pack(tx, p.run_id)?;
                 }

@@ -453,3 +453,199 @@ fn a_store_handle_with_a_packer_hands_it_the_runs_it_ends_and_the_packer_packs_t
     assert_eq!(queued(&db), 0);
     assert_eq!(store.checkpoints("r2").unwrap().len(), 2);
 }
+
+/// A zstd frame that decompresses to `size` zero bytes, made by hand of
+/// 128 KiB blocks that each repeat one byte (four bytes a block): about
+/// 16 KB for 512 MiB. `declared` writes its size into the frame's header,
+/// as the frames the host compresses carry theirs; without it, a reader
+/// learns the size only by decompressing.
+fn zeros_frame(size: u64, declared: bool) -> Vec<u8> {
+    const BLOCK: u64 = 128 << 10;
+    let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd];
+    // The header: an 8-byte content size or none, then a window of 2^17.
+    frame.push(if declared { 0xc0 } else { 0x00 });
+    frame.push(7 << 3);
+    if declared {
+        frame.extend(size.to_le_bytes());
+    }
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(BLOCK);
+        left -= n;
+        // Last-block bit, block type 1 (one byte repeated), its length.
+        let header = u32::from(left == 0) | (1 << 1) | ((n as u32) << 3);
+        frame.extend(&header.to_le_bytes()[..3]);
+        frame.push(0);
+    }
+    frame
+}
+
+/// Replaces the archive row of `run_id` with `data`, behind the store's back.
+fn write_archive_row(store: &SqlStore, run_id: &str, data: &[u8]) {
+    let changed = store
+        .conn
+        .prepare_cached("UPDATE run_archives SET data = ?2 WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.execute(crate::store::sql::db::params![run_id, data]))
+        .unwrap();
+    assert_eq!(changed, 1, "run {run_id} has an archive row");
+}
+
+/// The most memory this process has held at once, in bytes.
+fn peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/self/status");
+    kb << 10
+}
+
+#[test]
+fn an_archive_that_decompresses_past_its_bound_is_refused_by_name_and_others_still_read() {
+    const BOMB: u64 = 512 << 20;
+    // The crafted frames are real zstd: a small one gives back its zeros.
+    assert_eq!(
+        zstd::decode_all(&zeros_frame(300_000, false)[..]).unwrap(),
+        vec![0u8; 300_000]
+    );
+    let (_db, mut store) = setup("archive-bomb");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    store.create_run(&new_run("r2", t)).unwrap();
+    run_steps(&mut store, "r2", 3, true, &mut t);
+    let ordinary = history(&store, "r2");
+
+    for declared in [true, false] {
+        let mut row = vec![1u8];
+        row.extend(zeros_frame(BOMB, declared));
+        assert!(row.len() < 20_000, "{} bytes", row.len());
+        write_archive_row(&store, "r1", &row);
+        let error = store.checkpoints("r1").unwrap_err().to_string();
+        assert!(
+            error.contains("archived history of run r1")
+                && error.contains("more than 64 MiB")
+                && error.contains("backup"),
+            "size declared: {declared}: {error}"
+        );
+        assert!(store.ledger("r1").is_err());
+        // The audit log of every run reads archives too.
+        let error = store.audit(None).unwrap_err().to_string();
+        assert!(error.contains("more than 64 MiB"), "{error}");
+        // What was refused was never held whole.
+        assert!(
+            peak_rss() < BOMB,
+            "the process held {} MiB",
+            peak_rss() >> 20
+        );
+    }
+    // Other runs' archives read as before.
+    assert_eq!(history(&store, "r2"), ordinary);
+    assert_eq!(store.checkpoints("r2").unwrap().len(), 3);
+}
+
+/// Runs `f` with archives holding at most `bytes` of history, on this
+/// thread.
+fn with_history_bound<T>(bytes: usize, f: impl FnOnce() -> T) -> T {
+    super::super::archive::HISTORY_BOUND.with(|b| b.set(Some(bytes)));
+    let out = f();
+    super::super::archive::HISTORY_BOUND.with(|b| b.set(None));
+    out
+}
+
+#[test]
+fn a_history_larger_than_an_archive_holds_stays_live_and_reads_whole() {
+    let (db, mut store) = setup("archive-too-large");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 6, false, &mut t);
+    with_history_bound(1024, || run_steps(&mut store, "r1", 1, true, &mut t));
+    assert!(live_rows(&db, "r1") > 0, "r1's history is kept live");
+    assert_eq!(queued(&db), 0, "and r1 is not left queued");
+    assert_eq!(store.checkpoints("r1").unwrap().len(), 7);
+    assert_eq!(store.ledger("r1").unwrap().len(), 7);
+    assert_eq!(
+        store.audit(Some("r1")).unwrap().len(),
+        14,
+        "two rows a step"
+    );
+    // A run within the bound is packed as before.
+    store.create_run(&new_run("r2", t)).unwrap();
+    run_steps(&mut store, "r2", 2, true, &mut t);
+    assert_eq!(live_rows(&db, "r2"), 0);
+    assert_eq!(store.checkpoints("r2").unwrap().len(), 2);
+}
+
+#[test]
+fn an_archive_row_longer_than_any_archive_can_be_is_refused_by_its_length() {
+    let (_db, mut store) = setup("archive-long-row");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 2, true, &mut t);
+    write_archive_row(&store, "r1", &[1u8; 4096]);
+    let error = with_history_bound(1024, || store.checkpoints("r1").unwrap_err().to_string());
+    assert!(
+        error.contains("archived history of run r1")
+            && error.contains("its row is 4096 bytes")
+            && error.contains("1 KiB"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_history_of_megabytes_reads_back_from_its_archive() {
+    let (db, mut store) = setup("archive-megabytes");
+    let mut t = 1;
+    // States of 1 MiB of text that does not repeat: zstd keeps a window
+    // of its own size for them, which the reader must accept.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut noise = || {
+        (0..1 << 19)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                format!("{:02x}", seed as u8)
+            })
+            .collect::<String>()
+    };
+    let states: Vec<String> = (0..3)
+        .map(|_| json!({ "noise": noise() }).to_string())
+        .collect();
+    for (n, state) in states.iter().enumerate() {
+        t += 1;
+        let (c, wake) = claim(&mut store, t).expect("a due run");
+        let next = if n == 2 {
+            Next::Done {
+                outcome: "fine".into(),
+            }
+        } else {
+            Next::Continue
+        };
+        let mut commit = step(&c, wake, next, vec![], t);
+        commit.state = state.clone();
+        store.commit_step(&commit).unwrap();
+    }
+    assert_eq!(live_rows(&db, "r1"), 0, "packed");
+    let read: Vec<String> = store
+        .checkpoints("r1")
+        .unwrap()
+        .into_iter()
+        .map(|c| c.state)
+        .collect();
+    assert_eq!(read, states);
+}
+
+#[test]
+fn an_archive_asking_for_a_larger_window_than_the_host_writes_is_refused() {
+    let (_db, mut store) = setup("archive-window");
+    let mut t = 1;
+    run_steps(&mut store, "r1", 1, true, &mut t);
+    // One zero byte, in a frame that asks its reader to keep 128 MiB.
+    let mut row = vec![1u8, 0x28, 0xb5, 0x2f, 0xfd, 0x00, 17 << 3];
+    row.extend([(1 | (1 << 1) | (1 << 3)) as u8, 0, 0, 0]);
+    write_archive_row(&store, "r1", &row);
+    let error = store.checkpoints("r1").unwrap_err().to_string();
+    assert!(
+        error.contains("archived history of run r1") && error.contains("too much memory"),
+        "{error}"
+    );
+}

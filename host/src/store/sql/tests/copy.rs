@@ -229,7 +229,10 @@ fn view(store: &SqlStore) -> Vec<String> {
     }
     let agents = store.agents().unwrap();
     for agent in &agents {
-        out.push(format!("{:?}", store.agent_bytes(&agent.digest).unwrap()));
+        out.push(format!(
+            "{:?}",
+            store.agent_bytes(&agent.digest, usize::MAX).unwrap()
+        ));
     }
     out.push(format!("{agents:?}"));
     out.push(format!("{:?}", store.kv_page("", None, 100).unwrap()));
@@ -460,7 +463,7 @@ fn a_schema_6_file_moves_component_bytes_out_of_the_agents_rows() {
         .unwrap();
     }
     let store = SqlStore::open(db.path()).unwrap();
-    assert_eq!(store.agent_bytes("d1").unwrap(), component);
+    assert_eq!(store.agent_bytes("d1", usize::MAX).unwrap(), component);
     let agents = store.agents().unwrap();
     assert_eq!(agents.len(), 1);
     assert_eq!(agents[0].granted_tools, ["kv"]);

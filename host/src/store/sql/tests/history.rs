@@ -116,3 +116,29 @@ fn an_edit_that_no_longer_fits_is_named_as_damage() {
         "{err}"
     );
 }
+
+#[test]
+fn an_edit_that_would_rebuild_a_state_past_its_bound_is_refused_by_name() {
+    let (_db, mut store) = setup("history-bomb");
+    let written = step_through(&mut store, 3, None);
+    // An edit copies ranges of the state before it: 4,096 copies of
+    // checkpoint 1's whole state, in 40 KB. Edits built on edits multiply
+    // again at each checkpoint; the host never stores an edit of a state
+    // over 64 KiB.
+    let copy = format!("0,{}", written[0].len());
+    let edit = format!("[{}]", vec![copy; 4096].join(","));
+    store
+        .conn
+        .prepare_cached(
+            "UPDATE checkpoints SET state = ?2, state_is_edit = 1 WHERE run_id = 'r1' AND seq = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(crate::store::sql::db::params![2, edit]))
+        .unwrap();
+    let err = store.checkpoints("r1").unwrap_err().to_string();
+    assert!(
+        err.contains("checkpoint 2 of run r1") && err.contains("more than 64 KiB"),
+        "{err}"
+    );
+    // The run itself, its current state whole, reads as before.
+    assert_eq!(store.run("r1").unwrap().unwrap().state, written[2]);
+}

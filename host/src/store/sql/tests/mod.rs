@@ -307,6 +307,7 @@ mod claims;
 mod copy;
 mod group;
 mod history;
+mod hosts;
 mod schedules;
 mod schema;
 mod tools;
@@ -459,9 +460,9 @@ fn agent_versions_are_immutable_and_latest_is_highest_semver() {
         .collect();
     assert_eq!(order, ["1.2.0", "1.9.0", "1.10.0"]);
 
-    assert_eq!(store.agent_bytes("d10").unwrap(), b"d10");
+    assert_eq!(store.agent_bytes("d10", 3).unwrap(), b"d10");
     assert!(matches!(
-        store.agent_bytes("nope"),
+        store.agent_bytes("nope", 1 << 20),
         Err(StoreError::UnknownDigest(_))
     ));
     let mut run = new_run("r1", 1);
@@ -575,4 +576,19 @@ fn a_postgres_url_naming_a_missing_schema_makes_it() {
         tables > 10,
         "the store's tables are in the new schema: {tables}"
     );
+}
+
+#[test]
+fn a_component_over_its_limit_is_refused_by_name_unread() {
+    let (_db, mut store) = setup("component-bound");
+    let bytes = vec![7u8; 4096];
+    store
+        .put_agent(&agent_version("big", "1.0.0", "d-big"), &bytes)
+        .unwrap();
+    let err = store.agent_bytes("d-big", 4095).unwrap_err().to_string();
+    assert!(
+        err.contains("d-big") && err.contains("4096 bytes") && err.contains("4095"),
+        "{err}"
+    );
+    assert_eq!(store.agent_bytes("d-big", 4096).unwrap(), bytes);
 }
