@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::api::api_config;
-use crate::compiler::{compile, function_entries};
+use crate::compiler::{age_entries, compile, function_entries, unused_entries};
 use crate::harness::{Env, agent};
 
 fn chmod(path: &Path, mode: u32) {
@@ -85,6 +85,7 @@ fn a_cache_directory_another_user_could_write_is_refused() {
     // A subdirectory of compiled functions another user could write.
     let shard = cache.join("functions/ab");
     std::fs::create_dir_all(&shard).unwrap();
+    chmod(&cache.join("functions"), 0o700);
     chmod(&shard, 0o777);
     let err = refused(&cache, "belongs to uid 0 with mode 0777");
     assert!(err.contains(&shard.display().to_string()), "{err}");
@@ -187,10 +188,37 @@ fn entries(cache: &Path) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
+/// The entries a compile used (found or wrote) since `age_entries` must
+/// each be genuine; and almost every entry was used (a few percent of
+/// wasmtime's keys change from one compile to the next).
+fn check_used_entries_are_genuine(cache: &Path, genuine: &[(PathBuf, Vec<u8>)]) {
+    let unused = unused_entries(cache);
+    assert!(
+        unused.len() * 10 < genuine.len(),
+        "{} of {} entries were not used",
+        unused.len(),
+        genuine.len()
+    );
+    let mut wrong = Vec::new();
+    for (path, bytes) in genuine {
+        let name = path.strip_prefix(cache.join("functions")).unwrap();
+        let used = !unused.contains(&name.to_string_lossy().into_owned());
+        if used && std::fs::read(path).unwrap() != *bytes {
+            wrong.push(path.clone());
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} entries a compile used are not the genuine ones, e.g. {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(3)]
+    );
+}
+
 /// A compile takes no function entry that is not the genuine one of its
 /// key: the artifact made from a cache of entries renamed over each other,
 /// changed, or sealed by another cache is byte for byte a cold compile's,
-/// and each such entry is compiled and written again.
+/// and each such entry it looks up is compiled and written again.
 #[test]
 fn a_compiled_function_renamed_changed_or_foreign_is_not_taken() {
     let env = Env::new("cache-functions", "");
@@ -212,20 +240,25 @@ fn a_compiled_function_renamed_changed_or_foreign_is_not_taken() {
         };
         std::fs::write(path, tampered).unwrap();
     }
+    age_entries(&cache);
     let again = compile(&env, &cache, &wasm);
     assert!(again == cold, "a changed or renamed entry was taken");
-    assert_eq!(entries(&cache), genuine, "refused entries were not written again");
+    check_used_entries_are_genuine(&cache, &genuine);
 
-    // Entries sealed under another cache's key, under the same names.
+    // Entries sealed under another cache's key, under the same names,
+    // found by a deploy through `serve`, which logs each it refuses.
     let other = Env::new("cache-functions-other", "");
     let other_cache = other.dir.join("data/cache");
     compile(&other, &other_cache, &wasm);
-    assert_eq!(function_entries(&other_cache), function_entries(&cache));
+    let mut copied = 0;
     for (path, _) in &genuine {
         let name = path.strip_prefix(&cache).unwrap();
-        std::fs::copy(other_cache.join(name), path).unwrap();
+        if std::fs::copy(other_cache.join(name), path).is_ok() {
+            copied += 1;
+        }
     }
-    assert_ne!(entries(&cache), genuine);
+    assert!(copied * 10 > genuine.len() * 9, "{copied} entries copied");
+    age_entries(&cache);
     let server = env.serve();
     let bytes = std::fs::read(&wasm).unwrap();
     let (status, body) = server.request(
@@ -236,7 +269,7 @@ fn a_compiled_function_renamed_changed_or_foreign_is_not_taken() {
     );
     assert_eq!(status, 201, "{body}");
     server.terminate();
-    assert_eq!(entries(&cache), genuine);
+    check_used_entries_are_genuine(&cache, &genuine);
     let log = env.serve_log();
     assert!(
         log.lines().any(|l| l.contains("refused a compiled function")

@@ -45,6 +45,9 @@ const MAX_MESSAGE_BYTES: usize = 16 << 10;
 /// The most warnings of one child relayed to the host's log.
 const MAX_WARNINGS: usize = 64;
 
+/// The address space the child's allocator reserves at a time.
+const ARENA_RESERVE: &str = "64MiB";
+
 /// How often the host looks whether a child has ended.
 const POLL: Duration = Duration::from_millis(10);
 
@@ -165,6 +168,9 @@ pub(super) fn in_child(
         .arg(memory_bytes.to_string())
         .arg("--address-space-bytes")
         .arg(limits.memory_bytes.to_string())
+        // mimalloc reserves address space a gigabyte at a time by default,
+        // which would count against the limit before it is used.
+        .env("MIMALLOC_ARENA_RESERVE", ARENA_RESERVE)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
