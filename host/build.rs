@@ -157,7 +157,10 @@ fn toolchain(root: &Path) {
     let target = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("toolchain.txt");
     std::fs::write(target, out).unwrap();
     println!("cargo:rerun-if-changed={}", lock_path.display());
-    println!("cargo:rerun-if-changed={}", vendor.join("patches").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        vendor.join("patches").display()
+    );
 }
 
 /// One `[[package]]` of `Cargo.lock`.

@@ -140,7 +140,9 @@ fn first_step(env: &Env, agent: &str, run: &str) -> (String, String) {
 fn refused_in_log(log: &str, file: &Path, reason: &str) -> bool {
     let name = file.file_name().unwrap().to_string_lossy();
     log.lines().any(|line| {
-        line.contains("refused a precompiled agent") && line.contains(&*name) && line.contains(reason)
+        line.contains("refused a precompiled agent")
+            && line.contains(&*name)
+            && line.contains(reason)
     })
 }
 
@@ -272,9 +274,10 @@ fn a_compiled_function_renamed_changed_or_foreign_is_not_taken() {
     check_used_entries_are_genuine(&cache, &genuine);
     let log = env.serve_log();
     assert!(
-        log.lines().any(|l| l.contains("refused a compiled function")
-            && l.contains("another host key")
-            && l.contains(&cache.join("functions").display().to_string())),
+        log.lines()
+            .any(|l| l.contains("refused a compiled function")
+                && l.contains("another host key")
+                && l.contains(&cache.join("functions").display().to_string())),
         "{log}"
     );
 }

@@ -128,7 +128,11 @@ impl Compiles {
 
 impl Drop for Turn<'_> {
     fn drop(&mut self) {
-        let mut running = self.0.running.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut running = self
+            .0
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         *running -= 1;
         self.0.freed.notify_one();
     }
@@ -175,9 +179,7 @@ pub(super) fn in_child(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| {
-            LoadError::Compiler(format!("could not start {}: {e}", exe.display()))
-        })?;
+        .map_err(|e| LoadError::Compiler(format!("could not start {}: {e}", exe.display())))?;
     let ended = supervise(child, limits.timeout)
         .map_err(|e| LoadError::Compiler(format!("waiting for the compiler process: {e}")))?;
     drop(input);
@@ -387,7 +389,10 @@ fn limit_address_space(bytes: u64) -> Result<(), (i32, String)> {
     let failed = unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0;
     if failed {
         let e = std::io::Error::last_os_error();
-        return Err((1, format!("cannot limit the compiler's memory to {bytes} bytes: {e}")));
+        return Err((
+            1,
+            format!("cannot limit the compiler's memory to {bytes} bytes: {e}"),
+        ));
     }
     Ok(())
 }
@@ -457,6 +462,8 @@ mod tests {
         assert!(out_of_memory(
             "failed to compile: Cannot allocate memory (os error 12)"
         ));
-        assert!(!out_of_memory("Invalid input WebAssembly code at offset 12"));
+        assert!(!out_of_memory(
+            "Invalid input WebAssembly code at offset 12"
+        ));
     }
 }

@@ -293,7 +293,8 @@ mod tests {
 
     /// A checked cache directory of its own for one test.
     fn cache(name: &str) -> CacheDir {
-        let dir = std::env::temp_dir().join(format!("wakeful-engine-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("wakeful-engine-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         super::super::cache_dir::open(&dir).unwrap()
     }

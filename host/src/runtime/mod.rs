@@ -61,11 +61,20 @@ use crate::model::{self, AgentInfo, LogLine};
 /// rest is cut off.
 const MAX_GUEST_ERROR_BYTES: usize = 4096;
 
-/// The defaults of the compile limits (`[limits]` in `wakeful.toml`).
-pub const DEFAULT_COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
-pub const DEFAULT_COMPILE_MEMORY_BYTES: u64 = 4 << 30;
+/// How long a compile may take: room for a debug build of the host to
+/// compile a Python or JavaScript agent on two cores busy stepping runs.
+pub const DEFAULT_COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The compiler process's address space: room for a Python or JavaScript
+/// agent's compile, twice over.
+pub const DEFAULT_COMPILE_MEMORY_BYTES: u64 = 2 << 30;
+
+/// One compile at a time: each uses every core, and its memory.
 pub const DEFAULT_COMPILES_AT_ONCE: usize = 1;
-pub const DEFAULT_MAX_FUNCTION_BYTES: usize = 4 << 20;
+
+/// The largest function body compiled: twice the largest of today's
+/// agents (CPython's interpreter loop).
+pub const DEFAULT_MAX_FUNCTION_BYTES: usize = 1 << 20;
 
 /// Limits of every call into a guest, and of the compile cache.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -126,10 +126,15 @@ impl Seal {
                 if n == 0 {
                     Ok(())
                 } else {
-                    Err(format!("the cache's key {} is not 32 bytes long", path.display()))
+                    Err(format!(
+                        "the cache's key {} is not 32 bytes long",
+                        path.display()
+                    ))
                 }
             })
-            .map_err(|e| format!("{e}; delete it to make a new one (the cache is then compiled again)"))?;
+            .map_err(|e| {
+                format!("{e}; delete it to make a new one (the cache is then compiled again)")
+            })?;
         Ok(Seal {
             key_id: key_id(&key),
             key,
@@ -186,7 +191,10 @@ impl Seal {
             return Err(Refusal::BadMac);
         }
         if sealed_key != entry_key {
-            let shown: String = String::from_utf8_lossy(sealed_key).chars().take(200).collect();
+            let shown: String = String::from_utf8_lossy(sealed_key)
+                .chars()
+                .take(200)
+                .collect();
             return Err(Refusal::OtherEntry(shown));
         }
         Ok(contents)
