@@ -1,6 +1,7 @@
 //! The host compiles components in a child process: a compiler that dies
 //! takes nothing of the host's with it, and is named.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -253,7 +254,13 @@ fn another_build_on_the_same_interpreter_compiles_only_what_changed_into_the_sam
         "only {reused} of {} entries were found by the new build",
         before.len()
     );
-    let cold = compile(&env, &env.dir.join("cold"), &incident);
+    // Sealed with the same key, the artifacts are the same bytes if their
+    // code is.
+    let cold_cache = env.dir.join("cold");
+    std::fs::create_dir(&cold_cache).unwrap();
+    std::fs::set_permissions(&cold_cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::copy(warm.join("key"), cold_cache.join("key")).unwrap();
+    let cold = compile(&env, &cold_cache, &incident);
     assert!(
         from_cache == cold,
         "the artifact made with the other build's cache differs from the one compiled cold"

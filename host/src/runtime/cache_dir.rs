@@ -63,8 +63,14 @@ pub(super) fn create_private_dir(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Creates the new file `path`, readable and writable by this user only.
+/// Creates the file `path`, readable and writable by this user only. Its
+/// name is this process's own (its pid is in it): a file already there was
+/// left by a process that had the same pid and died, and is replaced.
 pub(super) fn create_private_file(path: &Path) -> io::Result<fs::File> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
     let mut options = fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

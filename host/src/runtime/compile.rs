@@ -18,7 +18,7 @@
 //! the library compile in their own process, with only the turn, unless they
 //! call [`compile_in_child_processes`].
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
@@ -203,54 +203,81 @@ fn supervise(mut child: Child, timeout: Duration) -> std::io::Result<Ended> {
     std::thread::scope(|scope| {
         scope.spawn(move || relay_warnings(stdout));
         let said = scope.spawn(move || read_bounded(stderr));
-        let deadline = Instant::now() + timeout;
-        let ended = loop {
-            if let Some(status) = child.try_wait()? {
-                break (status, false);
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                // SIGKILL: nothing of the child's work is kept.
-                let _ = child.kill();
-                break (child.wait()?, true);
-            }
-            std::thread::sleep(POLL.min(deadline - now));
-        };
+        let ended = wait_until(&mut child, Instant::now() + timeout);
+        if ended.is_err() {
+            // The readers end when the child's pipes close.
+            let _ = child.kill();
+            let _ = child.wait();
+        }
         let said = said.join().unwrap_or_default();
+        let (status, timed_out) = ended?;
         Ok(Ended {
-            status: ended.0,
-            timed_out: ended.1,
+            status,
+            timed_out,
             said: said.trim().to_string(),
         })
     })
 }
 
+/// The child's exit status, and whether it was killed (SIGKILL: nothing of
+/// its work is kept) for passing `deadline`.
+fn wait_until(child: &mut Child, deadline: Instant) -> std::io::Result<(ExitStatus, bool)> {
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok((status, false));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let _ = child.kill();
+            return Ok((child.wait()?, true));
+        }
+        std::thread::sleep(POLL.min(deadline - now));
+    }
+}
+
 /// Reads all of `from`, keeping its first [`MAX_MESSAGE_BYTES`].
 fn read_bounded(from: Option<impl Read>) -> String {
-    let Some(mut from) = from else {
-        return String::new();
-    };
     let mut kept = Vec::new();
-    let mut buf = [0u8; 8192];
-    while let Ok(n @ 1..) = from.read(&mut buf) {
+    drain(from, |chunk| {
         let room = MAX_MESSAGE_BYTES.saturating_sub(kept.len());
-        kept.extend_from_slice(&buf[..n.min(room)]);
-    }
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+    });
     String::from_utf8_lossy(&kept).into_owned()
 }
 
-/// Logs each line the child warned (on its stdout), up to [`MAX_WARNINGS`].
+/// Logs each line the child warned (on its stdout): at most
+/// [`MAX_WARNINGS`] lines of at most [`MAX_MESSAGE_BYTES`] each. The rest
+/// is read and dropped, so that the child never waits on a full pipe.
 fn relay_warnings(from: Option<impl Read>) {
-    let Some(from) = from else { return };
+    let mut line = Vec::new();
     let mut relayed = 0;
-    for line in BufReader::new(from).lines() {
-        let Ok(line) = line else { break };
-        let line = line.trim();
-        if line.is_empty() || relayed >= MAX_WARNINGS {
-            continue;
+    let mut relay = |line: &mut Vec<u8>| {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if !text.is_empty() && relayed < MAX_WARNINGS {
+            relayed += 1;
+            tracing::warn!(compiler = text, "the compiler process warned");
         }
-        relayed += 1;
-        tracing::warn!(compiler = line, "the compiler process warned");
+        line.clear();
+    };
+    drain(from, |chunk| {
+        for piece in chunk.split_inclusive(|b| *b == b'\n') {
+            let room = MAX_MESSAGE_BYTES.saturating_sub(line.len());
+            line.extend_from_slice(&piece[..piece.len().min(room)]);
+            if piece.ends_with(b"\n") {
+                relay(&mut line);
+            }
+        }
+    });
+    relay(&mut line);
+}
+
+/// Reads `from` to its end, handing each chunk to `each`.
+fn drain(from: Option<impl Read>, mut each: impl FnMut(&[u8])) {
+    let Some(mut from) = from else { return };
+    let mut buf = [0u8; 8192];
+    while let Ok(n @ 1..) = from.read(&mut buf) {
+        each(&buf[..n]);
     }
 }
 

@@ -111,30 +111,23 @@ impl Seal {
         if !path.exists() {
             create_key_file(path)?;
         }
-        let mut file = std::fs::File::open(path)
+        let file = std::fs::File::open(path)
             .map_err(|e| format!("cannot open the cache's key {}: {e}", path.display()))?;
         let meta = file
             .metadata()
             .map_err(|e| format!("cannot read the cache's key {}: {e}", path.display()))?;
         super::cache_dir::check_key_file(path, &meta)?;
-        let mut key = [0; KEY_BYTES];
-        let mut rest = Vec::new();
-        file.read_exact(&mut key)
-            .and_then(|()| file.read_to_end(&mut rest))
-            .map_err(|e| format!("cannot read the cache's key {}: {e}", path.display()))
-            .and_then(|n| {
-                if n == 0 {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "the cache's key {} is not 32 bytes long",
-                        path.display()
-                    ))
-                }
-            })
-            .map_err(|e| {
-                format!("{e}; delete it to make a new one (the cache is then compiled again)")
-            })?;
+        let mut read = Vec::new();
+        file.take(KEY_BYTES as u64 + 1)
+            .read_to_end(&mut read)
+            .map_err(|e| format!("cannot read the cache's key {}: {e}", path.display()))?;
+        let key: [u8; KEY_BYTES] = read.as_slice().try_into().map_err(|_| {
+            format!(
+                "the cache's key {} is not {KEY_BYTES} bytes long; delete it to make a new one \
+                 (the cache is then compiled again)",
+                path.display()
+            )
+        })?;
         Ok(Seal {
             key_id: key_id(&key),
             key,
