@@ -183,10 +183,10 @@ fn a_compile_bomb_is_refused_at_its_time_limit_while_runs_keep_stepping() {
                 Some(("application/wasm", bomb)),
             )
         });
-        // While the bomb compiles, the deployed agent steps and the API
-        // answers.
+        // While the bomb compiles, the deployed agent steps (a few times:
+        // a run has a step budget) and the API answers.
         let mut stepped = 0;
-        while !deploying.is_finished() {
+        while !deploying.is_finished() && stepped < 5 {
             let tick = json!({"topic": "tick", "id": format!("t{stepped}")});
             let (status, sent) = server.post("/v1/runs/steady/events", &tick);
             assert_eq!(status, 200, "{sent}");
@@ -269,4 +269,84 @@ fn function_entries(dir: &Path) -> usize {
     shards
         .map(|shard| std::fs::read_dir(shard.unwrap().path()).unwrap().count())
         .sum()
+}
+
+/// The `wakeful compile-component` processes `parent` runs now.
+fn compilers_of(parent: u32) -> usize {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    procs
+        .filter_map(|p| p.ok())
+        .filter(|p| {
+            p.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|p| {
+            let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
+            // pid (comm) state ppid ...: the comm may hold spaces.
+            let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+            let ppid = after.split_whitespace().nth(1).unwrap_or("");
+            let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+            ppid == parent.to_string()
+                && String::from_utf8_lossy(&cmdline).contains("compile-component")
+        })
+        .count()
+}
+
+/// With `compiles_at_once = 1`, a deploy that comes while a compile runs
+/// waits for it to end: never two compilers at once.
+#[test]
+fn compiles_beyond_the_cap_wait_for_their_turn() {
+    let env = Env::new(
+        "compile-turns",
+        &api_config(
+            "[limits]\ncompiles_at_once = 1\ncompile_timeout_ms = 6000\nmax_function_bytes = 8000000\n",
+        ),
+    );
+    let server = env.serve();
+    let bomb = std::fs::read(bomb(&env, 2 << 20)).unwrap();
+    let counter = std::fs::read(agent("counter-v2")).unwrap();
+    let post = |bytes: Vec<u8>| {
+        let answer = server.request(
+            "POST",
+            "/v1/agents?grant=kv",
+            Some(API_TOKEN),
+            Some(("application/wasm", bytes)),
+        );
+        (answer, std::time::Instant::now())
+    };
+    let (most, bomb_answer, counter_answer) = std::thread::scope(|scope| {
+        let bombing = scope.spawn(|| post(bomb));
+        let started = std::time::Instant::now();
+        while compilers_of(server.pid()) == 0 {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "the bomb's compiler never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let deploying = scope.spawn(|| post(counter));
+        let mut most = 0;
+        while !(bombing.is_finished() && deploying.is_finished()) {
+            most = most.max(compilers_of(server.pid()));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        (most, bombing.join().unwrap(), deploying.join().unwrap())
+    });
+    assert_eq!(most, 1, "compilers ran at once");
+    let ((status, body), bomb_done) = bomb_answer;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        error_of(&body).contains("compile_timeout_ms = 6000"),
+        "{body}"
+    );
+    let ((status, body), counter_done) = counter_answer;
+    assert_eq!(status, 201, "{body}");
+    assert!(
+        counter_done > bomb_done,
+        "the second deploy compiled before the first compile ended"
+    );
 }
