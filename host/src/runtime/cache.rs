@@ -229,9 +229,9 @@ impl Cache {
 
     /// Brings the directory under its bound after a compile wrote to it,
     /// keeping the artifact of `digest` and those of the agents this
-    /// process has loaded: they are in use, and removing a mapped file
-    /// frees no disk until it is unmapped. A prune that fails only leaves
-    /// the cache larger.
+    /// process has loaded: they are in use, and this process would compile
+    /// them again after a restart. A prune that fails only leaves the
+    /// cache larger.
     fn prune(&self, digest: &str) {
         let mut keep: Vec<PathBuf> = {
             let loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
