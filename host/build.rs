@@ -1,7 +1,11 @@
 //! Embeds what `wakeful new` writes: the project templates
 //! (`templates/<lang>/`), each language's SDK and the WIT contract, read
 //! from the repository at build time so that a new project always gets the
-//! SDK this host was built with.
+//! SDK this host was built with. Also embeds the toolchain that compiles
+//! agents (`toolchain.txt`): every crate `wasmtime` may depend on, as
+//! `Cargo.lock` pins it, and the vendored patches, so that compiled code
+//! cached by one build is never taken for another's
+//! (`runtime/toolchain.rs`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -60,6 +64,8 @@ fn main() {
     let target = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("scaffold_files.rs");
     std::fs::write(target, out).unwrap();
 
+    toolchain(&root);
+
     for dir in [
         "templates",
         "guest-sdk/src",
@@ -101,4 +107,109 @@ fn rel(base: &Path, file: &Path) -> String {
         .unwrap()
         .to_string_lossy()
         .replace('\\', "/")
+}
+
+/// Writes `toolchain.txt`: one line per package in the dependency closure
+/// of `wasmtime` in `Cargo.lock` (`name version checksum-or-source`,
+/// sorted), then `vendor/crates` and every vendored patch.
+fn toolchain(root: &Path) {
+    let lock_path = root.join("Cargo.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    let packages = lock_packages(&lock);
+    let mut wanted: Vec<usize> = packages
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.name == "wasmtime")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!wanted.is_empty(), "Cargo.lock has no wasmtime");
+    let mut seen = vec![false; packages.len()];
+    while let Some(i) = wanted.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        for dep in &packages[i].dependencies {
+            // `name`, or `name version` when several versions are locked.
+            let mut words = dep.split_whitespace();
+            let name = words.next().unwrap_or_default();
+            let version = words.next();
+            wanted.extend(packages.iter().enumerate().filter_map(|(j, p)| {
+                (p.name == name && version.is_none_or(|v| p.version == v)).then_some(j)
+            }));
+        }
+    }
+    let mut lines: Vec<String> = packages
+        .iter()
+        .zip(&seen)
+        .filter(|(_, seen)| **seen)
+        .map(|(p, _)| format!("{} {} {}", p.name, p.version, p.pinned))
+        .collect();
+    lines.sort();
+    let mut out = lines.join("\n");
+    let vendor = root.join("vendor");
+    let mut vendored = vec![vendor.join("crates")];
+    vendored.extend(walk(&vendor.join("patches")));
+    for file in &vendored {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        write!(out, "\n== {}\n{text}", rel(root, file)).unwrap();
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+    let target = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("toolchain.txt");
+    std::fs::write(target, out).unwrap();
+    println!("cargo:rerun-if-changed={}", lock_path.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        vendor.join("patches").display()
+    );
+}
+
+/// One `[[package]]` of `Cargo.lock`.
+#[derive(Default)]
+struct LockedPackage {
+    name: String,
+    version: String,
+    /// The registry checksum, else the source, else `path`.
+    pinned: String,
+    dependencies: Vec<String>,
+}
+
+/// The packages of a `Cargo.lock` (format version 3 or 4).
+fn lock_packages(lock: &str) -> Vec<LockedPackage> {
+    let mut packages: Vec<LockedPackage> = Vec::new();
+    let mut in_dependencies = false;
+    for line in lock.lines() {
+        let line = line.trim();
+        if line == "[[package]]" {
+            packages.push(LockedPackage {
+                pinned: "path".into(),
+                ..LockedPackage::default()
+            });
+            in_dependencies = false;
+            continue;
+        }
+        let Some(package) = packages.last_mut() else {
+            continue;
+        };
+        let quoted = |s: &str| s.trim().trim_end_matches(',').trim_matches('"').to_string();
+        if in_dependencies {
+            if line == "]" {
+                in_dependencies = false;
+            } else {
+                package.dependencies.push(quoted(line));
+            }
+        } else if let Some(v) = line.strip_prefix("name = ") {
+            package.name = quoted(v);
+        } else if let Some(v) = line.strip_prefix("version = ") {
+            package.version = quoted(v);
+        } else if let Some(v) = line.strip_prefix("checksum = ") {
+            package.pinned = quoted(v);
+        } else if let Some(v) = line.strip_prefix("source = ") {
+            if package.pinned == "path" {
+                package.pinned = quoted(v);
+            }
+        } else if line.starts_with("dependencies = [") {
+            in_dependencies = !line.ends_with(']');
+        }
+    }
+    packages
 }

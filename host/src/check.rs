@@ -71,6 +71,9 @@ pub fn read(bytes: &[u8], config: &Config) -> ComponentCheck {
     match inspect::shape(bytes) {
         Ok(shape) => {
             check.problems = shape.problems();
+            if let Err(e) = inspect::check_functions(&shape, limits.max_function_bytes) {
+                check.problems.push(e.to_string());
+            }
             check.shape = Some(shape);
         }
         Err(e) => check.problems.push(e.to_string()),

@@ -34,9 +34,12 @@ pub struct CacheConfig {
     /// `cache` in the data directory. Hosts with several data directories
     /// on one machine can share one: artifacts are named by the
     /// component's digest and the engine's settings, and a new build of
-    /// an agent reuses the functions an earlier one compiled. Whoever can
-    /// write there runs code in the host: keep it private (it is created
-    /// 0700). `--cache` and `WAKEFUL_CACHE` take precedence.
+    /// an agent reuses the functions an earlier one compiled. Its files
+    /// are loaded as native code, so it is refused unless it belongs to
+    /// the host's user and no one else may write it (it is created 0700),
+    /// and every file of code in it is sealed with the key in its `key`
+    /// file (0600), which every host sharing it uses. `--cache` and
+    /// `WAKEFUL_CACHE` take precedence.
     pub dir: Option<std::path::PathBuf>,
     /// Bytes on disk the directory may hold (precompiled agents and
     /// compiled functions): after each compile, the least recently used
@@ -264,6 +267,18 @@ pub struct LimitsConfig {
     pub max_payload_bytes: usize,
     pub max_log_bytes: usize,
     pub max_component_mib: u64,
+    /// The largest function body (bytes of code) a component may have; a
+    /// component with a larger one is refused before it is compiled.
+    pub max_function_bytes: usize,
+    /// Wall-clock limit of compiling one component: the compiler process is
+    /// killed past it and the component refused.
+    pub compile_timeout_ms: u64,
+    /// Address space of the compiler process (`RLIMIT_AS`): a compile that
+    /// needs more fails and the component is refused.
+    pub compile_memory_mib: u64,
+    /// Compiles that run at once; more wait for a turn. Steps of agents
+    /// already compiled, and the API, never wait for one.
+    pub compiles_at_once: usize,
     /// Tool calls one step may make.
     pub tool_calls_per_step: u32,
     /// Failed attempts of one step before the run is parked for an operator.
@@ -305,6 +320,10 @@ impl Default for LimitsConfig {
             max_payload_bytes: 256 << 10,
             max_log_bytes: 64 << 10,
             max_component_mib: 128,
+            max_function_bytes: crate::runtime::DEFAULT_MAX_FUNCTION_BYTES,
+            compile_timeout_ms: crate::runtime::DEFAULT_COMPILE_TIMEOUT.as_millis() as u64,
+            compile_memory_mib: crate::runtime::DEFAULT_COMPILE_MEMORY_BYTES >> 20,
+            compiles_at_once: crate::runtime::DEFAULT_COMPILES_AT_ONCE,
             tool_calls_per_step: 64,
             max_attempts: 5,
             retry_backoff_ms: 1_000,
@@ -321,6 +340,39 @@ impl Default for LimitsConfig {
         }
     }
 }
+
+impl LimitsConfig {
+    /// The compile limits: each must leave room for a real compile.
+    fn check_compiles(&self) -> Result<(), String> {
+        if !(1_000..=3_600_000).contains(&self.compile_timeout_ms) {
+            return Err(format!(
+                "limits.compile_timeout_ms must be between 1000 and 3600000, got {}",
+                self.compile_timeout_ms
+            ));
+        }
+        if !(MIN_COMPILE_MEMORY_MIB..=1 << 20).contains(&self.compile_memory_mib) {
+            return Err(format!(
+                "limits.compile_memory_mib must be between {MIN_COMPILE_MEMORY_MIB} and 1048576 \
+                 (the compiler process's address space, in MiB), got {}",
+                self.compile_memory_mib
+            ));
+        }
+        if !(1..=64).contains(&self.compiles_at_once) {
+            return Err(format!(
+                "limits.compiles_at_once must be between 1 and 64, got {}",
+                self.compiles_at_once
+            ));
+        }
+        if self.max_function_bytes == 0 {
+            return Err("limits.max_function_bytes must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The least address space a compiler process is given: its binary, its
+/// threads' stacks and the engine take part of it before any code does.
+const MIN_COMPILE_MEMORY_MIB: u64 = 256;
 
 /// One configured tool.
 #[derive(Clone, Debug, Deserialize)]
@@ -478,6 +530,7 @@ impl Config {
                 l.steps_per_commit
             ));
         }
+        l.check_compiles()?;
         if !(l.usd_per_run.is_finite() && l.usd_per_run >= 0.0) {
             return Err(format!(
                 "limits.usd_per_run must be 0 (no money limit) or more, got {}",
@@ -554,6 +607,12 @@ impl Config {
             max_state_bytes: l.max_state_bytes,
             max_log_bytes: l.max_log_bytes,
             max_component_bytes: (l.max_component_mib as usize) << 20,
+            max_function_bytes: l.max_function_bytes,
+            compile: crate::runtime::CompileLimits {
+                timeout: std::time::Duration::from_millis(l.compile_timeout_ms),
+                memory_bytes: l.compile_memory_mib << 20,
+                at_once: l.compiles_at_once,
+            },
             cache_max_bytes: self.cache.max_bytes,
         }
     }

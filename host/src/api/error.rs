@@ -114,6 +114,8 @@ fn load_status(e: &LoadError) -> StatusCode {
     match e {
         LoadError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
         LoadError::Unavailable(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        LoadError::Compiler(_) => StatusCode::SERVICE_UNAVAILABLE,
+        LoadError::OverLimit(_) => StatusCode::UNPROCESSABLE_ENTITY,
         LoadError::NotWasm
         | LoadError::CoreModule
         | LoadError::Refused(_)

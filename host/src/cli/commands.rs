@@ -22,9 +22,10 @@ pub fn run(cli: Cli) -> Result<()> {
         component,
         out,
         memory_bytes,
+        address_space_bytes,
     } = &cli.command
     {
-        crate::runtime::compile::child(component, out, *memory_bytes);
+        crate::runtime::compile::child(component, out, *memory_bytes, *address_space_bytes);
     }
     let config = load_config(&cli)?;
     let Cli {

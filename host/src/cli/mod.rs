@@ -327,6 +327,10 @@ pub enum Command {
         /// The memory limit the host's engine was built for.
         #[arg(long)]
         memory_bytes: usize,
+        /// The address space this process limits itself to before it
+        /// reads anything (`[limits] compile_memory_mib`).
+        #[arg(long)]
+        address_space_bytes: u64,
     },
     /// Measure deploy, start and step speed of a real agent on a
     /// throwaway store in a new temporary directory (removed afterwards;

@@ -244,3 +244,45 @@ fn connection_limits_default_safely_and_bad_ones_are_refused_by_name() {
         assert!(err.contains(what), "{text}: {err}");
     }
 }
+
+#[test]
+fn compile_limits_have_defaults_that_fit_two_cores_and_bad_ones_are_refused() {
+    let limits = Config::parse("").unwrap().runtime_limits();
+    assert_eq!(limits.compile.timeout, std::time::Duration::from_secs(300));
+    assert_eq!(limits.compile.memory_bytes, 2 << 30);
+    assert_eq!(limits.compile.at_once, 1);
+    assert_eq!(limits.max_function_bytes, 1 << 20);
+
+    let set = Config::parse(
+        "[limits]\ncompile_timeout_ms = 5000\ncompile_memory_mib = 512\n\
+         compiles_at_once = 3\nmax_function_bytes = 2000\n",
+    )
+    .unwrap()
+    .runtime_limits();
+    assert_eq!(set.compile.timeout, std::time::Duration::from_secs(5));
+    assert_eq!(set.compile.memory_bytes, 512 << 20);
+    assert_eq!(set.compile.at_once, 3);
+    assert_eq!(set.max_function_bytes, 2000);
+
+    for (text, named) in [
+        (
+            "compile_timeout_ms = 0",
+            "limits.compile_timeout_ms must be between 1000",
+        ),
+        (
+            "compile_memory_mib = 16",
+            "limits.compile_memory_mib must be between 256",
+        ),
+        (
+            "compiles_at_once = 0",
+            "limits.compiles_at_once must be between 1 and 64",
+        ),
+        (
+            "max_function_bytes = 0",
+            "limits.max_function_bytes must be at least 1",
+        ),
+    ] {
+        let err = Config::parse(&format!("[limits]\n{text}\n")).unwrap_err();
+        assert!(err.contains(named), "{text}: {err}");
+    }
+}

@@ -1,13 +1,15 @@
 //! Agents are compiled once per digest: in this process (a map of loaded
 //! agents) and across restarts (precompiled artifacts in the cache
-//! directory, one file per digest and engine configuration). Every file
-//! there is only a cache: one that is missing, damaged or removed by a
-//! prune (`prune.rs`) is compiled again from the component's bytes.
+//! directory, one file per digest and engine: `<digest>-<engine tag>.cwasm`).
+//! Every file there is only a cache: one that is missing, removed by a
+//! prune (`prune.rs`) or refused by its seal (`seal.rs`: changed on disk,
+//! renamed, copied from another cache) is compiled again from the
+//! component's bytes; a refused one is logged.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs;
-use std::io::Write;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,14 +18,16 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
-use super::LoadedAgent;
 use super::bindings::AgentPre;
-use super::compile;
-use super::engine;
-use super::error::{LoadError, RuntimeError};
+use super::cache_dir::{self, CacheDir};
+use super::compile::{self, CompileLimits, Compiles};
+use super::engine::EngineTag;
+use super::error::LoadError;
 use super::inspect;
 use super::prune;
 use super::sandbox::StoreData;
+use super::seal::Seal;
+use super::{Limits, LoadedAgent};
 
 /// Lowercase hex SHA-256 of `bytes`: the identity of an agent version.
 pub fn digest(bytes: &[u8]) -> String {
@@ -54,14 +58,20 @@ pub fn check_header(bytes: &[u8], limit: usize) -> Result<(), LoadError> {
 
 /// The compiled agents of this process, and their artifacts on disk.
 pub(super) struct Cache {
-    dir: PathBuf,
-    /// Part of every artifact's file name: which engine settings it needs.
-    engine_key: String,
+    dir: CacheDir,
+    /// Part of every artifact's name and key: which engine and toolchain
+    /// it needs.
+    engine: EngineTag,
     /// Bytes of artifacts and compiled functions the directory is pruned
     /// to after each compile.
     max_bytes: u64,
     /// What the engine was built for: a compiling child builds the same.
     memory_bytes: usize,
+    /// The largest function body a component may have.
+    max_function_bytes: usize,
+    compile_limits: CompileLimits,
+    /// Turns to compile: bounds the compiles running at once.
+    compiles: Compiles,
     /// One slot per digest. A slot's lock is held while its agent is
     /// compiled, so that concurrent loads of one version compile it once.
     loaded: Mutex<HashMap<String, Slot>>,
@@ -74,23 +84,17 @@ type Slot = Arc<Mutex<Option<Arc<LoadedAgent>>>>;
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Cache {
-    pub(super) fn new(
-        dir: &Path,
-        engine: &Engine,
-        max_bytes: u64,
-        memory_bytes: usize,
-    ) -> Result<Self, RuntimeError> {
-        private_dir(dir).map_err(|source| RuntimeError::CacheDir {
-            path: dir.to_owned(),
-            source,
-        })?;
-        Ok(Cache {
-            dir: dir.to_owned(),
-            engine_key: engine::compatibility_key(engine),
-            max_bytes,
-            memory_bytes,
+    pub(super) fn new(dir: CacheDir, engine: EngineTag, limits: &Limits) -> Self {
+        Cache {
+            dir,
+            engine,
+            max_bytes: limits.cache_max_bytes,
+            memory_bytes: limits.memory_bytes,
+            max_function_bytes: limits.max_function_bytes,
+            compiles: Compiles::new(limits.compile.at_once),
+            compile_limits: limits.compile.clone(),
             loaded: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
     /// The loaded agent with this digest, compiling (or loading its
@@ -146,59 +150,26 @@ impl Cache {
     ) -> Result<Arc<LoadedAgent>, LoadError> {
         let engine = linker.engine();
         let path = self.artifact_path(digest);
-        let (component, fresh) = match load_artifact(engine, &path) {
+        let key = artifact_key(digest, &self.engine);
+        let (component, fresh) = match load_artifact(engine, &self.dir.seal, &key, &path) {
             Some(component) => (component, Fresh::No),
             None => {
                 let bytes = bytes()?;
-                check_header(&bytes, max_bytes)?;
-                inspect::check_shape(&bytes)?;
-                match compile::in_child(&bytes, &path, self.memory_bytes)? {
-                    compile::Outcome::Written => {
-                        let component = load_artifact(engine, &path).ok_or_else(|| {
-                            LoadError::Invalid(format!(
-                                "the compiler process wrote {}, which this host cannot load",
-                                path.display()
-                            ))
-                        })?;
-                        (component, Fresh::Written)
-                    }
-                    compile::Outcome::NoChild(why) => {
-                        if compile::wanted() {
-                            tracing::warn!(%why, "compiling in this process");
-                        }
-                        let component = Component::from_binary(engine, &bytes)
-                            .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
-                        (component, Fresh::InProcess)
-                    }
-                }
+                self.compile_anew(engine, &bytes, &path, &key, max_bytes)?
             }
         };
         let pre = match link(linker, &component) {
             Ok(pre) => pre,
             Err(error) => {
                 // Only agents this host can run keep an artifact.
-                if fresh == Fresh::Written {
+                if fresh != Fresh::No {
                     let _ = fs::remove_file(&path);
                 }
                 return Err(error);
             }
         };
-        match fresh {
-            Fresh::No => {}
-            Fresh::Written => self.prune(digest),
-            Fresh::InProcess => {
-                // A failed write only costs a compile after the next restart.
-                let _ = component
-                    .serialize()
-                    .map_err(|e| std::io::Error::other(e.to_string()))
-                    .and_then(|artifact| write_atomically(&path, &artifact));
-                self.prune(digest);
-                // Compiling a Python or JavaScript agent allocates hundreds
-                // of megabytes on the compiler's threads, freed by now but
-                // kept by the allocator; a host that steps for days should
-                // not carry them.
-                trim_heap();
-            }
+        if fresh != Fresh::No {
+            self.prune(digest);
         }
         Ok(Arc::new(LoadedAgent {
             digest: digest.to_owned(),
@@ -208,22 +179,66 @@ impl Cache {
         }))
     }
 
+    /// Checks `bytes`, then compiles them (in a child, when this process
+    /// compiles in children) into the artifact `path`, in its turn.
+    fn compile_anew(
+        &self,
+        engine: &Engine,
+        bytes: &[u8],
+        path: &Path,
+        key: &[u8],
+        max_bytes: usize,
+    ) -> Result<(Component, Fresh), LoadError> {
+        check_header(bytes, max_bytes)?;
+        let shape = inspect::check_shape(bytes)?;
+        inspect::check_functions(&shape, self.max_function_bytes)?;
+        let _turn = self.compiles.turn();
+        match compile::in_child(bytes, path, self.memory_bytes, &self.compile_limits)? {
+            compile::Outcome::Written => {
+                let component =
+                    load_artifact(engine, &self.dir.seal, key, path).ok_or_else(|| {
+                        LoadError::Invalid(format!(
+                            "the compiler process wrote {}, which this host cannot load",
+                            path.display()
+                        ))
+                    })?;
+                Ok((component, Fresh::Written))
+            }
+            compile::Outcome::InProcess => {
+                let component = Component::from_binary(engine, bytes)
+                    .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+                // A failed write only costs a compile after the next restart.
+                if let Ok(artifact) = component.serialize() {
+                    let _ = write_sealed(path, &self.dir.seal, key, &artifact);
+                }
+                // Compiling a Python or JavaScript agent allocates hundreds
+                // of megabytes on the compiler's threads, freed by now but
+                // kept by the allocator; a host that steps for days should
+                // not carry them.
+                trim_heap();
+                Ok((component, Fresh::InProcess))
+            }
+        }
+    }
+
     fn artifact_path(&self, digest: &str) -> PathBuf {
-        self.dir.join(format!("{digest}-{}.cwasm", self.engine_key))
+        self.dir
+            .path
+            .join(format!("{digest}-{}.cwasm", self.engine.name))
     }
 
     /// Brings the directory under its bound after a compile wrote to it,
     /// keeping the artifact of `digest` and those of the agents this
-    /// process has loaded: they are in use, and removing a mapped file
-    /// frees no disk until it is unmapped. A prune that fails only leaves
-    /// the cache larger.
+    /// process has loaded: they are in use, and this process would compile
+    /// them again after a restart. A prune that fails only leaves the
+    /// cache larger.
     fn prune(&self, digest: &str) {
         let mut keep: Vec<PathBuf> = {
             let loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
             loaded.keys().map(|d| self.artifact_path(d)).collect()
         };
         keep.push(self.artifact_path(digest));
-        let _ = prune::prune(&self.dir, self.max_bytes, &keep);
+        let _ = prune::prune(&self.dir.path, self.max_bytes, &keep);
     }
 }
 
@@ -270,37 +285,47 @@ pub fn trim_heap() {
     }
 }
 
-/// Creates the cache directory (and missing parents) for this user only
-/// (0700): its artifacts are loaded as native code, so whoever can write
-/// there runs code in the host.
-fn private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+/// The full key of the artifact of the component `digest` for the engine
+/// `engine`: what its seal binds it to.
+pub(super) fn artifact_key(digest: &str, engine: &EngineTag) -> Vec<u8> {
+    format!("artifact {digest}; {}", engine.full).into_bytes()
 }
 
-/// Loads a precompiled artifact, or `None` (after removing it) if there is
-/// none or wasmtime cannot use it. A prune may remove the file at any
-/// moment: before the load that is a miss; after it, the mapping keeps the
-/// pages.
-fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
+/// Loads the precompiled artifact `path` if it is the genuine one of `key`,
+/// or `None` (after removing it) if there is none, its seal refuses it
+/// (logged) or wasmtime cannot use it. The whole file is read and its seal
+/// checked before any byte of it is deserialized; wasmtime then copies it
+/// into memory of its own, so that nothing written to the file afterwards
+/// reaches the code. A prune may remove the file at any moment: before the
+/// read that is a miss.
+fn load_artifact(engine: &Engine, seal: &Seal, key: &[u8], path: &Path) -> Option<Component> {
     // Opened first: the mtime is set on this file, not on one written
     // under its name since.
-    let file = fs::File::open(path).ok()?;
+    let mut file = fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let artifact = match seal.open(key, &bytes) {
+        Ok(artifact) => artifact,
+        Err(why) => {
+            tracing::warn!(
+                file = %path.display(),
+                reason = %why,
+                "refused a precompiled agent from the cache; compiling it again"
+            );
+            let _ = fs::remove_file(path);
+            return None;
+        }
+    };
     // SAFETY: wasmtime trusts a precompiled artifact to be what
-    // `Component::serialize` produced; arbitrary bytes could contain arbitrary
-    // machine code. This file is sound to load because only `load` above
-    // writes files of this name: it serializes a component that wasmtime just
-    // compiled and validated from the bytes of this digest, fsyncs it and
-    // renames it into place, so a partly written file is never visible under
-    // this name. The name includes the engine's compatibility key, and wasmtime
-    // checks the artifact's engine settings again while loading. The cache
-    // directory belongs to the host: whoever can write there can already
-    // replace the host's own binary.
+    // `Component::serialize` produced; arbitrary bytes could contain
+    // arbitrary machine code. These bytes are: their seal was just checked,
+    // which only a holder of the cache's key can make, and only
+    // `write_sealed` makes one, over an artifact that wasmtime just
+    // compiled and validated from the component of this digest, for an
+    // engine of these settings and this toolchain (both in the key).
+    // wasmtime checks the artifact's engine settings again while loading.
     #[allow(unsafe_code)]
-    let loaded = unsafe { Component::deserialize_file(engine, path) };
+    let loaded = unsafe { Component::deserialize(engine, artifact) };
     match loaded {
         Ok(component) => {
             prune::touch(&file);
@@ -313,15 +338,21 @@ fn load_artifact(engine: &Engine, path: &Path) -> Option<Component> {
     }
 }
 
-/// Writes `contents` to `path` so that readers see either no file or the
-/// whole file: write a temporary file, flush it to disk, rename it.
-pub(super) fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+/// Writes the sealed file of `contents` under `key` to `path`, so that
+/// readers see either no file or the whole file: a temporary file (0600),
+/// flushed to disk, renamed into place.
+pub(super) fn write_sealed(
+    path: &Path,
+    seal: &Seal,
+    key: &[u8],
+    contents: &[u8],
+) -> std::io::Result<()> {
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let file_name = path.file_name().unwrap_or_default().to_string_lossy();
     let temp = path.with_file_name(format!(".{file_name}.{}.{n}.tmp", std::process::id()));
     let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(contents)?;
+        let mut file = cache_dir::create_private_file(&temp)?;
+        seal.write(&mut file, key, contents)?;
         file.sync_all()?;
         fs::rename(&temp, path)
     })();
@@ -367,14 +398,21 @@ mod tests {
     }
 
     #[test]
-    fn artifacts_are_written_whole() {
+    fn artifacts_are_written_whole_and_private() {
         let dir = std::env::temp_dir().join(format!("wakeful-cache-test-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
+        let seal = Seal::from_key([3; 32]);
         let path = dir.join("a.cwasm");
-        write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two");
+        write_sealed(&path, &seal, b"k", b"one").unwrap();
+        write_sealed(&path, &seal, b"k", b"two").unwrap();
+        assert_eq!(seal.open(b"k", &fs::read(&path).unwrap()), Ok(&b"two"[..]));
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,7 +2,6 @@
 //! time into epoch ticks so that a step can be stopped at its deadline.
 
 use std::hash::{Hash, Hasher};
-use std::path::Path;
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
@@ -14,7 +13,9 @@ use wasmtime::{
 };
 
 use super::RuntimeError;
+use super::cache_dir::CacheDir;
 use super::fn_cache::{self, FunctionCache};
+use super::toolchain;
 
 /// How often the epoch advances: the precision of step deadlines.
 pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -69,16 +70,34 @@ const MAX_UNUSED_WARM_SLOTS: u32 = 4;
 /// MiB at their start).
 const KEEP_RESIDENT: usize = 16 << 20;
 
+/// Whether an engine runs guests (its instances come from a pool) or only
+/// compiles (a compiler process: no pool, whose address space reservation
+/// would not fit under the compiler's limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Purpose {
+    Run,
+    Compile,
+}
+
 /// Builds the engine. This is the only place that configures wasmtime, so
 /// that every compiled artifact and every store agree on the same settings.
-/// Compiled functions are cached under `cache_dir`.
+/// Compiled functions are cached in `cache`, sealed with its key.
 ///
 /// Instances come from a pool (see [`pooling`]) whose memories and tables
 /// are reset in place after each call instead of being mapped and unmapped;
 /// where the pool cannot be had (a memory limit above what a slot holds,
 /// or no room to reserve the pool's address space), every instance is
-/// allocated on its own, as before.
-pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, RuntimeError> {
+/// allocated on its own, as before. The pool changes nothing of what is
+/// compiled: both engines have one [`EngineTag`].
+pub(super) fn build(
+    cache: &CacheDir,
+    memory_bytes: usize,
+    purpose: Purpose,
+) -> Result<(Engine, EngineTag), RuntimeError> {
+    let functions = Arc::new(FunctionCache::new(
+        cache.path.join(fn_cache::DIR),
+        Arc::clone(&cache.seal),
+    ));
     let mut config = Config::new();
     config
         .wasm_component_model(true)
@@ -99,9 +118,20 @@ pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, Run
         .parallel_compilation(true)
         // `perf` names guest functions (`/tmp/perf-PID.map`) when asked.
         .profiler(profiler())
-        .enable_incremental_compilation(Arc::new(FunctionCache::new(cache_dir.join(fn_cache::DIR))))
+        .enable_incremental_compilation(functions.clone())
         .map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-    if memory_bytes <= POOL_MAX_MEMORY {
+    let engine = pooled_or_not(&config, memory_bytes, purpose)?;
+    let tag = tag(&engine);
+    functions.set_engine(&tag.full);
+    Ok((engine, tag))
+}
+
+fn pooled_or_not(
+    config: &Config,
+    memory_bytes: usize,
+    purpose: Purpose,
+) -> Result<Engine, RuntimeError> {
+    if purpose == Purpose::Run && memory_bytes <= POOL_MAX_MEMORY {
         let mut pooled = config.clone();
         pooled.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling(memory_bytes)));
         match Engine::new(&pooled) {
@@ -112,7 +142,7 @@ pub(super) fn build(cache_dir: &Path, memory_bytes: usize) -> Result<Engine, Run
             ),
         }
     }
-    Engine::new(&config).map_err(|e| RuntimeError::Engine(format!("{e:#}")))
+    Engine::new(config).map_err(|e| RuntimeError::Engine(format!("{e:#}")))
 }
 
 /// The environment variable that makes wasmtime write a perf map of every
@@ -208,16 +238,31 @@ pub(super) fn deadline_ticks(deadline: Duration) -> u64 {
     u64::try_from(ticks).unwrap_or(u64::MAX)
 }
 
-/// A stable text form of the engine's precompile compatibility hash, used in
-/// cache file names: an artifact is only ever loaded by an engine that
-/// wasmtime says can run it.
-///
-/// The hash is fed into SHA-256 rather than `DefaultHasher`, whose algorithm
-/// may change between Rust releases.
-pub(super) fn compatibility_key(engine: &Engine) -> String {
+/// What compiled code depends on besides its input: the engine's settings
+/// (wasmtime's precompile compatibility hash: target, compiler flags,
+/// tunables, features, wasmtime's version) and the toolchain
+/// (`toolchain.rs`). Part of every cache key, so that code is only ever
+/// taken by an engine of the same settings and build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct EngineTag {
+    /// Part of artifact file names: a digest of [`full`](Self::full).
+    pub(super) name: String,
+    /// `engine <SHA-256 of the compatibility hash>; <toolchain identity>`.
+    pub(super) full: String,
+}
+
+pub(super) fn tag(engine: &Engine) -> EngineTag {
     let mut hasher = Sha256Hasher(Sha256::new());
     engine.precompile_compatibility_hash().hash(&mut hasher);
-    hex::encode(&hasher.0.finalize()[..16])
+    let full = format!(
+        "engine {}; {}",
+        hex::encode(hasher.0.finalize()),
+        toolchain::identity()
+    );
+    EngineTag {
+        name: hex::encode(&Sha256::digest(full.as_bytes())[..16]),
+        full,
+    }
 }
 
 struct Sha256Hasher(Sha256);
@@ -246,117 +291,39 @@ mod tests {
         assert_eq!(deadline_ticks(Duration::ZERO), 1);
     }
 
+    /// A checked cache directory of its own for one test.
+    fn cache(name: &str) -> CacheDir {
+        let dir =
+            std::env::temp_dir().join(format!("wakeful-engine-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        super::super::cache_dir::open(&dir).unwrap()
+    }
+
     #[test]
     fn instances_come_from_the_pool_unless_a_memory_may_outgrow_a_slot() {
-        let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));
-        let pooled = build(&dir, 64 << 20).unwrap();
+        let cache = cache("pool");
+        let (pooled, _) = build(&cache, 64 << 20, Purpose::Run).unwrap();
         assert!(pooled.pooling_allocator_metrics().is_some());
-        let unpooled = build(&dir, POOL_MAX_MEMORY + 1).unwrap();
+        let (unpooled, _) = build(&cache, POOL_MAX_MEMORY + 1, Purpose::Run).unwrap();
         assert!(unpooled.pooling_allocator_metrics().is_none());
+        let (compiler, _) = build(&cache, 64 << 20, Purpose::Compile).unwrap();
+        assert!(compiler.pooling_allocator_metrics().is_none());
+        std::fs::remove_dir_all(&cache.path).unwrap();
     }
 
-    /// A core module whose function `f` returns its immutable global,
-    /// initialised to `global`, beside a memory whose one data segment
-    /// holds `data`.
-    fn module_returning(global: u8, data: [u8; 3]) -> Vec<u8> {
-        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
-        wasm.extend([1, 5, 1, 0x60, 0, 1, 0x7f]); // type: () -> i32
-        wasm.extend([3, 2, 1, 0]); // function 0 has type 0
-        wasm.extend([5, 3, 1, 0, 1]); // one memory of one page
-        wasm.extend([6, 6, 1, 0x7f, 0, 0x41, global, 0x0b]); // const i32 global
-        wasm.extend([7, 5, 1, 1, b'f', 0, 0]); // export "f"
-        wasm.extend([10, 6, 1, 4, 0, 0x23, 0, 0x0b]); // global.get 0
-        wasm.extend([11, 9, 1, 0, 0x41, 0, 0x0b, 3]); // data at 0:
-        wasm.extend(data);
-        wasm
-    }
-
-    /// The entries kept by a function's input, with when each was used.
-    fn input_entries(dir: &Path) -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
-        let mut found = Vec::new();
-        for shard in std::fs::read_dir(dir.join(fn_cache::DIR)).unwrap() {
-            for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
-                let path = entry.unwrap().path();
-                if path.to_string_lossy().ends_with("-input") {
-                    let used = std::fs::metadata(&path).unwrap().modified().unwrap();
-                    found.push((path, used));
-                }
-            }
-        }
-        found
-    }
-
-    /// The compiler takes a function's code from the cache by its input,
-    /// without translating it, only when everything it was compiled from
-    /// is the same: a constant global folded into the code is part of the
-    /// key, the bytes of the data segments are not.
+    /// A compiler process builds its engine without the pool: what it
+    /// compiles must be what the host's pooled engine would compile.
     #[test]
-    fn a_function_is_taken_by_its_input_only_from_a_module_that_matches() {
-        let dir = std::env::temp_dir().join(format!("wakeful-engine-input-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let engine = build(&dir, 64 << 20).unwrap();
-        let call = |wasm: &[u8]| -> i32 {
-            let module = wasmtime::Module::new(&engine, wasm).unwrap();
-            let mut store = wasmtime::Store::new(&engine, ());
-            store.set_fuel(10_000).unwrap();
-            store.set_epoch_deadline(1);
-            let instance = wasmtime::Instance::new(&mut store, &module, &[]).unwrap();
-            let f = instance.get_typed_func::<(), i32>(&mut store, "f").unwrap();
-            f.call(&mut store, ()).unwrap()
-        };
-
-        assert_eq!(call(&module_returning(7, *b"abc")), 7);
-        let seven = input_entries(&dir);
-        assert_eq!(seven.len(), 1, "one function, one entry: {seven:?}");
-        // The same body, another constant: compiled anew.
-        assert_eq!(call(&module_returning(8, *b"abc")), 8);
-        assert_eq!(input_entries(&dir).len(), 2);
-
-        // Other data only: the code compiled for 7 is taken by its input.
-        let day_ago = std::time::SystemTime::now() - Duration::from_secs(86_400);
-        std::fs::File::options()
-            .write(true)
-            .open(&seven[0].0)
-            .unwrap()
-            .set_modified(day_ago)
-            .unwrap();
-        assert_eq!(call(&module_returning(7, *b"xyz")), 7);
-        let after = input_entries(&dir);
-        assert_eq!(after.len(), 2, "{after:?}");
-        let used = after
-            .iter()
-            .find(|(path, _)| *path == seven[0].0)
-            .unwrap()
-            .1;
-        assert!(
-            used > day_ago + Duration::from_secs(3_600),
-            "the entry was not used"
-        );
-
-        // An entry by input whose code is gone (pruned, or lost in a crash
-        // between the two writes) falls back to translating the function.
-        let mut removed = 0;
-        for shard in std::fs::read_dir(dir.join(fn_cache::DIR)).unwrap() {
-            for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
-                let path = entry.unwrap().path();
-                if !path.to_string_lossy().ends_with("-input") {
-                    std::fs::remove_file(&path).unwrap();
-                    removed += 1;
-                }
-            }
-        }
-        assert!(removed > 0, "the code was in entries of its own");
-        assert_eq!(call(&module_returning(7, *b"xyz")), 7);
-        assert_eq!(call(&module_returning(8, *b"xyz")), 8);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn compatibility_key_is_stable_for_one_engine() {
-        let dir = std::env::temp_dir().join(format!("wakeful-engine-{}", std::process::id()));
-        let engine = build(&dir, 64 << 20).unwrap();
-        let key = compatibility_key(&engine);
-        assert_eq!(key.len(), 32);
-        assert_eq!(key, compatibility_key(&build(&dir, 64 << 20).unwrap()));
+    fn the_tag_is_stable_and_the_same_with_or_without_the_pool() {
+        let cache = cache("tag");
+        let (engine, tag) = build(&cache, 64 << 20, Purpose::Run).unwrap();
+        assert_eq!(tag.name.len(), 32);
+        assert_eq!(tag, super::tag(&engine));
+        assert!(tag.full.contains("wasmtime 48."), "{}", tag.full);
+        let (_, again) = build(&cache, 64 << 20, Purpose::Run).unwrap();
+        assert_eq!(tag, again);
+        let (_, compiling) = build(&cache, 64 << 20, Purpose::Compile).unwrap();
+        assert_eq!(tag, compiling);
+        std::fs::remove_dir_all(&cache.path).unwrap();
     }
 }

@@ -30,6 +30,14 @@ pub enum LoadError {
     /// The stored bytes of an agent version could not be read.
     #[error("could not read the agent's bytes: {0}")]
     Unavailable(String),
+    /// Compiling it passed one of the compile limits of `[limits]`, which
+    /// the message names with its value.
+    #[error("the component is refused: {0}")]
+    OverLimit(String),
+    /// The compiler process could not be run; nothing is wrong with the
+    /// component, and a later load may succeed.
+    #[error("the compiler could not run: {0}")]
+    Compiler(String),
 }
 
 /// Why the runtime could not be set up.
@@ -38,11 +46,12 @@ pub enum RuntimeError {
     /// wasmtime refused the engine configuration or the host's imports.
     #[error("could not configure the WebAssembly engine: {0}")]
     Engine(String),
-    /// The cache directory for compiled agents is unusable.
-    #[error("the compiled-agent cache directory {path} is not usable: {source}")]
-    CacheDir {
+    /// The cache directory for compiled agents is not safe to load code
+    /// from, or cannot be used.
+    #[error("the compiled-agent cache directory {path} is refused: {problem}")]
+    CacheRefused {
         path: std::path::PathBuf,
-        source: std::io::Error,
+        problem: String,
     },
     /// A helper thread could not be started.
     #[error("could not start the runtime's epoch thread: {0}")]

@@ -118,6 +118,9 @@ pub struct Shape {
     pub exports: Vec<String>,
     /// Exports the host calls that the component lacks.
     pub missing_exports: Vec<String>,
+    /// Bytes of the largest function body of its core modules: what one
+    /// function gives the compiler to chew on.
+    pub largest_function_bytes: usize,
 }
 
 impl Shape {
@@ -194,11 +197,13 @@ fn unsupported_imports(names: &[&str]) -> String {
     message
 }
 
-/// Reads a component's imports and exports. Only the outermost component's
-/// sections are read; nested modules and components are skipped over.
+/// Reads a component's imports and exports, from the outermost
+/// component's sections, and the size of its largest function body, from
+/// the code sections of every module nested in it.
 pub fn shape(bytes: &[u8]) -> Result<Shape, LoadError> {
     let mut imports = Vec::new();
     let mut exports = Vec::new();
+    let mut largest_function_bytes = 0;
     // Every nested module or component starts with a `Version` payload and
     // ends with an `End` payload.
     let mut depth = 0usize;
@@ -217,6 +222,9 @@ pub fn shape(bytes: &[u8]) -> Result<Shape, LoadError> {
                         imports.push(import.name.name.to_owned());
                     }
                 }
+            }
+            Payload::CodeSectionEntry(body) => {
+                largest_function_bytes = largest_function_bytes.max(body.range().len());
             }
             Payload::ComponentExportSection(section) if depth == 1 => {
                 for export in section {
@@ -251,7 +259,22 @@ pub fn shape(bytes: &[u8]) -> Result<Shape, LoadError> {
             .collect(),
         exports,
         missing_exports,
+        largest_function_bytes,
     })
+}
+
+/// Refuses a component with a function body larger than `limit` bytes,
+/// before it is compiled: one function is compiled in one piece, and time
+/// and memory grow with its size.
+pub fn check_functions(shape: &Shape, limit: usize) -> Result<(), LoadError> {
+    if shape.largest_function_bytes > limit {
+        return Err(LoadError::OverLimit(format!(
+            "one of its functions is {} bytes of code; the largest this host compiles is \
+             [limits] max_function_bytes = {limit}",
+            shape.largest_function_bytes
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses a component whose shape the host cannot run, naming every
@@ -309,6 +332,7 @@ mod tests {
             ],
             exports: vec!["info".into()],
             missing_exports: vec!["step".into(), "migrate".into()],
+            largest_function_bytes: 10,
         };
         let problems = shape.problems();
         assert_eq!(problems.len(), 3, "{problems:?}");

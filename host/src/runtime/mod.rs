@@ -5,7 +5,11 @@
 //! Layout:
 //! - `engine.rs`: the one wasmtime `Config`, and the epoch ticker thread
 //! - `inspect.rs`: a component's imports and exports, read before compiling
+//! - `compile.rs`: compiling in a child process, within the compile limits
 //! - `cache.rs`: digests, compiled agents in memory and on disk
+//! - `cache_dir.rs`: the cache directory's owner and mode, checked
+//! - `seal.rs`: the key and MAC every cached file of code carries
+//! - `toolchain.rs`: the build of the compiler, part of every cache key
 //! - `fn_cache.rs`: compiled functions on disk, shared between versions
 //! - `prune.rs`: keeping the cache directory under its size bound
 //! - `sandbox.rs`: the WASI context and the host side of `wit/agent.wit`
@@ -19,6 +23,7 @@
 
 mod bindings;
 mod cache;
+mod cache_dir;
 pub mod compile;
 mod engine;
 mod error;
@@ -31,8 +36,10 @@ mod outcome;
 mod output;
 pub mod prune;
 mod sandbox;
+mod seal;
 mod spare;
 mod threads;
+mod toolchain;
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -43,6 +50,7 @@ use wasmtime::Engine;
 use wasmtime::component::Linker;
 
 pub use self::cache::{check_header, digest, trim_heap};
+pub use self::compile::CompileLimits;
 pub use self::error::{LoadError, RuntimeError};
 pub use self::here::{run_on_worker, spawn_worker, spawn_worker_scoped};
 pub use self::outcome::{MAX_STATUS_BYTES, StepFailure, check_step_result};
@@ -52,6 +60,21 @@ use crate::model::{self, AgentInfo, LogLine};
 /// The longest error message a guest's `step` or `migrate` may return; the
 /// rest is cut off.
 const MAX_GUEST_ERROR_BYTES: usize = 4096;
+
+/// How long a compile may take: room for a debug build of the host to
+/// compile a Python or JavaScript agent on two cores busy stepping runs.
+pub const DEFAULT_COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The compiler process's address space: room for a Python or JavaScript
+/// agent's compile, twice over.
+pub const DEFAULT_COMPILE_MEMORY_BYTES: u64 = 2 << 30;
+
+/// One compile at a time: each uses every core, and its memory.
+pub const DEFAULT_COMPILES_AT_ONCE: usize = 1;
+
+/// The largest function body compiled: twice the largest of today's
+/// agents (CPython's interpreter loop).
+pub const DEFAULT_MAX_FUNCTION_BYTES: usize = 1 << 20;
 
 /// Limits of every call into a guest, and of the compile cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +93,11 @@ pub struct Limits {
     pub max_log_bytes: usize,
     /// The largest component `load` accepts.
     pub max_component_bytes: usize,
+    /// The largest function body a component may have; a larger one is
+    /// refused before anything is compiled.
+    pub max_function_bytes: usize,
+    /// Time, memory and concurrency of compiles.
+    pub compile: CompileLimits,
     /// Bytes on disk of precompiled agents and compiled functions the cache
     /// directory is pruned to, least recently used first, after each
     /// compile.
@@ -86,6 +114,12 @@ impl Default for Limits {
             max_log_bytes: 64 << 10,
             // Components built from Python or JavaScript are 10-40 MiB.
             max_component_bytes: 128 << 20,
+            max_function_bytes: DEFAULT_MAX_FUNCTION_BYTES,
+            compile: CompileLimits {
+                timeout: DEFAULT_COMPILE_TIMEOUT,
+                memory_bytes: DEFAULT_COMPILE_MEMORY_BYTES,
+                at_once: DEFAULT_COMPILES_AT_ONCE,
+            },
             cache_max_bytes: prune::DEFAULT_MAX_BYTES,
         }
     }
@@ -179,17 +213,14 @@ pub struct StepReport {
 impl Runtime {
     /// Sets up the process's engine (component model, fuel, epoch
     /// interruption) and its epoch ticker; compiled agents are kept in
-    /// `cache_dir`, which is created if missing.
+    /// `cache_dir`, which is created (0700) if missing, and refused unless
+    /// it is this user's and no one else may write it (`cache_dir.rs`).
     pub fn new(cache_dir: &Path, limits: Limits) -> Result<Runtime, RuntimeError> {
-        let engine = engine::build(cache_dir, limits.memory_bytes)?;
+        let dir = cache_dir::open(cache_dir)?;
+        let (engine, tag) = engine::build(&dir, limits.memory_bytes, engine::Purpose::Run)?;
         let linker =
             sandbox::linker(&engine).map_err(|e| RuntimeError::Engine(format!("{e:#}")))?;
-        let cache = cache::Cache::new(
-            cache_dir,
-            &engine,
-            limits.cache_max_bytes,
-            limits.memory_bytes,
-        )?;
+        let cache = cache::Cache::new(dir, tag, &limits);
         engine::spawn_epoch_ticker(&engine)?;
         Ok(Runtime {
             engine,

@@ -9,8 +9,9 @@
 //! knows which files another host still needs; that is safe because every
 //! file is only a cache. A removed artifact or entry is a miss: the agent is
 //! compiled again from the component bytes in the store. A process that has
-//! an artifact memory-mapped keeps its pages after the file is removed (its
-//! disk space is freed when the process unmaps it).
+//! loaded an artifact holds its own copy of the code (`cache.rs` reads the
+//! file whole to check its seal), so removing the file takes nothing from
+//! it.
 //!
 //! Sizes are bytes on disk (allocated blocks, as `du` counts them): a
 //! compile writes thousands of function entries smaller than a block.

@@ -308,7 +308,11 @@ mod tests {
 
     #[test]
     fn the_linker_builds() {
-        let engine = super::super::engine::build(&std::env::temp_dir(), 64 << 20).unwrap();
+        use super::super::{cache_dir, engine};
+        let dir = std::env::temp_dir().join(format!("wakeful-linker-{}", std::process::id()));
+        let cache = cache_dir::open(&dir).unwrap();
+        let (engine, _) = engine::build(&cache, 64 << 20, engine::Purpose::Run).unwrap();
         linker(&engine).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
