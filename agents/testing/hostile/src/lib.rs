@@ -330,7 +330,7 @@ fn write_secret() {
 /// readable from Rust) that start with the secret.
 #[allow(unsafe_code)]
 fn count_secrets() -> u64 {
-    let bytes = core::arch::wasm32::memory_size(0) * 65536;
+    let bytes = linear_memory_bytes();
     let mut found = 0;
     for start in (PAGE..bytes).step_by(PAGE) {
         let words = start as *const u64;
@@ -348,4 +348,15 @@ fn count_secrets() -> u64 {
         }
     }
     found
+}
+
+#[cfg(target_arch = "wasm32")]
+fn linear_memory_bytes() -> usize {
+    core::arch::wasm32::memory_size(0) * 65536
+}
+
+/// Built natively only for the SDK's fake host, which never snoops.
+#[cfg(not(target_arch = "wasm32"))]
+fn linear_memory_bytes() -> usize {
+    panic!("`snoop` scans a WebAssembly linear memory; it runs only as a component")
 }
