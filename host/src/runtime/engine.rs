@@ -170,13 +170,12 @@ fn profiler() -> ProfilingStrategy {
 /// caller has its result (see `exec.rs`). Where Linux has `PAGEMAP_SCAN`
 /// (6.7 and later), only the pages the call wrote are copied back: a Rust
 /// agent writes a few runs of pages of its 1 to 2 MiB, and copying its
-/// whole memory was the largest cost of a step on the guest thread
-/// (`wakeful bench --record` (c), instantiate + step: p50 55 → 35 µs).
-/// The scan reaches every written page (the vendored wasmtime's first
-/// patch, `vendor/wasmtime/PATCHES.md`): a Python agent writes a few
-/// hundred runs of pages, and when only the first 32 were copied back it
-/// took ~250 page faults per step. Without the scan, the first
-/// `KEEP_RESIDENT` bytes are copied whole.
+/// whole memory was the largest cost of a step on the guest thread.
+/// The scan goes on past a full buffer of regions until the end of memory
+/// or `KEEP_RESIDENT` (a Python agent writes a few hundred runs of pages),
+/// and it takes pages the kernel swapped out as well as those in memory:
+/// a written page is never left for the next instance. Without the scan,
+/// the first `KEEP_RESIDENT` bytes are copied whole.
 ///
 /// Whichever way, the next instance sees exactly the initial image:
 /// nothing of a call survives it.
