@@ -501,54 +501,12 @@ fn metrics_count_runs_by_status() {
 
 // ---- a slow operation holds up nothing else
 
-/// A valid component holding one core module of `functions` functions
-/// whose bodies are long chains of arithmetic: slow to compile, and no
-/// agent (it exports nothing), so its deploy ends in a 400 after the
-/// compile.
-fn big_component(functions: u32, adds_per_function: u32) -> Vec<u8> {
-    fn leb(mut n: u64, out: &mut Vec<u8>) {
-        loop {
-            let byte = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                out.push(byte);
-                return;
-            }
-            out.push(byte | 0x80);
-        }
-    }
-    fn section(id: u8, body: &[u8], out: &mut Vec<u8>) {
-        out.push(id);
-        leb(body.len() as u64, out);
-        out.extend_from_slice(body);
-    }
-    let mut body = vec![1, 1, 0x7f]; // one group of one i32 local
-    body.extend([0x41, 1, 0x21, 0]); // local.set 0 (i32.const 1)
-    for k in 0..adds_per_function {
-        // local.get 0; i32.const k; i32.mul; i32.const k; i32.xor; local.set 0
-        body.extend([0x20, 0, 0x41]);
-        leb(u64::from(k % 64), &mut body);
-        body.extend([0x6c, 0x41]);
-        leb(u64::from(k % 50), &mut body);
-        body.extend([0x73, 0x21, 0]);
-    }
-    body.extend([0x20, 0, 0x0b]); // local.get 0; end
-    let mut module = b"\0asm\x01\0\0\0".to_vec();
-    section(1, &[1, 0x60, 0, 1, 0x7f], &mut module); // () -> i32
-    let mut funcs = Vec::new();
-    leb(u64::from(functions), &mut funcs);
-    funcs.extend(std::iter::repeat_n(0u8, functions as usize));
-    section(3, &funcs, &mut module);
-    let mut code = Vec::new();
-    leb(u64::from(functions), &mut code);
-    for _ in 0..functions {
-        leb(body.len() as u64, &mut code);
-        code.extend_from_slice(&body);
-    }
-    section(10, &code, &mut module);
-    let mut component = b"\0asm\x0d\0\x01\0".to_vec();
-    section(1, &module, &mut component); // a core module section
-    component
+/// A real agent (`counter-v2`) with an unused function of 256 KiB of
+/// branches added: it passes every check made before compiling, and its
+/// compile takes seconds.
+fn slow_component() -> Vec<u8> {
+    let real = std::fs::read(agent("counter-v2")).unwrap();
+    crate::compile_limits::with_unused_function(&real, 256 << 10)
 }
 
 /// Waits (at most 60 s) for the server's log to show `text`.
@@ -572,7 +530,7 @@ fn a_slow_deploy_holds_up_no_answer_event_or_read() {
     use std::sync::atomic::{AtomicBool, Ordering};
     let (env, server, show) = incident("api-slow-deploy", json!({}));
     let link = answer_url(&show);
-    let big = big_component(1000, 400);
+    let big = slow_component();
     let deployed = AtomicBool::new(false);
     std::thread::scope(|s| {
         let deploy = s.spawn(|| {
@@ -609,7 +567,7 @@ fn a_slow_deploy_holds_up_no_answer_event_or_read() {
         );
 
         let (status, body) = deploy.join().unwrap();
-        assert_eq!(status, 400, "the big component is no agent: {body}");
+        assert_eq!(status, 201, "the slow component deploys in the end: {body}");
     });
     let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
     assert!(done["outcome"].as_str().unwrap().contains("resolved"));
