@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::Request;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
+use wakeful::api::admission::{self, Admission};
 use wakeful::api::pool::{Opener, Pool};
 use wakeful::api::{AllowedHosts, ApiState, BodyLimits, Counters, router};
 use wakeful::app::App;
@@ -49,6 +50,9 @@ fn api() -> &'static Api {
             counters: Arc::new(Counters::default()),
             limits,
             wakeup: Arc::new(wakeful::wakeup::Wakeup::default()),
+            connections: Arc::new(Admission::new(admission::Limits::of(
+                &Config::default().api,
+            ))),
         });
         Api {
             runtime: tokio::runtime::Builder::new_multi_thread()

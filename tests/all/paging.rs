@@ -35,8 +35,23 @@ impl Swap {
 
 impl Drop for Swap {
     fn drop(&mut self) {
-        let _ = Command::new("swapoff").arg(&self.file).status();
-        let _ = fs::remove_file(&self.file);
+        // The kernel may refuse while it still reads pages back in: a swap
+        // file left on would outlive the test, so try again before giving up.
+        for _ in 0..20 {
+            if Command::new("swapoff")
+                .arg(&self.file)
+                .status()
+                .is_ok_and(|s| s.success())
+            {
+                let _ = fs::remove_file(&self.file);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+        eprintln!(
+            "swapoff {} failed: turn it off by hand",
+            self.file.display()
+        );
     }
 }
 
