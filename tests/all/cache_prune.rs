@@ -14,7 +14,7 @@ fn cache_dir(env: &Env) -> PathBuf {
 }
 
 /// The digest `deploy` printed.
-fn deployed_digest(deploy_output: &str) -> String {
+pub fn deployed_digest(deploy_output: &str) -> String {
     deploy_output
         .lines()
         .find_map(|l| l.strip_prefix("digest sha256:"))

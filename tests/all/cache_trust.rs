@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::api::api_config;
+use crate::cache_prune::deployed_digest;
 use crate::compiler::{age_entries, compile, function_entries, unused_entries};
 use crate::harness::{Env, agent};
 
@@ -101,15 +102,6 @@ fn a_cache_directory_another_user_could_write_is_refused() {
         assert_eq!(mode, expected, "{path:?} is {mode:04o}");
     }
     assert!(cache.join("key").exists());
-}
-
-fn deployed_digest(deploy_output: &str) -> String {
-    deploy_output
-        .lines()
-        .find_map(|l| l.strip_prefix("digest sha256:"))
-        .unwrap_or_else(|| panic!("no digest in {deploy_output}"))
-        .trim()
-        .to_string()
 }
 
 /// The artifact of the version with this digest.
