@@ -1,0 +1,2 @@
+#[cfg(feature = "unwind")]
+pub(crate) mod systemv;
