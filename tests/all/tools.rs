@@ -344,6 +344,54 @@ fn a_spent_token_budget_parks_the_run_and_resume_grants_more() {
 }
 
 #[test]
+fn a_model_call_is_charged_at_least_its_estimate_however_the_server_reports_or_fails() {
+    // `{"prompt": "hello"}` with max_tokens = 64 is estimated at the 64
+    // tokens the model may generate, plus the prompt: 5 bytes / 3 rounded
+    // up, and 16 for the message: 82 tokens, 0.082 USD at 1 USD per 1000.
+    let free = model("free text", 0);
+    let failing = FakeServer::start(|_| Reply::Text(500, "overloaded".into()));
+    let hanging = FakeServer::start(|_| Reply::Never);
+    let generous = model("long text", 500);
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let cases = [
+        ("zero", free.url.as_str(), "done", 82, Some(&free)),
+        // Sent and failed: the caller sees the error and goes on.
+        ("failing", &failing.url, "done", 82, Some(&failing)),
+        ("hanging", &hanging.url, "done", 82, Some(&hanging)),
+        // Reported usage above the estimate is charged in full.
+        ("generous", &generous.url, "done", 500, Some(&generous)),
+        // Nothing was sent: nothing is charged.
+        ("refused", &refused, "done", 0, None),
+    ];
+    for (name, url, status, tokens, server) in cases {
+        let config = format!(
+            "{FAST_LIMITS}max_attempts = 1\n[tools.llm]\nkind = \"llm\"\n\
+             url = \"{url}/v1/chat/completions\"\nmodel = \"local\"\nmax_tokens = 64\n\
+             timeout_ms = 500\nprice_per_1k_tokens_usd = 1.0\n"
+        );
+        let env = Env::new(&format!("llm-spend-{name}"), &config);
+        env.deploy("caller", &["pager", "llm", "kv"]);
+        let calls = json!([{"tool": "llm", "args": {"prompt": "hello"}}]);
+        let show = call(&env, "spender", calls);
+        assert_eq!(show["status"], status, "{name}: {show}");
+        assert_eq!(show["tokens_used"], tokens, "{name}: {show}");
+        let usd = show["usd_used"].as_f64().unwrap();
+        assert!((usd - tokens as f64 / 1000.0).abs() < 1e-9, "{name}: {usd}");
+        if let Some(server) = server {
+            assert_eq!(server.requests().len(), 1, "{name}: the call was sent once");
+        }
+        if tokens > 0 {
+            let text = env.ok(&["show", "spender"]);
+            let line = format!("tokens     {tokens} of 200000");
+            assert!(text.contains(&line), "{name}: {text}");
+        }
+    }
+}
+
+#[test]
 fn a_money_budget_refuses_a_call_that_could_cost_too_much() {
     let server = model("fine", 10);
     let config = format!(
