@@ -185,7 +185,10 @@ pub fn register(value: &str) {
         percent_encode(value, true),
         lower_hex(&percent_encode(value, false)),
         json.clone(),
-        serde_json::to_string(&json).unwrap_or_default().trim_matches('"').to_string(),
+        serde_json::to_string(&json)
+            .unwrap_or_default()
+            .trim_matches('"')
+            .to_string(),
     ];
     let mut all = REDACT.write().unwrap_or_else(|e| e.into_inner());
     for form in forms {

@@ -194,7 +194,10 @@ fn settled(env: &Env, runs: &[String]) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
     for run in runs {
         loop {
-            let status = env.show(run)["status"].as_str().unwrap_or_default().to_string();
+            let status = env.show(run)["status"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             if status == "done" || status == "parked" {
                 break;
             }
@@ -235,7 +238,11 @@ fn a_key_in_a_configured_urls_query_reaches_nothing_but_its_server() {
 fn scan(name: &str, secrets: bool) {
     let (pager, model) = (pager_server(), model_server());
     let env = host(name, &pager.url, &model.url, secrets);
-    let needles = if secrets { SECRET_NEEDLES } else { LITERAL_NEEDLES };
+    let needles = if secrets {
+        SECRET_NEEDLES
+    } else {
+        LITERAL_NEEDLES
+    };
     let leaks = |place: &str, bytes: &[u8]| leaks_of(needles, place, bytes);
     let mut found = vec![];
 
@@ -277,7 +284,11 @@ fn scan(name: &str, secrets: bool) {
     let show = |run: &str| env.show(run);
     assert_eq!(show("w-pager-ok")["status"], "done");
     assert_eq!(show("w-pager-503")["status"], "parked", "unknown outcome");
-    assert_eq!(show("w-pager-timeout")["status"], "parked", "unknown outcome");
+    assert_eq!(
+        show("w-pager-timeout")["status"],
+        "parked",
+        "unknown outcome"
+    );
     let error = show("w-llm-5xx")["state"]["results"][0].to_string();
     assert!(error.contains("the model server answered 500"), "{error}");
     let sent = pager.requests();
@@ -341,7 +352,10 @@ fn a_refused_connection_names_no_secret() {
     );
     assert!(result.contains("/hook/[redacted]/x?[redacted]"), "{result}");
     for file in store_files(&env) {
-        found.extend(leaks(&file.display().to_string(), &std::fs::read(&file).unwrap()));
+        found.extend(leaks(
+            &file.display().to_string(),
+            &std::fs::read(&file).unwrap(),
+        ));
     }
     assert!(found.is_empty(), "secrets leaked:\n{}", found.join("\n"));
 }
@@ -349,13 +363,22 @@ fn a_refused_connection_names_no_secret() {
 #[test]
 fn a_missing_or_unknown_secret_is_refused_at_load_by_name() {
     let base = "[tools.pager]\nkind = \"http\"\nurl = \"http://127.0.0.1:9/h/${secret:slack}\"\n";
-    let env = Env::sqlite("secrets-missing", &format!("{base}[secrets.slack]\nenv = \"WAKEFUL_TEST_NO_SLACK\"\n"));
+    let env = Env::sqlite(
+        "secrets-missing",
+        &format!("{base}[secrets.slack]\nenv = \"WAKEFUL_TEST_NO_SLACK\"\n"),
+    );
     let err = env.fails(&["agents"]);
-    assert!(err.contains("secrets.slack") && err.contains("WAKEFUL_TEST_NO_SLACK"), "{err}");
+    assert!(
+        err.contains("secrets.slack") && err.contains("WAKEFUL_TEST_NO_SLACK"),
+        "{err}"
+    );
 
     let env = Env::sqlite("secrets-unknown", base);
     let err = env.fails(&["agents"]);
-    assert!(err.contains("tools.pager.url") && err.contains("no secret named `slack`"), "{err}");
+    assert!(
+        err.contains("tools.pager.url") && err.contains("no secret named `slack`"),
+        "{err}"
+    );
 
     let config = format!("{base}[secrets.slack]\nfile = \"slack.secret\"\n");
     let env = Env::sqlite("secrets-world-readable", &config);
@@ -364,7 +387,10 @@ fn a_missing_or_unknown_secret_is_refused_at_load_by_name() {
     let mode = std::fs::Permissions::from_mode(0o644);
     std::fs::set_permissions(env.dir.join("slack.secret"), mode).unwrap();
     let err = env.fails(&["agents"]);
-    assert!(err.contains("secrets.slack") && err.contains("chmod o-r"), "{err}");
+    assert!(
+        err.contains("secrets.slack") && err.contains("chmod o-r"),
+        "{err}"
+    );
     assert!(!err.contains("xoxSlackSecret77"), "{err}");
     write_private(&env.dir.join("slack.secret"), SLACK);
     env.ok(&["agents"]);

@@ -11,13 +11,19 @@ fn secrets() -> Secrets {
 fn references_expand_and_unknown_names_are_refused() {
     let s = secrets();
     let (url, used) = s
-        .expand("tools.x.url", "https://hooks.example/services/${secret:slack}")
+        .expand(
+            "tools.x.url",
+            "https://hooks.example/services/${secret:slack}",
+        )
         .unwrap();
     assert_eq!(url, "https://hooks.example/services/T000/B000/xoxo-hook-1");
     assert!(used);
     assert_eq!(s.expand("w", "plain").unwrap(), ("plain".into(), false));
     let err = s.expand("tools.x.url", "a${secret:nope}b").unwrap_err();
-    assert!(err.contains("no secret named `nope`") && err.contains("erp, slack"), "{err}");
+    assert!(
+        err.contains("no secret named `nope`") && err.contains("erp, slack"),
+        "{err}"
+    );
     let err = s.expand("w", "${env:HOME}").unwrap_err();
     assert!(err.contains("not a secret reference"), "{err}");
     let err = s.expand("w", "${secret:slack").unwrap_err();
@@ -38,7 +44,10 @@ fn every_common_encoding_of_a_value_is_redacted() {
     ] {
         let out = redact(text);
         assert!(out.contains(REDACTED), "{text} -> {out}");
-        assert!(!out.contains("xoxo-hook") && !out.contains("quoted"), "{out}");
+        assert!(
+            !out.contains("xoxo-hook") && !out.contains("quoted"),
+            "{out}"
+        );
     }
     assert_eq!(redact("nothing to hide"), "nothing to hide");
 }
@@ -61,12 +70,21 @@ fn files_readable_by_anyone_and_short_values_are_refused() {
     };
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
     let err = Secrets::load(&config(&file)).unwrap_err();
-    assert!(err.contains("secrets.erp") && err.contains("chmod o-r"), "{err}");
+    assert!(
+        err.contains("secrets.erp") && err.contains("chmod o-r"),
+        "{err}"
+    );
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
     let s = Secrets::load(&config(&file)).unwrap();
-    assert_eq!(s.expand("w", "${secret:erp}").unwrap().0, "file-secret-value");
+    assert_eq!(
+        s.expand("w", "${secret:erp}").unwrap().0,
+        "file-secret-value"
+    );
     let err = Secrets::load(&config(&dir.join("missing"))).unwrap_err();
-    assert!(err.contains("secrets.erp: file") && err.contains("missing"), "{err}");
+    assert!(
+        err.contains("secrets.erp: file") && err.contains("missing"),
+        "{err}"
+    );
     std::fs::write(&file, "short").unwrap();
     let err = Secrets::load(&config(&file)).unwrap_err();
     assert!(err.contains("at least 8"), "{err}");
@@ -78,7 +96,10 @@ fn files_readable_by_anyone_and_short_values_are_refused() {
         },
     )]);
     let err = Secrets::load(&env).unwrap_err();
-    assert!(err.contains("secrets.k") && err.contains("WAKEFUL_TEST_NO_SUCH_VARIABLE"), "{err}");
+    assert!(
+        err.contains("secrets.k") && err.contains("WAKEFUL_TEST_NO_SUCH_VARIABLE"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -88,5 +109,8 @@ fn a_configured_url_is_named_without_its_query_or_secret_segments() {
         display_url("https://hooks.example/services/${secret:slack}?api_key=k"),
         "https://hooks.example/services/[redacted]?[redacted]"
     );
-    assert_eq!(display_url("http://127.0.0.1:9/page"), "http://127.0.0.1:9/page");
+    assert_eq!(
+        display_url("http://127.0.0.1:9/page"),
+        "http://127.0.0.1:9/page"
+    );
 }
