@@ -24,6 +24,13 @@ pub struct Config {
     pub store: StoreConfig,
     #[serde(default)]
     pub cache: CacheConfig,
+    /// `[secrets.<name>]`: credentials that tools name as
+    /// `${secret:NAME}` (see [`crate::secrets`]).
+    #[serde(default)]
+    pub secrets: BTreeMap<String, crate::secrets::SecretConfig>,
+    /// Their values, read by [`Config::parse`].
+    #[serde(skip)]
+    pub secret_values: crate::secrets::Secrets,
 }
 
 /// Where compiled agents are kept, and how much of them.
@@ -397,7 +404,9 @@ pub enum ToolConfig {
 #[serde(deny_unknown_fields)]
 pub struct HttpToolConfig {
     /// The only URL this tool calls: `https://`, or `http://` to a loopback
-    /// host (or to any host with `allow_plain_http`).
+    /// host (or to any host with `allow_plain_http`). It may name secrets
+    /// (`https://hooks.example/services/${secret:slack}`); errors show it
+    /// with those path segments and its query redacted.
     pub url: String,
     /// A PEM file of the CA certificates an `https://` server's certificate
     /// must chain to, instead of the built-in public roots (a private CA); a
@@ -414,7 +423,10 @@ pub struct HttpToolConfig {
     /// that is shorter; a given one must be below the step deadline.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
-    /// Sent with every request; the guest cannot change them.
+    /// Sent with every request; the guest cannot change them. Values may
+    /// name secrets (`Authorization = "Bearer ${secret:erp}"`), and every
+    /// value but `Accept`'s, `Content-Type`'s and `User-Agent`'s is
+    /// redacted wherever it could be shown.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
     /// Whether the system reached drops a repeat of an `Idempotency-Key`.
@@ -450,6 +462,10 @@ pub struct LlmToolConfig {
     /// The most tokens one call may ask the model for; a guest may ask less.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u64,
+    /// The bearer key as a secret: `api_key = "${secret:openai}"` (see
+    /// `[secrets]`); a key written here literally is refused.
+    #[serde(default)]
+    pub api_key: Option<String>,
     /// The environment variable holding the bearer key; the key itself never
     /// belongs in the file.
     #[serde(default)]
@@ -502,7 +518,8 @@ impl Config {
 
     /// Parses and checks config text.
     pub fn parse(text: &str) -> Result<Config, String> {
-        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.secret_values = crate::secrets::Secrets::load(&config.secrets)?;
         config.check()?;
         Ok(config)
     }
@@ -561,7 +578,7 @@ impl Config {
                     "tools.{name}: `{name}` is a built-in tool and cannot be configured"
                 ));
             }
-            crate::tools::check_config(name, tool, l)?;
+            crate::tools::check_config(name, tool, l, &self.secret_values)?;
         }
         Ok(())
     }

@@ -23,6 +23,8 @@
 //! - [`logs`]: `serve`'s log events, text or JSON, and their fields.
 //! - [`cli`]: the `wakeful` command line.
 //! - [`config`]: the `wakeful.toml` file.
+//! - [`secrets`]: `[secrets]`, `${secret:NAME}` and the redaction of every
+//!   value they hold.
 //! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
 
 pub mod api;
@@ -42,6 +44,7 @@ pub mod power_log;
 pub mod runtime;
 pub mod scaffold;
 pub mod schedule;
+pub mod secrets;
 pub mod serve;
 pub mod store;
 pub mod terms;

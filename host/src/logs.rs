@@ -5,7 +5,8 @@
 //!
 //! No event carries a secret: the API token, answer-link and callback
 //! tokens (paths are redacted, see [`crate::api::logging`]), tool
-//! credentials or request bodies.
+//! credentials or request bodies; and every line goes through the
+//! redaction of [`crate::secrets`] on its way out.
 
 use crate::worker::{StepEnd, Stepped};
 
@@ -36,7 +37,7 @@ pub fn init(format: LogFormat) -> Result<(), String> {
     };
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| Redacted(std::io::stderr()))
         // `worker-N` says which worker took a step.
         .with_thread_names(true);
     let installed = match format {
@@ -51,6 +52,23 @@ pub fn init(format: LogFormat) -> Result<(), String> {
     installed.map_err(|e| format!("cannot install the logger: {e}"))?;
     log_panics();
     Ok(())
+}
+
+/// Standard error with every secret redacted ([`crate::secrets::redact`]):
+/// an event is formatted whole, then written in one call, so a secret is
+/// never split across two writes.
+struct Redacted(std::io::Stderr);
+
+impl std::io::Write for Redacted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        self.0.write_all(crate::secrets::redact(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// A panicking worker thread is logged as an event like any other, so that

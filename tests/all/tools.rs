@@ -220,6 +220,11 @@ fn incident(name: &str, model_url: &str, extra: &str) -> Env {
     env
 }
 
+/// What the gate estimates the incident agent's diagnose call at: the 64
+/// tokens its model may generate and its prompt. A call is charged at
+/// least this, whatever the model server reports.
+const INCIDENT_ESTIMATE: u64 = 177;
+
 const SCALE_OUT: &str =
     r#"{"action": "scale_out", "reason": "memory at 97% after an OutOfMemoryError"}"#;
 
@@ -242,16 +247,17 @@ fn resolve(env: &Env) -> Value {
 
 #[test]
 fn incident_agent_resolves_with_a_real_model_client() {
-    let server = model(SCALE_OUT, 120);
+    // Reported usage above the estimate is charged in full.
+    let server = model(SCALE_OUT, 400);
     let env = incident("llm-incident", &server.url, "");
     let show = resolve(&env);
-    assert_eq!(show["tokens_used"], 120);
+    assert_eq!(show["tokens_used"], 400);
     assert_eq!(show["token_budget"], 200_000);
     let text = env.ok(&["show", "inc-7001"]);
-    assert!(text.contains("tokens     120 of 200000"), "{text}");
+    assert!(text.contains("tokens     400 of 200000"), "{text}");
     assert_eq!(show["usd_budget"], 5.0);
     let usd = show["usd_used"].as_f64().unwrap();
-    assert!((usd - 0.00024).abs() < 1e-12, "{usd}");
+    assert!((usd - 0.0008).abs() < 1e-12, "{usd}");
     assert_eq!(
         show["state"]["plan"]["reason"],
         "memory at 97% after an OutOfMemoryError"
@@ -285,16 +291,16 @@ fn incident_agent_resolves_with_a_real_model_client() {
 #[test]
 fn a_model_call_before_a_crash_is_made_and_charged_once() {
     use std::os::unix::process::ExitStatusExt;
-    let server = model(SCALE_OUT, 120);
+    let server = model(SCALE_OUT, 400);
     let env = incident("llm-crash", &server.url, "");
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", "after-call:INC-7001:diagnose")
         .output(&["work", "--until-idle"]);
     assert_eq!(out.status.signal(), Some(9), "the worker should be killed");
-    assert_eq!(env.show("inc-7001")["tokens_used"], 120);
+    assert_eq!(env.show("inc-7001")["tokens_used"], 400);
     let show = resolve(&env);
     assert_eq!(server.requests().len(), 1, "the model was asked once");
-    assert_eq!(show["tokens_used"], 120, "and charged once");
+    assert_eq!(show["tokens_used"], 400, "and charged once");
 }
 
 #[test]
@@ -344,6 +350,54 @@ fn a_spent_token_budget_parks_the_run_and_resume_grants_more() {
 }
 
 #[test]
+fn a_model_call_is_charged_at_least_its_estimate_however_the_server_reports_or_fails() {
+    // `{"prompt": "hello"}` with max_tokens = 64 is estimated at the 64
+    // tokens the model may generate, plus the prompt: 5 bytes / 3 rounded
+    // up, and 16 for the message: 82 tokens, 0.082 USD at 1 USD per 1000.
+    let free = model("free text", 0);
+    let failing = FakeServer::start(|_| Reply::Text(500, "overloaded".into()));
+    let hanging = FakeServer::start(|_| Reply::Never);
+    let generous = model("long text", 500);
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let cases = [
+        ("zero", free.url.as_str(), "done", 82, Some(&free)),
+        // Sent and failed: the caller sees the error and goes on.
+        ("failing", &failing.url, "done", 82, Some(&failing)),
+        ("hanging", &hanging.url, "done", 82, Some(&hanging)),
+        // Reported usage above the estimate is charged in full.
+        ("generous", &generous.url, "done", 500, Some(&generous)),
+        // Nothing was sent: nothing is charged.
+        ("refused", &refused, "done", 0, None),
+    ];
+    for (name, url, status, tokens, server) in cases {
+        let config = format!(
+            "{FAST_LIMITS}max_attempts = 1\n[tools.llm]\nkind = \"llm\"\n\
+             url = \"{url}/v1/chat/completions\"\nmodel = \"local\"\nmax_tokens = 64\n\
+             timeout_ms = 500\nprice_per_1k_tokens_usd = 1.0\n"
+        );
+        let env = Env::new(&format!("llm-spend-{name}"), &config);
+        env.deploy("caller", &["pager", "llm", "kv"]);
+        let calls = json!([{"tool": "llm", "args": {"prompt": "hello"}}]);
+        let show = call(&env, "spender", calls);
+        assert_eq!(show["status"], status, "{name}: {show}");
+        assert_eq!(show["tokens_used"], tokens, "{name}: {show}");
+        let usd = show["usd_used"].as_f64().unwrap();
+        assert!((usd - tokens as f64 / 1000.0).abs() < 1e-9, "{name}: {usd}");
+        if let Some(server) = server {
+            assert_eq!(server.requests().len(), 1, "{name}: the call was sent once");
+        }
+        if tokens > 0 {
+            let text = env.ok(&["show", "spender"]);
+            let line = format!("tokens     {tokens} of 200000");
+            assert!(text.contains(&line), "{name}: {text}");
+        }
+    }
+}
+
+#[test]
 fn a_money_budget_refuses_a_call_that_could_cost_too_much() {
     let server = model("fine", 10);
     let config = format!(
@@ -389,8 +443,8 @@ fn a_model_answering_garbage_fails_the_step_and_an_unknown_action_escalates() {
         "{error}"
     );
     assert_eq!(
-        show["tokens_used"], 50,
-        "a garbage answer still spent its tokens"
+        show["tokens_used"], INCIDENT_ESTIMATE,
+        "a garbage answer (reporting 50 tokens) is charged at least the estimate"
     );
 
     let server = model(r#"{"action": "drop_database", "reason": "why not"}"#, 50);
@@ -416,7 +470,10 @@ fn a_model_that_never_answers_fails_the_step_by_its_timeout() {
         "{error}"
     );
     assert!(error.contains("timed out after 1000 ms"), "{error}");
-    assert_eq!(show["tokens_used"], 0);
+    assert_eq!(
+        show["tokens_used"], INCIDENT_ESTIMATE,
+        "a call sent and never answered is charged its estimate"
+    );
 }
 
 #[test]
@@ -434,7 +491,11 @@ fn a_call_that_did_not_complete_is_made_again_when_the_step_is_retried() {
     });
     let env = incident("llm-retry", &server.url, "max_attempts = 3");
     let show = resolve(&env);
-    assert_eq!(show["tokens_used"], 40, "only the answered call is charged");
+    assert_eq!(
+        show["tokens_used"],
+        2 * INCIDENT_ESTIMATE,
+        "each call sent is charged at least its estimate (the answer reported 40)"
+    );
     let keys: Vec<String> = server.requests().iter().map(idempotency_key).collect();
     assert_eq!(keys.len(), 2, "{keys:?}");
     assert_eq!(keys[0], keys[1], "the retry carries the same key");

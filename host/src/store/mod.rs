@@ -320,6 +320,10 @@ pub trait Store: Send {
         usage: &Usage,
         at: Millis,
     ) -> Result<()>;
+    /// Adds a metered call's usage to the run's `tokens_used`/`usd_used`
+    /// without recording the call (it was sent and got no usable answer),
+    /// synced, under the claim's epoch.
+    fn charge(&mut self, run_id: &str, epoch: u64, key: &str, usage: &Usage) -> Result<()>;
     /// Runs a kv operation for an operator (a read, or a write synced
     /// without an audit row; `kv_audited` writes one). A step's calls are
     /// held in [`Effects`] instead. Deleting a key keeps its version.

@@ -76,6 +76,7 @@ fn refused(error: ToolError) -> Executed {
         usage: None,
         transient: false,
         unsent: false,
+        charge: None,
     }
 }
 
@@ -106,6 +107,7 @@ pub(super) fn call(
             usage: None,
             transient: false,
             unsent: false,
+            charge: None,
         }),
         Err(why) => Ok(refused(ToolError::Invalid(why))),
     }

@@ -237,6 +237,22 @@ impl StepGate<'_> {
     }
 }
 
+impl StepGate<'_> {
+    /// Charges a metered call that was sent and is not recorded (it got no
+    /// usable answer): the run pays the estimate, so a failing model
+    /// server cannot be called for free.
+    fn charge_unrecorded(
+        &mut self,
+        key: &str,
+        spent: &Usage,
+    ) -> Result<(), crate::store::StoreError> {
+        self.store.charge(self.run_id, self.epoch, key, spent)?;
+        self.spend.tokens_used = self.spend.tokens_used.saturating_add(spent.tokens);
+        self.spend.usd_used += spent.usd;
+        Ok(())
+    }
+}
+
 impl ToolGate for StepGate<'_> {
     /// Makes the call, and records it in the step's audit rows with how it
     /// ended.
@@ -436,6 +452,9 @@ impl StepGate<'_> {
             .execute(self.store, &call, self.now)
             .map_err(fault)?;
         failpoint::hit("before-result", key);
+        if let Some(spent) = executed.charge.filter(|_| executed.usage.is_none()) {
+            self.charge_unrecorded(key, &spent).map_err(fault)?;
+        }
         let result = self.bounded(executed.result);
         match (&executed.usage, executed.recorded) {
             // Recorded calls have their audit row from the ledger write.

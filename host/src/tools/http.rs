@@ -34,11 +34,15 @@ use ureq::tls::{PemItem, RootCerts, TlsConfig};
 use super::{CallError, parse_args};
 use crate::config::{HttpToolConfig, LimitsConfig};
 use crate::model::ToolError;
+use crate::secrets::Secrets;
 use crate::store::LedgerWrite;
 
 /// Methods that send the guest's body.
 const WITH_BODY: &[&str] = &["POST", "PUT", "PATCH"];
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+/// Configured headers whose values are not redacted: they describe the
+/// request and hold no credential. Every other header's value is.
+const PLAIN_HEADERS: &[&str] = &["accept", "content-type", "user-agent"];
 
 /// One configured `http` tool.
 #[derive(Clone, Debug)]
@@ -52,6 +56,9 @@ pub struct HttpTool {
     base_query: Option<String>,
     /// The configured query's keys, which a guest may not repeat.
     base_keys: Vec<Vec<u8>>,
+    /// How errors name the configured URL: without its query or the path
+    /// segments that hold a secret ([`crate::secrets::display_url`]).
+    shown: String,
     method: Method,
     headers: Vec<(String, String)>,
     timeout_ms: u64,
@@ -84,14 +91,21 @@ pub(super) struct Endpoint {
 impl Endpoint {
     /// Checks a tool's `url`, `ca_file` and `allow_plain_http` and builds its
     /// client.
+    /// `url` is the configured text, `${secret:…}` references and all: what
+    /// errors quote; the URL reached has them replaced by their values.
     pub(super) fn new(
         tool: &str,
         url: &str,
         ca_file: Option<&str>,
         allow_plain_http: bool,
         timeout_ms: u64,
+        secrets: &Secrets,
     ) -> Result<Endpoint, String> {
-        let uri = parse_url(tool, url, allow_plain_http)?;
+        let (expanded, _) = secrets.expand(&format!("tools.{tool}.url"), url)?;
+        let uri = parse_url(tool, &expanded, url, allow_plain_http)?;
+        if let Some(query) = uri.query() {
+            crate::secrets::register_query(query);
+        }
         let roots = match (ca_file, uri.scheme_str()) {
             (None, _) => RootCerts::WebPki,
             (Some(file), Some("https")) => RootCerts::Specific(Arc::new(ca_certs(tool, file)?)),
@@ -115,20 +129,22 @@ impl Endpoint {
 
 /// Checks a configured URL: `https://`, or `http://` to loopback unless
 /// `allow_plain_http`, with a host.
-fn parse_url(tool: &str, url: &str, allow_plain_http: bool) -> Result<Uri, String> {
+/// `url` is the URL with its secrets; errors quote `shown`, the
+/// configured text.
+fn parse_url(tool: &str, url: &str, shown: &str, allow_plain_http: bool) -> Result<Uri, String> {
     let uri: Uri = url
         .parse()
-        .map_err(|e| format!("tools.{tool}.url `{url}` is not a URL: {e}"))?;
+        .map_err(|e| format!("tools.{tool}.url `{shown}` is not a URL: {e}"))?;
     let host = uri.host().unwrap_or_default();
     if host.is_empty() {
-        return Err(format!("tools.{tool}.url `{url}` has no host"));
+        return Err(format!("tools.{tool}.url `{shown}` has no host"));
     }
     match uri.scheme_str() {
         Some("https") => {}
         Some("http") if allow_plain_http || is_loopback(host) => {}
         Some("http") => {
             return Err(format!(
-                "tools.{tool}.url `{url}`: plain http:// to `{host}`, which is not loopback, \
+                "tools.{tool}.url `{shown}`: plain http:// to `{host}`, which is not loopback, \
                  would send every request, header and answer unencrypted and unverified; \
                  use https://, or set tools.{tool}.allow_plain_http = true for a network \
                  you trust"
@@ -136,7 +152,7 @@ fn parse_url(tool: &str, url: &str, allow_plain_http: bool) -> Result<Uri, Strin
         }
         _ => {
             return Err(format!(
-                "tools.{tool}.url `{url}` must start with https:// (or http:// to loopback)"
+                "tools.{tool}.url `{shown}` must start with https:// (or http:// to loopback)"
             ));
         }
     }
@@ -168,10 +184,21 @@ fn ca_certs(tool: &str, file: &str) -> Result<Vec<ureq::tls::Certificate<'static
 }
 
 impl HttpTool {
+    /// A tool whose config names no secret.
     pub fn new(
         name: &str,
         config: &HttpToolConfig,
         limits: &LimitsConfig,
+    ) -> Result<HttpTool, String> {
+        HttpTool::with_secrets(name, config, limits, &Secrets::default())
+    }
+
+    /// A tool whose `url` and `headers` may name `secrets`.
+    pub fn with_secrets(
+        name: &str,
+        config: &HttpToolConfig,
+        limits: &LimitsConfig,
+        secrets: &Secrets,
     ) -> Result<HttpTool, String> {
         let timeout_ms = super::timeout_ms(config.timeout_ms, limits);
         let Endpoint { uri, client } = Endpoint::new(
@@ -180,6 +207,7 @@ impl HttpTool {
             config.ca_file.as_deref(),
             config.allow_plain_http,
             timeout_ms,
+            secrets,
         )?;
         let method = config.method.to_ascii_uppercase();
         if !METHODS.contains(&method.as_str()) {
@@ -189,11 +217,17 @@ impl HttpTool {
                 METHODS.join(", ")
             ));
         }
+        let mut headers = Vec::with_capacity(config.headers.len());
         for (header, value) in &config.headers {
             http::HeaderName::from_bytes(header.as_bytes())
                 .map_err(|_| format!("tools.{name}.headers: `{header}` is not a header name"))?;
-            http::HeaderValue::from_str(value)
+            let (value, _) = secrets.expand(&format!("tools.{name}.headers.{header}"), value)?;
+            http::HeaderValue::from_str(&value)
                 .map_err(|_| format!("tools.{name}.headers.{header}: not a valid header value"))?;
+            if !PLAIN_HEADERS.contains(&header.to_ascii_lowercase().as_str()) {
+                crate::secrets::register(&value);
+            }
+            headers.push((header.clone(), value));
         }
         let scheme = uri.scheme_str().unwrap_or("https");
         let authority = uri.authority().map(|a| a.as_str()).unwrap_or_default();
@@ -206,12 +240,14 @@ impl HttpTool {
                 .map(path::query_keys)
                 .unwrap_or_default(),
             base_query,
+            shown: crate::secrets::display_url(&config.url)
+                .split('?')
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches('/')
+                .to_string(),
             method: Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?,
-            headers: config
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            headers,
             timeout_ms,
             idempotent: config.idempotent,
             client,
@@ -251,9 +287,22 @@ impl HttpTool {
         let request = request
             .body(body)
             .map_err(|e| ToolError::Invalid(format!("{tool}: cannot build the request: {e}")))?;
-        let what = format!("{tool}: {} {url}", self.method);
+        let what = self.named(tool, &args);
         let (status, bytes) = send(&self.client, request, &what, self.timeout_ms, max_payload)?;
         Ok(json!({"status": status, "body": body_value(&bytes)}).to_string())
+    }
+
+    /// How errors name a call: the method and the URL reached, with the
+    /// configured query and secret path segments redacted and any query
+    /// shown as `?[redacted]`.
+    fn named(&self, tool: &str, args: &Args) -> String {
+        let path = args.path.as_deref().unwrap_or_default();
+        let query = if self.base_query.is_some() || !args.query.is_empty() {
+            format!("?{}", crate::secrets::REDACTED)
+        } else {
+            String::new()
+        };
+        format!("{tool}: {} {}{path}{query}", self.method, self.shown)
     }
 
     /// The URL a call with these JSON arguments would reach, or why the

@@ -20,6 +20,7 @@ use super::http::{Endpoint, idempotency_key, send};
 use super::parse_args;
 use crate::config::{LimitsConfig, LlmToolConfig};
 use crate::model::ToolError;
+use crate::secrets::Secrets;
 use crate::store::{LedgerWrite, Usage};
 
 /// How much of a bad answer an error message quotes.
@@ -28,7 +29,12 @@ const QUOTE_CHARS: usize = 200;
 /// One configured `llm` tool.
 #[derive(Clone, Debug)]
 pub struct LlmTool {
+    /// The URL reached, secrets and all: never quoted.
     url: String,
+    /// How errors name it ([`crate::secrets::display_url`]).
+    shown: String,
+    /// The bearer key from `api_key` (a `${secret:…}`), if configured.
+    api_key: Option<String>,
     model: String,
     max_tokens: u64,
     api_key_env: Option<String>,
@@ -58,13 +64,27 @@ pub struct Called {
     pub usage: Option<Usage>,
     /// The request never left the host (see [`super::CallError`]).
     pub unsent: bool,
+    /// What a call that was sent and got no usable answer is charged,
+    /// though it is not recorded: the estimate.
+    pub charge: Option<Usage>,
 }
 
 impl LlmTool {
+    /// A tool whose config names no secret.
     pub fn new(
         name: &str,
         config: &LlmToolConfig,
         limits: &LimitsConfig,
+    ) -> Result<LlmTool, String> {
+        LlmTool::with_secrets(name, config, limits, &Secrets::default())
+    }
+
+    /// A tool whose `url` and `api_key` may name `secrets`.
+    pub fn with_secrets(
+        name: &str,
+        config: &LlmToolConfig,
+        limits: &LimitsConfig,
+        secrets: &Secrets,
     ) -> Result<LlmTool, String> {
         let timeout_ms = super::timeout_ms(config.timeout_ms, limits);
         let endpoint = Endpoint::new(
@@ -73,7 +93,28 @@ impl LlmTool {
             config.ca_file.as_deref(),
             config.allow_plain_http,
             timeout_ms,
+            secrets,
         )?;
+        let api_key = match &config.api_key {
+            None => None,
+            Some(text) => {
+                let what = format!("tools.{name}.api_key");
+                let (key, used) = secrets.expand(&what, text)?;
+                if !used {
+                    return Err(format!(
+                        "{what} must name a secret (`${{secret:NAME}}` with NAME from                          [secrets]); a key written into the file would be read by anyone                          who reads the config"
+                    ));
+                }
+                http::HeaderValue::from_str(&format!("Bearer {key}"))
+                    .map_err(|_| format!("{what}: not a valid header value"))?;
+                Some(key)
+            }
+        };
+        if config.api_key.is_some() && config.api_key_env.is_some() {
+            return Err(format!(
+                "tools.{name}: give api_key or api_key_env, not both"
+            ));
+        }
         if config.max_tokens == 0 {
             return Err(format!("tools.{name}.max_tokens must be at least 1"));
         }
@@ -90,8 +131,13 @@ impl LlmTool {
                 "tools.{name}.api_key_env must name an environment variable, got `{var}`"
             ));
         }
+        if let Some(Ok(key)) = config.api_key_env.as_ref().map(std::env::var) {
+            crate::secrets::register(&key);
+        }
         Ok(LlmTool {
-            url: config.url.clone(),
+            url: endpoint.uri.to_string(),
+            shown: crate::secrets::display_url(&config.url),
+            api_key,
             model: config.model.clone(),
             max_tokens: config.max_tokens,
             api_key_env: config.api_key_env.clone(),
@@ -139,58 +185,66 @@ impl LlmTool {
         }
     }
 
-    /// Runs one call.
+    /// Runs one call. What it is charged is never below the gate's
+    /// estimate ([`LlmTool::estimate`]): a model server that reports fewer
+    /// tokens (or none) is charged the estimate, one that reports more is
+    /// charged what it reports, and a call that was sent and got no usable
+    /// answer is charged the estimate too (`charge`).
     pub fn call(&self, call: &LedgerWrite, max_payload: usize) -> Called {
-        let unmetered = |result| Called {
+        // Nothing was sent: nothing to charge, and sending again is safe.
+        let refused = |result| Called {
             result,
             usage: None,
-            unsent: false,
+            unsent: true,
+            charge: None,
         };
         let tool = call.tool.as_str();
         let args: Args = match parse_args(tool, &call.args) {
             Ok(args) => args,
-            Err(e) => return unmetered(Err(e)),
+            Err(e) => return refused(Err(e)),
         };
         let max_tokens = match self.max_tokens_for(&args) {
             Ok(n) => n,
-            Err(why) => return unmetered(Err(ToolError::Invalid(format!("{tool}: {why}")))),
+            Err(why) => return refused(Err(ToolError::Invalid(format!("{tool}: {why}")))),
+        };
+        let Some(estimate) = self.estimate(&call.args) else {
+            return refused(Err(ToolError::Invalid(format!(
+                "{tool}: the arguments cannot be estimated"
+            ))));
         };
         let request = match self.request(tool, call, &args, max_tokens) {
             Ok(r) => r,
-            Err(e) => return unmetered(Err(e)),
+            Err(e) => return refused(Err(e)),
         };
-        let what = format!("{tool}: POST {}", self.url);
+        // Sent, and no answer the model's usage can be read from.
+        let unanswered = |result| Called {
+            result,
+            usage: None,
+            unsent: false,
+            charge: Some(estimate),
+        };
+        let what = format!("{tool}: POST {}", self.shown);
         let (status, bytes) = match send(&self.client, request, &what, self.timeout_ms, max_payload)
         {
             Ok(answer) => answer,
-            Err(e) => {
-                return Called {
-                    result: Err(e.error),
-                    usage: None,
-                    unsent: e.unsent,
-                };
-            }
+            Err(e) if e.unsent => return refused(Err(e.error)),
+            Err(e) => return unanswered(Err(e.error)),
         };
         let text = String::from_utf8_lossy(&bytes);
         if !(200..300).contains(&status) {
-            return unmetered(Err(ToolError::Failed(format!(
+            return unanswered(Err(ToolError::Failed(format!(
                 "{what}: the model server answered {status}: {}",
                 quote(&text)
             ))));
         }
         let Ok(answer) = serde_json::from_slice::<Value>(&bytes) else {
-            return unmetered(Err(ToolError::Failed(format!(
+            return unanswered(Err(ToolError::Failed(format!(
                 "{what}: the answer is not a chat completion: {}",
                 quote(&text)
             ))));
         };
-        // A server that reports no usage is charged every token the call
-        // could have generated, so that an unmetered server cannot spend
-        // past the budget.
-        let tokens = answer["usage"]["total_tokens"]
-            .as_u64()
-            .unwrap_or(max_tokens);
-        let usage = self.usage(tokens);
+        let reported = answer["usage"]["total_tokens"].as_u64().unwrap_or(0);
+        let usage = self.usage(reported.max(estimate.tokens));
         let usage_json = json!({"total_tokens": usage.tokens, "cost_usd": usage.usd});
         let Some(content) = answer["choices"][0]["message"]["content"].as_str() else {
             return Called {
@@ -200,6 +254,7 @@ impl LlmTool {
                 ))),
                 usage: Some(usage),
                 unsent: false,
+                charge: None,
             };
         };
         let result = if args.actions.is_some() {
@@ -214,6 +269,7 @@ impl LlmTool {
             result,
             usage: Some(usage),
             unsent: false,
+            charge: None,
         }
     }
 
@@ -254,6 +310,9 @@ impl LlmTool {
             .uri(&self.url)
             .header("Content-Type", "application/json")
             .header("Idempotency-Key", idempotency_key(call));
+        if let Some(key) = &self.api_key {
+            request = request.header("Authorization", format!("Bearer {key}"));
+        }
         if let Some(var) = &self.api_key_env {
             let key = std::env::var(var).map_err(|_| {
                 ToolError::Failed(format!(
@@ -289,8 +348,10 @@ fn json_object(content: &str) -> Result<serde_json::Map<String, Value>, ToolErro
     }
 }
 
-/// The first characters of a text, for error messages.
+/// The first characters of a text, for error messages; redacted before it
+/// is cut, so that a secret the cut splits is not left half shown.
 fn quote(text: &str) -> String {
+    let text = crate::secrets::redact(text);
     let mut quoted: String = text.chars().take(QUOTE_CHARS).collect();
     if quoted.len() < text.len() {
         quoted.push('…');
@@ -327,6 +388,7 @@ mod tests {
             allow_plain_http: false,
             model: "m".into(),
             max_tokens: 100,
+            api_key: None,
             api_key_env: None,
             price_per_1k_tokens_usd: 2.0,
             timeout_ms: Some(100),

@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 
 use crate::config::{Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
+use crate::secrets::Secrets;
 use crate::store::{Effects, LedgerWrite, Store, StoreError, Usage};
 
 /// The tools of this host.
@@ -82,6 +83,9 @@ pub struct Executed {
     /// The call failed before its request left the host: it had no effect,
     /// is not recorded, and the retried step sends it again.
     pub unsent: bool,
+    /// What an unrecorded call that was sent is charged to the run all the
+    /// same (a metered call that got no usable answer: its estimate).
+    pub charge: Option<Usage>,
 }
 
 impl Executed {
@@ -93,20 +97,26 @@ impl Executed {
             usage: None,
             transient,
             unsent: false,
+            charge: None,
         }
     }
 }
 
 /// Checks one configured tool against the limits; `Config::parse` calls it.
-pub fn check_config(name: &str, tool: &ToolConfig, limits: &LimitsConfig) -> Result<(), String> {
+pub fn check_config(
+    name: &str,
+    tool: &ToolConfig,
+    limits: &LimitsConfig,
+    secrets: &Secrets,
+) -> Result<(), String> {
     let timeout_ms = match tool {
         ToolConfig::Static { .. } => return Ok(()),
         ToolConfig::Http(c) => {
-            http::HttpTool::new(name, c, limits)?;
+            http::HttpTool::with_secrets(name, c, limits, secrets)?;
             c.timeout_ms
         }
         ToolConfig::Llm(c) => {
-            llm::LlmTool::new(name, c, limits)?;
+            llm::LlmTool::with_secrets(name, c, limits, secrets)?;
             c.timeout_ms
         }
     };
@@ -132,6 +142,7 @@ pub(crate) fn timeout_ms(given: Option<u64>, limits: &LimitsConfig) -> u64 {
 
 impl Tools {
     pub fn from_config(config: &Config) -> Tools {
+        let secrets = &config.secret_values;
         let configured = config
             .tools
             .iter()
@@ -141,10 +152,14 @@ impl Tools {
                         let json = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
                         Configured::Static(json.to_string())
                     }
-                    ToolConfig::Http(c) => http::HttpTool::new(name, c, &config.limits)
-                        .map_or_else(Configured::Broken, Configured::Http),
-                    ToolConfig::Llm(c) => llm::LlmTool::new(name, c, &config.limits)
-                        .map_or_else(Configured::Broken, Configured::Llm),
+                    ToolConfig::Http(c) => {
+                        http::HttpTool::with_secrets(name, c, &config.limits, secrets)
+                            .map_or_else(Configured::Broken, Configured::Http)
+                    }
+                    ToolConfig::Llm(c) => {
+                        llm::LlmTool::with_secrets(name, c, &config.limits, secrets)
+                            .map_or_else(Configured::Broken, Configured::Llm)
+                    }
                 };
                 (name.clone(), tool)
             })
@@ -230,8 +245,22 @@ impl Tools {
 
     /// Runs a call that passed the gate and is not held
     /// ([`Tools::is_held`]). Store failures are host faults: the caller
-    /// aborts the step.
+    /// aborts the step. Its result or error is redacted
+    /// ([`crate::secrets::redact`]) here, where it leaves the tool layer:
+    /// everything downstream (the guest, its state, the ledger, the audit,
+    /// a parked run's reason) sees only the redacted text.
     pub fn execute(
+        &self,
+        store: &mut dyn Store,
+        call: &LedgerWrite,
+        now: Millis,
+    ) -> Result<Executed, StoreError> {
+        let mut executed = self.execute_unredacted(store, call, now)?;
+        executed.result = crate::secrets::redact_result(executed.result);
+        Ok(executed)
+    }
+
+    fn execute_unredacted(
         &self,
         store: &mut dyn Store,
         call: &LedgerWrite,
@@ -272,6 +301,7 @@ impl Tools {
                         usage: called.usage,
                         transient: failed && !called.unsent,
                         unsent: failed && called.unsent,
+                        charge: called.charge,
                     }
                 }
                 Some(Configured::Broken(why)) => Executed::unrecorded(Err(ToolError::Failed(

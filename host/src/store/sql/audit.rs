@@ -57,13 +57,21 @@ pub(super) fn insert_all<'a>(
     insert_rows(conn, &rows)
 }
 
-/// The JSON text of each row's data, as [`insert_rows`] takes it.
+/// The JSON text of each row's data, as [`insert_rows`] takes it, with
+/// every secret redacted ([`crate::secrets::redact`]): every audit row is
+/// written through here.
 pub(super) fn data_of<'a>(
     entries: impl IntoIterator<Item = &'a AuditEntry>,
 ) -> Result<Vec<String>> {
     entries
         .into_iter()
-        .map(|entry| to_json(&entry.data, "an audit row"))
+        .map(|entry| {
+            let text = to_json(&entry.data, "an audit row")?;
+            Ok(match crate::secrets::redact(&text) {
+                std::borrow::Cow::Borrowed(_) => text,
+                std::borrow::Cow::Owned(redacted) => redacted,
+            })
+        })
         .collect()
 }
 

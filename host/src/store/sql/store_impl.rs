@@ -397,6 +397,10 @@ impl Store for SqlStore {
         tools::ledger_put(&mut self.conn, call, result, Some(usage), at)
     }
 
+    fn charge(&mut self, run_id: &str, epoch: u64, key: &str, usage: &Usage) -> Result<()> {
+        tools::charge(&mut self.conn, run_id, epoch, key, usage)
+    }
+
     fn kv(&mut self, op: &KvOp) -> Result<KvOutcome> {
         tools::kv(&mut self.conn, op)
     }

@@ -251,6 +251,28 @@ pub(super) fn ledger_put(
     )
 }
 
+/// Charges an unrecorded call to its run; synced, since a charge lost at a
+/// power cut would let a run spend more than its budget.
+pub(super) fn charge(
+    conn: &mut Connection,
+    run_id: &str,
+    epoch: u64,
+    key: &str,
+    usage: &Usage,
+) -> Result<()> {
+    let what = format!("charging tool call {key} to run {run_id}");
+    write(conn, &what, |tx| {
+        check_claim(tx, run_id, epoch)?;
+        tx.prepare_cached(
+            "UPDATE runs SET tokens_used = tokens_used + ?2, usd_used = usd_used + ?3 \
+             WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| stmt.execute(params![run_id, usage.tokens, usage.usd]))
+        .ctx_with(|| what.clone())?;
+        Ok(())
+    })
+}
+
 /// Checks the claim of a built-in tool call and that its key is new. A key
 /// already recorded means the caller skipped the ledger lookup; running the
 /// effect again would break "at most once", so it is refused.
