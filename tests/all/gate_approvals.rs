@@ -21,7 +21,7 @@ requires_approval = true
 
 fn host(name: &str, extra: &str) -> Env {
     let env = Env::new(name, &format!("{GATED}\n{extra}\n{FAST_LIMITS}"));
-    env.deploy("gated", &["refund"]);
+    env.deploy("gated", &["refund", "kv"]);
     env
 }
 
@@ -71,8 +71,9 @@ fn an_approved_call_runs_once_and_other_arguments_are_refused() {
     let env = host("gate-once", "");
     env.start("gated", "twice", json!({"mode": "twice"}));
     env.start("gated", "other", json!({"mode": "other_args"}));
+    env.start("gated", "again", json!({"mode": "again"}));
     env.work();
-    for run in ["twice", "other"] {
+    for run in ["twice", "other", "again"] {
         env.ok(&["approve", run, "pay", "--by", "bob"]);
     }
     env.work();
@@ -83,6 +84,11 @@ fn an_approved_call_runs_once_and_other_arguments_are_refused() {
     let other = env.show("other");
     assert!(needs_approval(&other["outcome"]), "{other}");
     assert_eq!(env.recorded_calls("twice").len(), 1);
+    // The same key again is the same call: its recorded result, not a refusal.
+    let again = env.show("again")["outcome"].clone();
+    let ok = r#"ok: {"refunded":true}"#;
+    assert_eq!(again, format!("{ok} | {ok}"));
+    assert_eq!(env.recorded_calls("again").len(), 1);
     // The request records which call used its named call.
     let used = env.sql_query("SELECT used_calls FROM approvals WHERE run_id = 'twice'");
     assert_eq!(used, [[json!(r#"{"0":"k1"}"#)]]);
@@ -94,7 +100,6 @@ fn an_honest_run_is_let_through_and_a_built_in_tool_can_be_gated() {
         "gate-honest",
         "[approval.tools.kv]\nrequires_approval = true\n",
     );
-    env.deploy("gated", &["refund", "kv"]);
     env.start("gated", "r", json!({"mode": "honest"}));
     let get = json!({"op": "get", "key": "k"});
     env.start("gated", "kv-never", json!({"mode": "never_ask", "tool": "kv", "args": get}));
@@ -154,7 +159,7 @@ quorum = 2
 fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
     let env = Env::new("gate-quorum", &format!("{QUORUM}\n{FAST_LIMITS}"));
     let server = env.serve();
-    deploy(&server, "gated", &["refund"]);
+    deploy(&server, "gated", &["refund", "kv"]);
     let (status, body) = server.post(
         "/v1/runs",
         &json!({"agent": "gated", "input": {"mode": "honest"}, "id": "q"}),
@@ -203,7 +208,7 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
 fn an_allowed_no_rejects_at_once_and_the_run_cannot_call() {
     let env = Env::new("gate-quorum-no", &format!("{QUORUM}\n{FAST_LIMITS}"));
     let server = env.serve();
-    deploy(&server, "gated", &["refund"]);
+    deploy(&server, "gated", &["refund", "kv"]);
     let input = json!({"mode": "ignore_rejection"});
     let (status, body) = server.post("/v1/runs", &json!({"agent": "gated", "input": input, "id": "q"}));
     assert_eq!(status, 201, "{body}");

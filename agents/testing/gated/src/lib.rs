@@ -9,6 +9,7 @@
 //! | `honest` | asks approval `pay` for the call; calls (key `k1`) only when approved |
 //! | `ignore_rejection` | asks, then calls whatever the answer |
 //! | `twice` | asks, then calls twice (keys `k1` and `k2`) |
+//! | `again` | asks, then calls twice under the same key `k1` |
 //! | `other_args` | asks for the call, then calls with `{"amount_usd": 9999}` added |
 //!
 //! Each run ends done with what the calls returned: `ok: <result>` or
@@ -43,7 +44,7 @@ struct Gated;
 
 impl Agent for Gated {
     type State = State;
-    const TOOLS: &'static [&'static str] = &["refund"];
+    const TOOLS: &'static [&'static str] = &["refund", "kv"];
     const DESCRIPTION: &'static str = "Calls a tool that needs approval, honestly or not.";
 
     fn step(state: &mut State, wake: Wake) -> Result<Step, String> {
@@ -83,6 +84,7 @@ fn answered(state: &mut State, approved: bool) -> Result<Step, String> {
     Ok(Step::done(match state.input.mode.as_str() {
         "honest" if !approved => "rejected; not called".to_string(),
         "twice" => format!("{} | {}", outcome(&call, "k1"), outcome(&call, "k2")),
+        "again" => format!("{} | {}", outcome(&call, "k1"), outcome(&call, "k1")),
         "other_args" => {
             let mut args = state.input.args.clone();
             args["amount_usd"] = json!(9999);
