@@ -30,8 +30,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::tools::{self, ToolError};
 use crate::ApprovalRequest;
+use crate::tools::{self, ToolError};
 
 /// One call to approve and then make: its tool and the exact argument text.
 #[derive(Debug, Clone, PartialEq)]

@@ -356,13 +356,18 @@ fn a_refund_the_host_gates_is_sent_only_after_an_operator_approves_that_call() {
         assert_eq!(status, 201, "{body}");
     }
     let asking = server.wait_run(RUN, "the operator's request", |r| {
-        r["pending_approvals"].as_array().is_some_and(|p| !p.is_empty())
+        r["pending_approvals"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty())
     });
     assert_eq!(asking["pending_approvals"][0]["id"], "refund-9482");
     let never = server.wait_run("refund-1", "parked", |r| r["status"] == "parked");
     let error = never["last_error"].as_str().unwrap_or_default();
     assert!(error.contains("denied: needs approval"), "{never}");
-    assert!(s.refunds.requests().is_empty(), "nothing sent before an operator said yes");
+    assert!(
+        s.refunds.requests().is_empty(),
+        "nothing sent before an operator said yes"
+    );
 
     s.env.ok(&["approve", RUN, "refund-9482", "--by", "alice"]);
     let show = server.wait_run(RUN, "done", |r| r["status"] == "done");

@@ -102,8 +102,16 @@ fn an_honest_run_is_let_through_and_a_built_in_tool_can_be_gated() {
     );
     env.start("gated", "r", json!({"mode": "honest"}));
     let get = json!({"op": "get", "key": "k"});
-    env.start("gated", "kv-never", json!({"mode": "never_ask", "tool": "kv", "args": get}));
-    env.start("gated", "kv", json!({"mode": "honest", "tool": "kv", "args": get}));
+    env.start(
+        "gated",
+        "kv-never",
+        json!({"mode": "never_ask", "tool": "kv", "args": get}),
+    );
+    env.start(
+        "gated",
+        "kv",
+        json!({"mode": "honest", "tool": "kv", "args": get}),
+    );
     env.work();
     env.ok(&["approve", "r", "pay", "--by", "bob"]);
     env.ok(&["approve", "kv", "pay", "--by", "bob"]);
@@ -128,7 +136,11 @@ fn a_crash_before_the_commit_consumes_nothing() {
         "{out:?}"
     );
     let used = env.sql_query("SELECT used_calls FROM approvals WHERE run_id = 'r'");
-    assert_eq!(used, [[json!("{}")]], "a step that never committed used nothing");
+    assert_eq!(
+        used,
+        [[json!("{}")]],
+        "a step that never committed used nothing"
+    );
     env.work();
     assert_eq!(env.show("r")["outcome"], r#"ok: {"refunded":true}"#);
     assert_eq!(env.recorded_calls("r").len(), 1);
@@ -166,7 +178,9 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
     );
     assert_eq!(status, 201, "{body}");
     let show = server.wait_run("q", "the request", |r| {
-        r["pending_approvals"].as_array().is_some_and(|p| !p.is_empty())
+        r["pending_approvals"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty())
     });
     let link = show["pending_approvals"][0]["answer_url"]
         .as_str()
@@ -186,10 +200,22 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
     }
     let (status, body) = answer("eve-token-00003");
     assert_eq!(status, 403, "eve is not an approver: {body}");
-    assert!(body["error"].as_str().unwrap().contains("eve may not answer"), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("eve may not answer"),
+        "{body}"
+    );
     let (status, body) = server.post_as(&link, None, &json!({"by": "bob", "approved": true}));
     assert_eq!(status, 403, "a link proves nobody: {body}");
-    assert!(body["error"].as_str().unwrap().contains("answer link cannot say who"), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("answer link cannot say who"),
+        "{body}"
+    );
     assert_eq!(server.get("/v1/runs/q").1["status"], "waiting");
 
     let (status, body) = answer("bob-token-00002");
@@ -200,7 +226,10 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
     assert_eq!(done["outcome"], r#"ok: {"refunded":true}"#, "{done}");
     drop(server);
     let votes = env.audit_rows("q", "approval vote");
-    let by: Vec<&str> = votes.iter().map(|v| v["data"]["by"].as_str().unwrap()).collect();
+    let by: Vec<&str> = votes
+        .iter()
+        .map(|v| v["data"]["by"].as_str().unwrap())
+        .collect();
     assert_eq!(by, ["alice", "alice", "bob"], "{votes:?}");
 }
 
@@ -210,10 +239,15 @@ fn an_allowed_no_rejects_at_once_and_the_run_cannot_call() {
     let server = env.serve();
     deploy(&server, "gated", &["refund", "kv"]);
     let input = json!({"mode": "ignore_rejection"});
-    let (status, body) = server.post("/v1/runs", &json!({"agent": "gated", "input": input, "id": "q"}));
+    let (status, body) = server.post(
+        "/v1/runs",
+        &json!({"agent": "gated", "input": input, "id": "q"}),
+    );
     assert_eq!(status, 201, "{body}");
     server.wait_run("q", "the request", |r| {
-        r["pending_approvals"].as_array().is_some_and(|p| !p.is_empty())
+        r["pending_approvals"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty())
     });
     let body = json!({"by": "x", "approved": true});
     let (status, _) = server.post_as("/v1/runs/q/approvals/pay", Some("alice-token-0001"), &body);

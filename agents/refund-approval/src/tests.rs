@@ -149,8 +149,11 @@ fn with_human_approval_a_rejection_refunds_nothing() {
     let mut state = State::default();
     let input = json!({"order": "9482", "amount_usd": 120.0, "human_approval": true});
     RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
-    RefundApproval::step(&mut state, answer(json!({"approved": true, "by": "finance"})))
-        .unwrap();
+    RefundApproval::step(
+        &mut state,
+        answer(json!({"approved": true, "by": "finance"})),
+    )
+    .unwrap();
     let rejected = Wake::Approval(Approval {
         request_id: "refund-9482".into(),
         approved: false,

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::Extension;
+use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 

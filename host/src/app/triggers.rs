@@ -128,8 +128,14 @@ impl App {
         comment: Option<&str>,
         details_digest: Option<&str>,
     ) -> Result<crate::store::Approval> {
-        let gated =
-            self.gated_answer(principal, run_id, request_id, approved, comment, details_digest)?;
+        let gated = self.gated_answer(
+            principal,
+            run_id,
+            request_id,
+            approved,
+            comment,
+            details_digest,
+        )?;
         match gated {
             Some(voted) => Ok(voted),
             None => self.approve(run_id, request_id, by, approved, comment, details_digest),

@@ -123,7 +123,12 @@ mod tests {
             {"tool": "refund", "args": {"amount": 10}, "args_sha256": args_sha256(r#"{"amount":9999}"#)},
         ]})
         .to_string();
-        assert!(!calls_in(&lying)[0].as_ref().unwrap().is("refund", r#"{"amount":9999}"#));
+        assert!(
+            !calls_in(&lying)[0]
+                .as_ref()
+                .unwrap()
+                .is("refund", r#"{"amount":9999}"#)
+        );
         assert!(calls_in("not json").is_empty());
     }
 
@@ -134,8 +139,14 @@ mod tests {
             approvers: Some(["alice".to_string(), "bob".to_string()].into()),
         };
         let rules: BTreeMap<String, &ApprovalRule> = [("refund".to_string(), &rule)].into();
-        assert_eq!(decided(&rules, &[vote("alice", true), vote("alice", true)]), None);
-        assert_eq!(decided(&rules, &[vote("alice", true), vote("eve", true)]), None);
+        assert_eq!(
+            decided(&rules, &[vote("alice", true), vote("alice", true)]),
+            None
+        );
+        assert_eq!(
+            decided(&rules, &[vote("alice", true), vote("eve", true)]),
+            None
+        );
         assert_eq!(decided(&rules, &[vote("eve", false)]), None);
         assert_eq!(decided(&rules, &[vote("bob", false)]), Some(false));
         assert_eq!(

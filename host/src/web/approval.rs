@@ -118,7 +118,10 @@ pub async fn answer(
             Some(&form.digest),
         ) {
             Ok(_) => Ok(Ok(())),
-            Err(e) => Ok(Err(Some((StatusCode::CONFLICT, ApiError::from(e).to_string())))),
+            Err(e) => Ok(Err(Some((
+                StatusCode::CONFLICT,
+                ApiError::from(e).to_string(),
+            )))),
         }
     })
     .await;
