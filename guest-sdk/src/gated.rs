@@ -110,9 +110,9 @@ mod tests {
     fn a_request_names_each_call_by_tool_arguments_and_digest() {
         let call = Call::new("refunds", &json!({"order": "9482", "amount_usd": 120.0})).unwrap();
         assert_eq!(call.args, r#"{"amount_usd":120.0,"order":"9482"}"#);
-        let details = details(&[call.clone()], json!({"reason": "late"}));
-        assert_eq!(details["reason"], "late");
-        let named = &details["calls"][0];
+        let shown = details(&[call.clone()], json!({"reason": "late"}));
+        assert_eq!(shown["reason"], "late");
+        let named = &shown["calls"][0];
         assert_eq!(named["tool"], "refunds");
         assert_eq!(named["args"], json!({"order": "9482", "amount_usd": 120.0}));
         // SHA-256 of the exact text the call sends.
