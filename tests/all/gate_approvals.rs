@@ -216,6 +216,24 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
             .contains("answer link cannot say who"),
         "{body}"
     );
+    // The page's form is a link answer too.
+    let origin = format!("http://{}", server.authority());
+    let form = format!(
+        "decision=approve&by=bob&digest={}",
+        digest.as_str().unwrap()
+    );
+    let headers = [
+        ("Content-Type", "application/x-www-form-urlencoded"),
+        ("Origin", origin.as_str()),
+    ];
+    let (status, page) = server.raw("POST", &link, &headers, form.as_bytes());
+    assert_eq!(status, 403, "{page}");
+    assert!(
+        page.as_str()
+            .unwrap()
+            .contains("answer link cannot say who"),
+        "{page}"
+    );
     assert_eq!(server.get("/v1/runs/q").1["status"], "waiting");
 
     let (status, body) = answer("bob-token-00002");
