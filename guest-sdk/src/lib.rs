@@ -98,6 +98,7 @@ mod agent;
 pub mod bindings;
 pub mod callback;
 mod export;
+pub mod gated;
 mod host;
 pub mod kv;
 pub mod lease;
@@ -119,8 +120,8 @@ pub use serde_json;
 /// What an agent needs, in one import: `use wakeful_sdk::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, callback, kv,
-        lease, log, now, run_id, tools,
+        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, callback,
+        gated, kv, lease, log, now, run_id, tools,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

@@ -15,7 +15,8 @@ use crate::bindings::wakeful::agent::tools as wit;
 /// changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolError {
-    /// Not granted to this agent version, or paused by a kill switch.
+    /// Not granted to this agent version, paused by a kill switch, or
+    /// (`needs approval`) a call no approved request names.
     Denied(String),
     /// No tool of that name on this host.
     Unknown(String),

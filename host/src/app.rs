@@ -19,6 +19,7 @@ use crate::tools::Tools;
 
 mod controls;
 mod deploy;
+mod gated;
 mod names;
 mod reads;
 mod triggers;
@@ -73,6 +74,10 @@ pub enum AppError {
     /// The request is sound but the state of things refuses it now.
     #[error("{0}")]
     Conflict(String),
+    /// The caller may not do this (an approver a tool's rule does not
+    /// name, an answer link for a request that needs named approvers).
+    #[error("{0}")]
+    Forbidden(String),
 }
 
 pub type Result<T, E = AppError> = std::result::Result<T, E>;

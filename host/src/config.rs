@@ -6,6 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+pub mod approval;
+pub use approval::{ApprovalConfig, ApprovalRule};
+
 /// The whole configuration file.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +34,12 @@ pub struct Config {
     /// Their values, read by [`Config::parse`].
     #[serde(skip)]
     pub secret_values: crate::secrets::Secrets,
+    /// Named sets of principals, which `approvers` lists as `group:NAME`.
+    #[serde(default)]
+    pub groups: BTreeMap<String, Vec<String>>,
+    /// Tools whose calls need an approval the gate checks.
+    #[serde(default)]
+    pub approval: ApprovalConfig,
 }
 
 /// Where compiled agents are kept, and how much of them.
@@ -580,7 +589,13 @@ impl Config {
             }
             crate::tools::check_config(name, tool, l, &self.secret_values)?;
         }
+        self.approval_rules()?;
         Ok(())
+    }
+
+    /// The approval rule of each tool that requires approval, checked.
+    pub fn approval_rules(&self) -> Result<BTreeMap<String, ApprovalRule>, String> {
+        approval::resolve(&self.groups, &self.approval, &self.tool_names())
     }
 
     /// `[api.tokens]`: plain names, none called `api` (the name of the

@@ -79,6 +79,11 @@ struct Setup {
 }
 
 fn setup(name: &str, service_args: &[&str]) -> Setup {
+    setup_with(name, service_args, "")
+}
+
+/// [`setup`] with more config.
+fn setup_with(name: &str, service_args: &[&str], extra: &str) -> Setup {
     let env = Env::new(name, "");
     let clock_file = env.dir.join("clock-offset-ms");
     std::fs::write(&clock_file, "0").unwrap();
@@ -87,7 +92,7 @@ fn setup(name: &str, service_args: &[&str]) -> Setup {
     // Short claims: a worker killed mid-step gives its run up quickly.
     let config = format!(
         "{FAST_LIMITS}[tools.approvals]\nkind = \"http\"\nurl = \"{}/approvals\"\n\n\
-         [tools.refunds]\nkind = \"http\"\nurl = \"{}/refunds\"\n",
+         [tools.refunds]\nkind = \"http\"\nurl = \"{}/refunds\"\n{extra}",
         service.url, refunds.url
     );
     std::fs::write(env.dir.join("wakeful.toml"), config).unwrap();
@@ -328,4 +333,48 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
     // And no second request went out with another link.
     std::thread::sleep(Duration::from_millis(200));
     assert!(s.service.lines.try_recv().is_err());
+}
+
+/// With `[approval.tools.refunds] requires_approval`, the service's yes is
+/// not enough: the refund is sent once an operator approved that very
+/// call, and a run that never asks the host is refused by it.
+#[test]
+fn a_refund_the_host_gates_is_sent_only_after_an_operator_approves_that_call() {
+    let s = setup_with(
+        "cb-gated",
+        &["--after-ms", "0"],
+        "[approval.tools.refunds]\nrequires_approval = true\n",
+    );
+    let server = s.env.serve();
+    for (run, order, human) in [(RUN, "9482", true), ("refund-1", "1", false)] {
+        let input = json!({"order": order, "amount_usd": 120.0, "customer": "ann",
+            "human_approval": human});
+        let (status, body) = server.post(
+            "/v1/runs",
+            &json!({"agent": "refund-approval", "id": run, "input": input}),
+        );
+        assert_eq!(status, 201, "{body}");
+    }
+    let asking = server.wait_run(RUN, "the operator's request", |r| {
+        r["pending_approvals"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty())
+    });
+    assert_eq!(asking["pending_approvals"][0]["id"], "refund-9482");
+    let never = server.wait_run("refund-1", "parked", |r| r["status"] == "parked");
+    let error = never["last_error"].as_str().unwrap_or_default();
+    assert!(error.contains("denied: needs approval"), "{never}");
+    assert!(
+        s.refunds.requests().is_empty(),
+        "nothing sent before an operator said yes"
+    );
+
+    s.env.ok(&["approve", RUN, "refund-9482", "--by", "alice"]);
+    let show = server.wait_run(RUN, "done", |r| r["status"] == "done");
+    assert_eq!(
+        outcome(&show),
+        "refunded 120.00 USD for order 9482, approved by finance and alice",
+        "{show}"
+    );
+    assert_eq!(s.refunds.requests().len(), 1, "the refund is sent once");
 }

@@ -26,6 +26,7 @@ mod crash;
 mod data_file;
 mod fake_servers;
 mod fsyncs;
+mod gate_approvals;
 mod group_commit;
 mod guest_errors;
 mod harness;

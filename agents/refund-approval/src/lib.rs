@@ -10,8 +10,16 @@
 //! expires unanswered it is done (`escalated`), its status saying that no
 //! answer came. Every call's key names the order and the phase, so a
 //! retried step repeats nothing and gets the same link back.
+//!
+//! With `"human_approval": true` in the start input (for a host that
+//! configures `[approval.tools.refunds] requires_approval = true`), the
+//! service's yes is not enough: the agent then asks the host's approvers to
+//! approve exactly this refund call (request `refund-<order>`, whose details
+//! name the call and its arguments' digest), and calls `refunds` only once
+//! they have; the host refuses the call otherwise.
 
 use wakeful_sdk::callback::Link;
+use wakeful_sdk::gated::{self, Call};
 use wakeful_sdk::prelude::*;
 
 /// The start input.
@@ -24,6 +32,9 @@ struct Input {
     /// How long the approval service has to answer.
     #[serde(default = "default_valid_for_ms")]
     valid_for_ms: u64,
+    /// Ask the host's approvers too, after the service said yes.
+    #[serde(default)]
+    human_approval: bool,
 }
 
 fn default_valid_for_ms() -> u64 {
@@ -34,6 +45,30 @@ impl Input {
     /// The idempotency key of this order's `what` call.
     fn key(&self, what: &str) -> String {
         format!("refund-{}:{what}", self.order)
+    }
+
+    /// The refund call: asked for and made with the same arguments.
+    fn refund(&self) -> Result<Call, String> {
+        let refund = json!({"body": {
+            "order": self.order,
+            "amount_usd": self.amount_usd,
+            "customer": self.customer,
+        }});
+        Call::new("refunds", &refund).map_err(|e| format!("refunds: {e}"))
+    }
+
+    /// The host approval request for the refund call.
+    fn confirmation(&self, service_by: &str) -> Result<ApprovalRequest, String> {
+        Ok(gated::request(
+            format!("refund-{}", self.order),
+            format!(
+                "Refund {:.2} USD to {} for order {}?",
+                self.amount_usd, self.customer, self.order
+            ),
+            &[self.refund()?],
+            json!({"order": self.order, "approval_service_said_yes": service_by}),
+            self.valid_for_ms,
+        ))
     }
 }
 
@@ -58,6 +93,10 @@ struct State {
     input: Option<Input>,
     /// The link the approval service answers on, once asked.
     link: Option<Link>,
+    /// Who at the approval service said yes, while the host's approvers
+    /// are asked (`human_approval`).
+    #[serde(default)]
+    service_by: Option<String>,
 }
 
 struct RefundApproval;
@@ -70,6 +109,15 @@ impl Agent for RefundApproval {
     fn step(state: &mut State, wake: Wake) -> Result<Step, String> {
         match wake {
             Wake::Start(_) => ask(state, &wake),
+            Wake::Approval(answer) if state.service_by.is_some() => confirmed(state, &answer),
+            Wake::Expired(_) if state.service_by.is_some() => Ok(Step::done(
+                "escalated: no operator confirmed the refund in time",
+            )),
+            _ if state.service_by.is_some() => {
+                let (input, _) = asked(state)?;
+                let by = state.service_by.clone().unwrap_or_default();
+                Ok(Step::wait([Wait::Approval(input.confirmation(&by)?)]))
+            }
             Wake::Event(event) if Some(&event.topic) == state.link.as_ref().map(|l| &l.topic) => {
                 decide(state, &event)
             }
@@ -137,7 +185,7 @@ fn ask(state: &mut State, wake: &Wake) -> Result<Step, String> {
 
 /// Acts on the approval service's answer.
 fn decide(state: &mut State, event: &Event) -> Result<Step, String> {
-    let (input, _) = asked(state)?;
+    let input = &asked(state)?.0.clone();
     let answer: Answer = match wakeful_sdk::serde_json::from_value(event.payload.clone()) {
         Ok(answer) => answer,
         // The link is used up: no other answer will come on it.
@@ -156,13 +204,34 @@ fn decide(state: &mut State, event: &Event) -> Result<Step, String> {
     if !answer.approved {
         return Ok(Step::done(format!("refused by {by}")));
     }
-    let refund = json!({"body": {
-        "order": input.order,
-        "amount_usd": input.amount_usd,
-        "customer": input.customer,
-    }});
-    let paid: HttpResult =
-        tools::call("refunds", &refund, &input.key("pay")).map_err(|e| format!("refunds: {e}"))?;
+    if input.human_approval {
+        let ask = input.confirmation(by)?;
+        let status = format!(
+            "{by} approved; waiting for an operator to confirm refunding {:.2} USD for order {}",
+            input.amount_usd, input.order
+        );
+        state.service_by = Some(by.to_string());
+        return Ok(Step::wait([Wait::Approval(ask)]).status(status));
+    }
+    pay(input, by)
+}
+
+/// Acts on the operator's answer about the refund call.
+fn confirmed(state: &mut State, answer: &Approval) -> Result<Step, String> {
+    let (input, _) = asked(state)?;
+    let service_by = state.service_by.clone().unwrap_or_default();
+    if !answer.approved {
+        return Ok(Step::done(format!("refused by {}", answer.by)));
+    }
+    pay(input, &format!("{service_by} and {}", answer.by))
+}
+
+/// Makes the refund call.
+fn pay(input: &Input, by: &str) -> Result<Step, String> {
+    let paid: HttpResult = input
+        .refund()?
+        .call(&input.key("pay"))
+        .map_err(|e| format!("refunds: {e}"))?;
     if !(200..300).contains(&paid.status) {
         // Retried, and replayed from the ledger: the run is parked for an
         // operator with this reason.

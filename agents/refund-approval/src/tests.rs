@@ -95,3 +95,74 @@ fn a_refusal_or_silence_refunds_nothing() {
     assert!(outcome.starts_with("escalated: no answer"), "{outcome}");
     assert!(testing::calls().iter().all(|c| c.name != "refunds"));
 }
+
+#[test]
+fn with_human_approval_the_refund_waits_for_an_operator_who_approves_that_call() {
+    world();
+    let mut state = State::default();
+    let input = json!({"order": "9482", "amount_usd": 120.0, "customer": "ann",
+        "human_approval": true});
+    RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
+    let step = RefundApproval::step(
+        &mut state,
+        answer(json!({"approved": true, "by": "finance"})),
+    )
+    .unwrap();
+    let Next::Wait(waits) = &step.next else {
+        panic!("{:?}", step.next)
+    };
+    let Wait::Approval(ask) = &waits[0] else {
+        panic!("{waits:?}")
+    };
+    assert_eq!(ask.id, "refund-9482");
+    let named = &ask.details["calls"][0];
+    assert_eq!(named["tool"], "refunds");
+    assert_eq!(named["args"]["body"]["amount_usd"], 120.0);
+    let refund = state.input.as_ref().unwrap().refund().unwrap();
+    assert_eq!(named["args_sha256"], refund.args_sha256());
+    assert!(testing::calls().iter().all(|c| c.name != "refunds"));
+
+    let approved = Wake::Approval(Approval {
+        request_id: "refund-9482".into(),
+        approved: true,
+        by: "alice".into(),
+        at: 9,
+        comment: None,
+        digest: ask.digest(),
+    });
+    let step = RefundApproval::step(&mut state, approved).unwrap();
+    assert_eq!(
+        step.next,
+        Next::Done("refunded 120.00 USD for order 9482, approved by finance and alice".into())
+    );
+    let refunds: Vec<_> = testing::calls()
+        .into_iter()
+        .filter(|c| c.name == "refunds")
+        .collect();
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(refunds[0].args, named["args"]);
+}
+
+#[test]
+fn with_human_approval_a_rejection_refunds_nothing() {
+    world();
+    let mut state = State::default();
+    let input = json!({"order": "9482", "amount_usd": 120.0, "human_approval": true});
+    RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
+    RefundApproval::step(
+        &mut state,
+        answer(json!({"approved": true, "by": "finance"})),
+    )
+    .unwrap();
+    let rejected = Wake::Approval(Approval {
+        request_id: "refund-9482".into(),
+        approved: false,
+        by: "bob".into(),
+        at: 9,
+        comment: None,
+        digest: String::new(),
+    });
+    let step = RefundApproval::step(&mut state, rejected).unwrap();
+    assert_eq!(step.next, Next::Done("refused by bob".into()));
+    assert!(testing::calls().iter().all(|c| c.name != "refunds"));
+}

@@ -11,7 +11,7 @@
  * | the agent, step errors | `agent.ts`: `defineAgent`, `StepError`, `context` |
  * | why a step is called | `wake.ts`: `Wake`, `Approval`, `inputOf` |
  * | what a step returns | `step.ts`: `Step`, `Wait`, `ApprovalRequest`, `approvalDigest` |
- * | tool calls | `tools.ts`: `tools.call`, `ToolError`; `kv.ts`, `lease.ts`, `callback.ts` |
+ * | tool calls | `tools.ts`: `tools.call`, `ToolError`; `kv.ts`, `lease.ts`, `callback.ts`; `gated.ts` (ask approval of calls, then make them) |
  * | time, run id, log | `host.ts`: `now`, `runId`, `log` |
  * | JSON | `json.ts`: `canonicalJson`, `expect`, `field` |
  * | the exports | `export.ts` (glue), `component.ts` (the component's entry) |
@@ -36,3 +36,4 @@ export * as tools from "./tools.js";
 export * as kv from "./kv.js";
 export * as lease from "./lease.js";
 export * as callback from "./callback.js";
+export * as gated from "./gated.js";

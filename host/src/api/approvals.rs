@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 
+use super::auth::Caller;
 use super::{ApiError, ApiState, JsonBody, blocking};
 use crate::store::Approval;
 
@@ -23,11 +25,13 @@ pub struct OperatorAnswer {
 /// `POST /v1/runs/{id}/approvals/{request}`, like `wakeful approve`.
 pub async fn answer_as_operator(
     State(state): State<Arc<ApiState>>,
+    Extension(Caller(principal)): Extension<Caller>,
     Path((run, request)): Path<(String, String)>,
     JsonBody(a): JsonBody<OperatorAnswer>,
 ) -> Result<Json<Approval>, ApiError> {
     blocking(&state, move |app| {
-        Ok(Json(app.approve(
+        Ok(Json(app.approve_as(
+            &principal,
             &run,
             &request,
             &a.by,
@@ -60,6 +64,7 @@ pub async fn answer_by_token(
             .store
             .approval_by_token(&token)?
             .ok_or_else(|| ApiError::NotFound("no approval request has this answer link".into()))?;
+        app.check_link_may_answer(&request)?;
         Ok(Json(app.approve(
             &request.run_id,
             &request.id,

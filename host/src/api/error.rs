@@ -140,6 +140,7 @@ impl ApiError {
                 | AppError::UnknownAgent(_)
                 | AppError::UnknownVersion { .. } => StatusCode::NOT_FOUND,
                 AppError::Conflict(_) => StatusCode::CONFLICT,
+                AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             },
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,

@@ -114,6 +114,34 @@ impl App {
         Ok(sent)
     }
 
+    /// Records the answer of the authenticated `principal` (an API token's
+    /// name) given as `by`: a request guarding calls that need named
+    /// approvers or a quorum counts the principal, any other `by`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn approve_as(
+        &mut self,
+        principal: &str,
+        run_id: &str,
+        request_id: &str,
+        by: &str,
+        approved: bool,
+        comment: Option<&str>,
+        details_digest: Option<&str>,
+    ) -> Result<crate::store::Approval> {
+        let gated = self.gated_answer(
+            principal,
+            run_id,
+            request_id,
+            approved,
+            comment,
+            details_digest,
+        )?;
+        match gated {
+            Some(voted) => Ok(voted),
+            None => self.approve(run_id, request_id, by, approved, comment, details_digest),
+        }
+    }
+
     /// Records a human's answer to an approval request, stamped now.
     pub fn approve(
         &mut self,
@@ -129,6 +157,11 @@ impl App {
                 word: "by",
                 problem: "is empty: say who answers".into(),
             });
+        }
+        if let Some(voted) =
+            self.gated_answer(by, run_id, request_id, approved, comment, details_digest)?
+        {
+            return Ok(voted);
         }
         let answer = ApprovalAnswer {
             request_id: request_id.to_string(),

@@ -286,3 +286,67 @@ fn compile_limits_have_defaults_that_fit_two_cores_and_bad_ones_are_refused() {
         assert!(err.contains(named), "{text}: {err}");
     }
 }
+
+#[test]
+fn approval_rules_resolve_groups_and_bad_ones_are_refused_by_name() {
+    let c = Config::parse(
+        "[groups]\nsre = [\"alice\", \"bob\"]\n\
+         [tools.refund]\nkind = \"static\"\nresult = 1\n\
+         [approval.tools.refund]\nrequires_approval = true\n\
+         approvers = [\"carol\", \"group:sre\"]\nquorum = 2\n\
+         [approval.tools.kv]\nrequires_approval = true\n",
+    )
+    .unwrap();
+    let rules = c.approval_rules().unwrap();
+    let refund = &rules["refund"];
+    assert_eq!(refund.quorum, 2);
+    assert!(refund.allows("bob") && refund.allows("carol") && !refund.allows("dave"));
+    assert!(refund.needs_principal());
+    assert!(!refund.met_by(["alice", "alice", "dave"]));
+    assert!(refund.met_by(["alice", "carol"]));
+    let kv = &rules["kv"];
+    assert!(kv.allows("anyone") && !kv.needs_principal() && kv.met_by(["x"]));
+
+    let refused = |text: &str, what: &str| {
+        let err = Config::parse(text).unwrap_err();
+        assert!(err.contains(what), "{err}");
+    };
+    refused(
+        "[approval.tools.refund]\nrequires_approval = true\n",
+        "approval.tools.refund: no tool named `refund` on this host",
+    );
+    refused(
+        "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"group:sre\"]\n",
+        "approval.tools.kv.approvers names `group:sre`, but [groups] has no `sre`",
+    );
+    refused(
+        "[approval.tools.kv]\nrequires_approval = true\nquorum = 0\n",
+        "approval.tools.kv.quorum must be at least 1",
+    );
+    refused(
+        "[groups]\nsre = [\"alice\"]\n[approval.tools.kv]\nrequires_approval = true\n\
+         approvers = [\"group:sre\", \"alice\"]\nquorum = 2\n",
+        "approval.tools.kv.quorum is 2, but its approvers are only 1 principals (alice)",
+    );
+    refused(
+        "[approval.tools.kv]\nrequires_approval = false\nquorum = 2\n",
+        "approval.tools.kv: approvers and quorum need requires_approval = true",
+    );
+    refused(
+        "[groups]\nsre = []\n[approval.tools.kv]\nrequires_approval = true\n\
+         approvers = [\"group:sre\"]\n",
+        "names `group:sre`, which has no members",
+    );
+    refused(
+        "[groups]\nsre = [\"group:ops\"]\n",
+        "groups.sre: `group:ops` is not a principal",
+    );
+    refused(
+        "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"\"]\n",
+        "approval.tools.kv.approvers has an empty name",
+    );
+    refused(
+        "[approval.tools.kv]\nrequires_approval = true\nquorom = 2\n",
+        "unknown field `quorom`",
+    );
+}

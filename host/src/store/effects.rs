@@ -16,7 +16,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerWrite, Result};
+use super::{
+    ApprovalUse, KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerWrite, Result,
+};
 use crate::model::{Millis, ToolError};
 
 /// A tool call's result, as the ledger keeps it.
@@ -58,6 +60,9 @@ pub struct Effects {
     /// The calls and their results, in the order they were made: ledger
     /// and audit rows at the commit.
     pub calls: Vec<(LedgerWrite, CallResult)>,
+    /// The approved calls the step's calls used: marked used in the same
+    /// write as the calls' effects.
+    pub approvals_used: Vec<ApprovalUse>,
     /// Bytes of arguments, values and results held.
     bytes: usize,
     /// What earlier steps of the same run left that their commit, in the
@@ -75,6 +80,7 @@ pub struct Uncommitted {
     /// Each lease as those steps left it (`None`: released).
     leases: BTreeMap<String, Option<Held>>,
     calls: Vec<(LedgerWrite, CallResult)>,
+    approvals_used: Vec<ApprovalUse>,
 }
 
 impl Uncommitted {
@@ -88,6 +94,8 @@ impl Uncommitted {
             self.leases.insert(resource.clone(), effect.leaves.clone());
         }
         self.calls.extend(step.calls.iter().cloned());
+        self.approvals_used
+            .extend(step.approvals_used.iter().cloned());
     }
 }
 
@@ -103,7 +111,20 @@ impl Effects {
     /// Whether the step itself wrote or called nothing (what earlier
     /// steps of its chain left does not count: their commits write it).
     pub fn is_empty(&self) -> bool {
-        self.kv.is_empty() && self.leases.is_empty() && self.calls.is_empty()
+        self.kv.is_empty()
+            && self.leases.is_empty()
+            && self.calls.is_empty()
+            && self.approvals_used.is_empty()
+    }
+
+    /// The key of the call that this step, or an earlier one of its chain
+    /// not yet committed, used named call `index` of `request` with.
+    pub fn approval_used(&self, request: &str, index: u32) -> Option<&str> {
+        self.approvals_used
+            .iter()
+            .chain(&self.under.approvals_used)
+            .find(|u| u.request_id == request && u.call_index == index)
+            .map(|u| u.key.as_str())
     }
 
     /// Bytes held: past a limit the caller writes them out mid-step.

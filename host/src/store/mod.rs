@@ -247,6 +247,19 @@ pub trait Store: Send {
         answer: &ApprovalAnswer,
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>>;
+    /// Records one principal's answer to a request that needs a quorum
+    /// (replacing an earlier answer of theirs), refused as
+    /// [`Store::answer_approval`] refuses one; `decide` reads the request
+    /// and its votes, and when it says they settle it, the request is
+    /// answered (and its run woken). Appends an `approval vote` audit row,
+    /// and an `approval` row when settled.
+    fn vote_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+        decide: &dyn Fn(&Approval, &[Vote]) -> Option<bool>,
+    ) -> Result<Result<Approval, AnswerRefused>>;
     /// An operator resumes a parked run: the wake it was parked on is
     /// delivered again (nothing was consumed), its failed attempts are
     /// forgotten and its budgets (steps, fuel, tokens, money) are set to the

@@ -1,6 +1,8 @@
 //! Rows and requests that cross the store boundary. Plain data, no SQL.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use crate::model::{ApprovalAnswer, Millis, Next, WaitFor, Wake};
 
@@ -239,6 +241,35 @@ pub struct Approval {
     pub expires_at: Millis,
     pub answer: Option<ApprovalAnswer>,
     pub consumed: bool,
+    /// Answers counted towards a quorum (requests guarding a tool with
+    /// `approvers` or `quorum` above 1), one per principal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub votes: Vec<Vote>,
+    /// The calls the request names that a tool call has used (by their
+    /// index in `details.calls`), with the idempotency key of that call.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub used_calls: BTreeMap<u32, String>,
+}
+
+/// One principal's answer to a request that needs a quorum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Vote {
+    pub by: String,
+    pub approved: bool,
+    pub at: Millis,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A call that used one named call of an approval request: written with
+/// the step's commit (or before the call leaves the host), refused if
+/// another call used it first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApprovalUse {
+    pub run_id: String,
+    pub request_id: String,
+    pub call_index: u32,
+    pub key: String,
 }
 
 /// Why an answer to an approval request was refused.

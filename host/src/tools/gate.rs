@@ -24,9 +24,11 @@ use serde_json::json;
 use crate::failpoint;
 use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
-use crate::store::{AuditEntry, Effects, Intent, LedgerWrite, Store, Switch, Usage};
+use crate::store::{
+    ApprovalUse, AuditEntry, Effects, Intent, LedgerWrite, Store, StoreError, Switch, Usage,
+};
 use crate::tools::Tools;
-use crate::tools::audit_row;
+use crate::tools::{approval, audit_row};
 
 /// The longest idempotency key a guest may use.
 pub const MAX_KEY_BYTES: usize = 512;
@@ -251,6 +253,61 @@ impl StepGate<'_> {
         self.spend.usd_used += spent.usd;
         Ok(())
     }
+
+    /// The named call of an approved request that a call of `name` with
+    /// `args` uses (`None`: the tool needs no approval, or this call used
+    /// it already under the same key, in an attempt that did not commit);
+    /// a call of a tool that needs approval is refused without one.
+    fn approval_for(
+        &mut self,
+        name: &str,
+        args: &str,
+        key: &str,
+    ) -> Result<Result<Option<ApprovalUse>, ToolError>, StoreError> {
+        let Some(rule) = self.tools.approval_rule(name).cloned() else {
+            return Ok(Ok(None));
+        };
+        for a in self.store.approvals(self.run_id)? {
+            if !a.answer.as_ref().is_some_and(|answer| answer.approved) {
+                continue;
+            }
+            // The votes are checked again here, so that an answer given
+            // before the rule was tightened does not count.
+            let yes = a.votes.iter().filter(|v| v.approved).map(|v| v.by.as_str());
+            if rule.needs_principal() && !rule.met_by(yes) {
+                continue;
+            }
+            for (i, call) in approval::calls_in(&a.details).into_iter().enumerate() {
+                if !call.is_some_and(|c| c.is(name, args)) {
+                    continue;
+                }
+                let index = u32::try_from(i).unwrap_or(u32::MAX);
+                let used = (self.effects.approval_used(&a.id, index))
+                    .or(a.used_calls.get(&index).map(String::as_str));
+                match used {
+                    Some(by) if by == key => return Ok(Ok(None)),
+                    Some(_) => continue,
+                    None if self.now >= a.expires_at => continue,
+                    None => {
+                        return Ok(Ok(Some(ApprovalUse {
+                            run_id: self.run_id.to_string(),
+                            request_id: a.id.clone(),
+                            call_index: index,
+                            key: key.to_string(),
+                        })));
+                    }
+                }
+            }
+        }
+        self.note = Some("needs approval");
+        Ok(Err(ToolError::Denied(format!(
+            "needs approval: tool `{name}` runs only with an approved, unexpired approval \
+             request of this run naming this call that no other call used; ask with details \
+             {{\"calls\": [{{\"tool\": \"{name}\", \"args\": <the arguments>, \
+             \"args_sha256\": \"{}\"}}]}}, then make the call with the same arguments",
+            approval::args_sha256(args)
+        ))))
+    }
 }
 
 impl ToolGate for StepGate<'_> {
@@ -399,7 +456,14 @@ impl StepGate<'_> {
             self.budget_spent = Some(reason.clone());
             return Ok(Err(ToolError::Budget(reason)));
         }
+        let used = match self.approval_for(name, args, key).map_err(fault)? {
+            Ok(used) => used,
+            Err(refused) => return Ok(Err(refused)),
+        };
         self.calls_left -= 1;
+        // Marked used with the call's effects: with the step's commit, or
+        // before the call leaves the host.
+        self.effects.approvals_used.extend(used);
         let call = LedgerWrite {
             run_id: self.run_id.to_string(),
             incarnation: self.incarnation.to_string(),

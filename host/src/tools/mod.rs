@@ -9,6 +9,7 @@
 //! (one fixed URL) and [`llm`] (a chat-completions model, metered against
 //! the run's token and money budgets).
 
+pub mod approval;
 pub mod audit_row;
 pub mod callback;
 pub mod gate;
@@ -19,7 +20,7 @@ pub mod llm;
 
 use std::collections::BTreeMap;
 
-use crate::config::{Config, LimitsConfig, ToolConfig};
+use crate::config::{ApprovalRule, Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
 use crate::secrets::Secrets;
 use crate::store::{Effects, LedgerWrite, Store, StoreError, Usage};
@@ -36,6 +37,8 @@ pub struct Tools {
     public_url: String,
     /// The longest a callback link may stay valid (`max_approval_valid_ms`).
     max_callback_valid_ms: u64,
+    /// The tools whose calls need an approval, and who must give it.
+    approval_rules: BTreeMap<String, ApprovalRule>,
 }
 
 #[derive(Clone, Debug)]
@@ -169,7 +172,18 @@ impl Tools {
             max_payload: config.limits.max_payload_bytes,
             public_url: public_url(config, None),
             max_callback_valid_ms: config.limits.max_approval_valid_ms,
+            approval_rules: approval_rules(config),
         }
+    }
+
+    /// Who must approve a call of `name`, when its calls need an approval.
+    pub fn approval_rule(&self, name: &str) -> Option<&ApprovalRule> {
+        self.approval_rules.get(name)
+    }
+
+    /// Every tool's rule, by tool name.
+    pub fn approval_rules(&self) -> &BTreeMap<String, ApprovalRule> {
+        &self.approval_rules
     }
 
     /// Makes callback links under `base` (`serve` passes the address it
@@ -314,6 +328,24 @@ impl Tools {
             }),
         }
     }
+}
+
+/// The config's approval rules. A config `Config::parse` would refuse
+/// (one built in code) fails closed: every tool it marks needs an approval
+/// no one can give.
+fn approval_rules(config: &Config) -> BTreeMap<String, ApprovalRule> {
+    config.approval_rules().unwrap_or_else(|_| {
+        (config.approval.tools.iter())
+            .filter(|(_, c)| c.requires_approval)
+            .map(|(name, _)| {
+                let never = ApprovalRule {
+                    quorum: u32::MAX,
+                    approvers: Some(Default::default()),
+                };
+                (name.clone(), never)
+            })
+            .collect()
+    })
 }
 
 /// The base URL of callback links: `[api] public_url`, else the address

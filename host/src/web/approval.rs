@@ -101,9 +101,13 @@ pub async fn answer(
             return Ok(Err(None));
         };
         if by.is_empty() {
-            return Ok(Err(Some(
+            return Ok(Err(Some((
+                StatusCode::CONFLICT,
                 "say who you are: your name is kept with the answer".into(),
-            )));
+            ))));
+        }
+        if let Err(e) = app.check_link_may_answer(&request) {
+            return Ok(Err(Some((StatusCode::FORBIDDEN, e.to_string()))));
         }
         match app.approve(
             &request.run_id,
@@ -114,7 +118,10 @@ pub async fn answer(
             Some(&form.digest),
         ) {
             Ok(_) => Ok(Ok(())),
-            Err(e) => Ok(Err(Some(ApiError::from(e).to_string()))),
+            Err(e) => Ok(Err(Some((
+                StatusCode::CONFLICT,
+                ApiError::from(e).to_string(),
+            )))),
         }
     })
     .await;
@@ -122,10 +129,10 @@ pub async fn answer(
         // Shown again by a GET, so that a reload does not post twice.
         Ok(Ok(())) => Redirect::to(&link).into_response(),
         Ok(Err(None)) => unknown_link(true),
-        Ok(Err(Some(why))) => {
+        Ok(Err(Some((status, why)))) => {
             let token = link.trim_start_matches("/v1/approve/").to_string();
             match read(&state, token).await {
-                Ok(Some(shown)) => html_page(StatusCode::CONFLICT, &shown, Some(&why)),
+                Ok(Some(shown)) => html_page(status, &shown, Some(&why)),
                 Ok(None) => unknown_link(true),
                 Err(e) => failed(&e),
             }

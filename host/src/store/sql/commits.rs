@@ -201,6 +201,7 @@ fn overwrites_run_row(c: &StepCommit, next: &StepCommit) -> bool {
         && !matches!(c.next, Next::Done { .. })
         && next.effects.kv.is_empty()
         && next.effects.leases.is_empty()
+        && next.effects.approvals_used.is_empty()
         && next.waits.is_empty()
 }
 
@@ -392,7 +393,7 @@ fn write_step<'a>(
                  token = excluded.token, requested_at = excluded.requested_at, \
                  expires_at = excluded.expires_at, answered = 0, approved = NULL, \
                  answered_by = NULL, answered_at = NULL, comment = NULL, \
-                 expiry_delivered = 0 \
+                 expiry_delivered = 0, votes = '[]', used_calls = '{}' \
                  WHERE approvals.consumed = 0 \
                    AND approvals.details_digest <> excluded.details_digest",
             )

@@ -49,6 +49,8 @@ pub(super) fn apply<'t>(
     // Each write below refuses the step when what it found has changed.
     // The first to refuse leaves nothing written only if it is the first
     // write: with more than one, all are checked before any is made.
+    // Reads only: a used approval refuses the step before any write.
+    super::gated::check_uses(tx, &effects.approvals_used)?;
     if writes(effects) > 1 {
         check_found(tx, effects)?;
     }
@@ -108,6 +110,7 @@ pub(super) fn apply<'t>(
             return Err(lease_changed(resource, lease));
         }
     }
+    super::gated::write_uses(tx, &effects.approvals_used)?;
     let mut recorded = Vec::with_capacity(texts.len());
     for ((call, _), text) in effects.calls.iter().zip(texts) {
         if tools::insert_ledger_row(tx, call, &text.result, at)? {

@@ -40,6 +40,7 @@ mod copy;
 pub(crate) mod db;
 mod delta;
 mod effects;
+mod gated;
 mod health;
 pub mod host_locks;
 mod hosts;

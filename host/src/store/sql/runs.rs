@@ -410,7 +410,8 @@ fn unfit_edit(run_id: &str, seq: u64, unfit: super::delta::Unfit) -> StoreError 
 macro_rules! approval_columns {
     () => {
         "run_id, id, question, details, details_digest, token, requested_at, expires_at, \
-         answered, approved, answered_by, answered_at, comment, consumed, expiry_delivered"
+         answered, approved, answered_by, answered_at, comment, consumed, expiry_delivered, \
+         votes, used_calls"
     };
 }
 
@@ -430,6 +431,8 @@ pub(super) struct ApprovalRow {
     comment: Option<String>,
     consumed: bool,
     expiry_delivered: bool,
+    votes: String,
+    used_calls: String,
 }
 
 impl ApprovalRow {
@@ -450,6 +453,8 @@ impl ApprovalRow {
             comment: row.get("comment")?,
             consumed: row.get("consumed")?,
             expiry_delivered: row.get("expiry_delivered")?,
+            votes: row.get("votes")?,
+            used_calls: row.get("used_calls")?,
         })
     }
 
@@ -474,7 +479,18 @@ impl ApprovalRow {
         } else {
             None
         };
+        let corrupt = |what: &str, e: serde_json::Error| {
+            StoreError::Corrupt(format!(
+                "the {what} of approval {} of run {} are not readable: {e}",
+                self.id, self.run_id
+            ))
+        };
+        let votes = serde_json::from_str(&self.votes).map_err(|e| corrupt("votes", e))?;
+        let used_calls =
+            serde_json::from_str(&self.used_calls).map_err(|e| corrupt("used calls", e))?;
         Ok(Approval {
+            votes,
+            used_calls,
             run_id: self.run_id,
             id: self.id,
             question: self.question,

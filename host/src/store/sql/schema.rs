@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -355,4 +355,14 @@ UPDATE sqlite_schema
        'CHECK (kind = ''event'' OR kind = ''approval'' OR kind = ''until'' OR kind = ''cron'')')
  WHERE type = 'table' AND name = 'waits';
 PRAGMA writable_schema = OFF;
+"#;
+
+/// Approvals the gate enforces: the answers counted towards a request's
+/// quorum (a JSON list of `{by, approved, at, comment}`, one per
+/// principal) and the calls it names that a tool call used (a JSON object
+/// from the call's index in `details.calls` to that call's idempotency
+/// key). Text on both stores: one SQL serves both.
+pub(super) const SCHEMA_V13: &str = r#"
+ALTER TABLE approvals ADD COLUMN votes TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE approvals ADD COLUMN used_calls TEXT NOT NULL DEFAULT '{}';
 "#;

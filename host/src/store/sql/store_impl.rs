@@ -199,6 +199,16 @@ impl Store for SqlStore {
         triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
     }
 
+    fn vote_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+        decide: &dyn Fn(&Approval, &[crate::store::Vote]) -> Option<bool>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        super::gated::vote(&mut self.conn, run_id, answer, details_digest, decide)
+    }
+
     fn check_integrity(&self) -> Result<()> {
         health::check(&self.conn, &self.location)
     }

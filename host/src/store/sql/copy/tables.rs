@@ -140,6 +140,8 @@ pub(super) const TABLES: &[Table] = &[
             "comment",
             "consumed",
             "expiry_delivered",
+            "votes",
+            "used_calls",
         ],
         key: &[("run_id", T), ("id", T)],
     },

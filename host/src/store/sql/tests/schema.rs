@@ -15,7 +15,11 @@ fn table_sql(conn: &rusqlite::Connection, table: &str) -> String {
     .unwrap()
 }
 
-/// A store made new and one migrated from the schema before keep the same
+/// The schema version before `SCHEMA_V12`, which made the checks on a
+/// run's status and a wait's kind comparisons.
+const BEFORE_COMPARISONS: usize = 11;
+
+/// A store made new and one migrated from an older schema keep the same
 /// text for every table and index, and their checks on a run's status
 /// and a wait's kind are comparisons, not `IN` lists.
 #[test]
@@ -35,10 +39,11 @@ fn status_and_kind_checks_are_comparisons_on_new_and_migrated_stores() {
     std::fs::create_dir_all(old.path().parent().unwrap()).unwrap();
     {
         let conn = raw(&old.path());
-        for sql in &MIGRATIONS[..MIGRATIONS.len() - 1] {
+        // The schema before the one that made these checks comparisons.
+        for sql in &MIGRATIONS[..BEFORE_COMPARISONS] {
             conn.execute_batch(sql).unwrap();
         }
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION - 1)
+        conn.pragma_update(None, "user_version", BEFORE_COMPARISONS as i64)
             .unwrap();
         assert!(table_sql(&conn, "runs").contains("status IN ("));
     }
@@ -96,4 +101,29 @@ fn a_run_status_or_wait_kind_out_of_the_list_is_still_refused() {
         )
         .unwrap();
     }
+}
+
+/// A request stored before approvals kept votes and used calls reads back
+/// with none of either once the store is migrated.
+#[test]
+fn requests_stored_before_votes_and_used_calls_read_back_with_none() {
+    let db = TempDb::new("schema-votes");
+    drop(sqlite_store_with_a_run(&db));
+    {
+        let conn = raw(&db.path());
+        conn.execute_batch(
+            "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
+             requested_at, expires_at, answered, consumed) \
+             VALUES ('r1', 'pay', 'ok?', '{}', 'd', 't', 1, 2, 0, 0); \
+             ALTER TABLE approvals DROP COLUMN votes; \
+             ALTER TABLE approvals DROP COLUMN used_calls;",
+        )
+        .unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION - 1)
+            .unwrap();
+    }
+    let store = SqlStore::open(db.path()).unwrap();
+    let approvals = store.approvals("r1").unwrap();
+    assert_eq!(approvals.len(), 1);
+    assert!(approvals[0].votes.is_empty() && approvals[0].used_calls.is_empty());
 }
