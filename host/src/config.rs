@@ -24,6 +24,32 @@ pub struct Config {
     pub store: StoreConfig,
     #[serde(default)]
     pub cache: CacheConfig,
+    #[serde(default)]
+    pub approvals: ApprovalsConfig,
+    #[serde(default)]
+    pub links: LinksConfig,
+}
+
+/// `[links]`: the key approval links are derived with (`store::links`).
+/// Hosts sharing a PostgreSQL store must name the same key; a host on its
+/// own SQLite file keeps its own in `<data>/link-key`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinksConfig {
+    /// A file (0600) holding the key as 64 hex digits.
+    pub key_file: Option<std::path::PathBuf>,
+    /// The name of an environment variable holding the key as 64 hex digits.
+    pub key_env: Option<String>,
+}
+
+/// `[approvals]`: who may answer approval requests.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApprovalsConfig {
+    /// Separation of duties: false (the default) refuses an answer from the
+    /// principal who deployed the run's agent version. A version deployed
+    /// before deployers were recorded has none, and is not refused.
+    pub deployer_may_answer: bool,
 }
 
 /// Where compiled agents are kept, and how much of them.

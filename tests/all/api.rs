@@ -266,7 +266,9 @@ fn the_incident_is_approved_through_its_answer_link_once() {
     let answer = json!({"by": "on-call engineer", "approved": true});
     let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["answer"]["by"], "on-call engineer");
+    // The link is who answered; the name its holder gave is what they said.
+    assert_eq!(body["answer"]["by"], "link:approve-scale_out");
+    assert_eq!(body["answer"]["said"], "on-call engineer");
     let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 409, "a link answers once: {body}");
     assert!(

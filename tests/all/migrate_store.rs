@@ -141,14 +141,8 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     // From here on, the host runs on PostgreSQL.
     let moved = env.clone_with_env("WAKEFUL_STORE", &pg.url);
     assert_eq!(moved.json(&["runs"]), runs_listed);
-    moved.ok(&[
-        "approve",
-        "inc",
-        "approve-scale_out",
-        "--by",
-        "on-call engineer",
-    ]);
-    moved.ok(&["approve", "on-approval", "ok?", "--by", "bob"]);
+    moved.approve("inc", "approve-scale_out", &["--by", "on-call engineer"]);
+    moved.approve("on-approval", "ok?", &["--by", "bob"]);
     moved.ok(&["send", "on-event", "--topic", "deploys", "--id", "d1"]);
     moved.ok(&["send", "--topic", "news", "--id", "n1"]);
     moved.work();
@@ -159,7 +153,8 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
         show["outcome"].as_str().unwrap().to_string()
     };
     assert_eq!(outcome("inc"), "resolved");
-    assert!(outcome("on-approval").starts_with("approved=true by bob"));
+    let me = crate::principal::os_principal();
+    assert!(outcome("on-approval").starts_with(&format!("approved=true by {me}")));
     assert_eq!(outcome("on-event"), "event d1 on deploys");
     assert_eq!(outcome("on-broadcast"), "event n1 on news");
     let applied = moved.kv("service/payments-api")["actions_applied"].clone();
@@ -189,7 +184,9 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     assert!(moved_rows.len() > old_rows.len() + 1);
     let trail = moved.ok(&["audit", "inc"]);
     assert!(
-        trail.contains("approve-scale_out approved by on-call engineer"),
+        trail.contains(&format!(
+            "approve-scale_out approved by {me} (said: on-call engineer)"
+        )),
         "{trail}"
     );
 

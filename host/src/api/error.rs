@@ -133,13 +133,15 @@ impl ApiError {
                 AppError::Runtime(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 AppError::Invalid(_)
                 | AppError::BadInput { .. }
-                | AppError::MissingGrants { .. } => StatusCode::BAD_REQUEST,
+                | AppError::MissingGrants { .. }
+                | AppError::MissingDigest(_) => StatusCode::BAD_REQUEST,
                 AppError::NotFound(_)
                 | AppError::UnknownRun(_)
                 | AppError::PrunedRun(_)
                 | AppError::UnknownAgent(_)
                 | AppError::UnknownVersion { .. } => StatusCode::NOT_FOUND,
                 AppError::Conflict(_) => StatusCode::CONFLICT,
+                AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             },
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
