@@ -139,7 +139,12 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     assert!(counts.contains(&("audit".into(), audit_rows)), "{report}");
 
     // From here on, the host runs on PostgreSQL.
-    let moved = env.clone_with_env("WAKEFUL_STORE", &pg.url);
+    // It keeps the link key its approval links were made with: a host on
+    // PostgreSQL names its key.
+    let key = env.dir.join("data").join("link-key");
+    let moved = env
+        .clone_with_env("WAKEFUL_STORE", &pg.url)
+        .clone_with_env("WAKEFUL_LINK_KEY_FILE", key.to_str().unwrap());
     assert_eq!(moved.json(&["runs"]), runs_listed);
     moved.approve("inc", "approve-scale_out", &["--by", "on-call engineer"]);
     moved.approve("on-approval", "ok?", &["--by", "bob"]);
