@@ -207,7 +207,7 @@ fn pg_admin_url() -> String {
 
 /// The link key every host on the test PostgreSQL shares (hosts sharing a
 /// store share one): a 0600 file, written whole once.
-fn pg_link_key() -> PathBuf {
+pub fn shared_link_key() -> PathBuf {
     static KEY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     KEY.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
@@ -387,7 +387,7 @@ impl Env {
                 .env_remove("WAKEFUL_LINK_KEY_FILE"),
             Store::Postgres(schema) => cmd
                 .env("WAKEFUL_STORE", &schema.url)
-                .env("WAKEFUL_LINK_KEY_FILE", pg_link_key()),
+                .env("WAKEFUL_LINK_KEY_FILE", shared_link_key()),
         };
         for (k, v) in &self.extra_env {
             cmd.env(k, v);

@@ -150,7 +150,12 @@ impl Host {
     pub fn start(name: &str, config: &str, store: &str, workers: usize) -> Host {
         // The harness's own store is replaced by the shared one: a host made
         // on SQLite, so that no schema of its own is made for it.
-        let env = Env::sqlite(name, config).clone_with_env("WAKEFUL_STORE", store);
+        // Hosts sharing a store share the key their approval links are
+        // made with.
+        let key = crate::harness::shared_link_key();
+        let env = Env::sqlite(name, config)
+            .clone_with_env("WAKEFUL_STORE", store)
+            .clone_with_env("WAKEFUL_LINK_KEY_FILE", key.to_str().unwrap());
         let args = vec![
             "--workers".to_string(),
             workers.to_string(),
