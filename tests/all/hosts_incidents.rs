@@ -98,7 +98,7 @@ fn approve_until(
     stop: &AtomicBool,
     approved: &AtomicUsize,
 ) -> Result<(), String> {
-    let api = Api::new();
+    let api = Api::new().with_token(APPROVER_TOKEN);
     let mut client: Option<postgres::Client> = None;
     let mut turn = 0usize;
     while !stop.load(Ordering::SeqCst) {
@@ -240,8 +240,14 @@ pub fn distinct_steps(steps: &[(String, u64)]) -> BTreeSet<(String, u64)> {
 const SHORT_CLAIMS: &str =
     "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n";
 
+/// The approver's token: not the one that deploys (separation of duties).
+const APPROVER_TOKEN: &str = "approver-token-3e7d";
+
 pub fn incident_config() -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{INCIDENT_TOOLS}\n{SHORT_CLAIMS}")
+    format!(
+        "[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\napprover = \"{APPROVER_TOKEN}\"\n\
+         {INCIDENT_TOOLS}\n{SHORT_CLAIMS}"
+    )
 }
 
 /// A look at the runs' progress: the count of done runs, and the counts
