@@ -317,7 +317,10 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
         .map(|row| row[0].as_str().unwrap().to_string())
         .collect();
     assert_eq!(tokens.len(), 1, "one link: {tokens:?}");
-    assert!(url.ends_with(&tokens[0]), "{url} is not the stored link");
+    // The store keeps only the token's SHA-256.
+    let token = url.rsplit('/').next().unwrap();
+    assert!(!url.ends_with(&tokens[0]), "the token is stored as it is");
+    assert_eq!(sha256_hex(token), tokens[0], "{url} is not the stored link");
     let made: Vec<Value> = s
         .env
         .recorded_calls(RUN)
@@ -328,4 +331,22 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
     // And no second request went out with another link.
     std::thread::sleep(Duration::from_millis(200));
     assert!(s.service.lines.try_recv().is_err());
+}
+
+/// Lowercase hex SHA-256 of `text`, by `sha256sum`.
+fn sha256_hex(text: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sha256sum");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_string()
 }
