@@ -31,8 +31,9 @@ $wakeful work --until-idle
 say "every process has ended: the run is rows in $WAKEFUL_DATA/wakeful.db, waiting for a human"
 $wakeful show "$run"
 
-say "an on-call engineer approves, from another process"
-$wakeful approve "$run" approve-scale_out --by "on-call engineer" --comment "go ahead"
+say "an on-call engineer approves what show printed (its digest), from another process"
+digest=$($wakeful show "$run" | awk '$1 == "digest" { print $2; exit }')
+$wakeful approve "$run" approve-scale_out --digest "$digest" --by "on-call engineer" --comment "go ahead"
 
 say "a new worker finishes the run"
 $wakeful work --until-idle

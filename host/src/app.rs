@@ -26,7 +26,7 @@ mod triggers;
 
 pub use deploy::{Deployed, OwnerChange, check_info};
 pub use reads::{HostView, RunRecord};
-pub use triggers::Sent;
+pub use triggers::{Acting, OS_PRINCIPAL, Sent};
 
 /// Everything an operation can refuse or fail with. Messages name what was
 /// wrong and what to do.
@@ -74,8 +74,13 @@ pub enum AppError {
     /// The request is sound but the state of things refuses it now.
     #[error("{0}")]
     Conflict(String),
-    /// The caller may not do this (an approver a tool's rule does not
-    /// name, an answer link for a request that needs named approvers).
+    /// An answer to run `.0`'s approval request that names no digest of
+    /// the details it answers.
+    #[error("{}", self.worded(Terms::Cli))]
+    MissingDigest(String),
+    /// The caller may not do this: separation of duties, an approver a
+    /// tool's rule does not name, an answer link for a request that needs
+    /// named approvers.
     #[error("{0}")]
     Forbidden(String),
 }
@@ -93,6 +98,23 @@ pub struct App {
     runtime: OnceLock<Arc<Runtime>>,
 }
 
+/// The key approval links are derived with (`store::links`): the file or
+/// variable `[links]` names (else `WAKEFUL_LINK_KEY_FILE`), else, for a
+/// host on its own SQLite file, `<data>/link-key`, made on first use.
+fn link_key(config: &Config, data_dir: &Path) -> Result<crate::store::links::LinkKey> {
+    let from_env = std::env::var_os("WAKEFUL_LINK_KEY_FILE")
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from);
+    let file = config.links.key_file.clone().or(from_env);
+    let source = crate::store::links::KeySource {
+        file: file.as_deref(),
+        env: config.links.key_env.as_deref(),
+        shared_store: config.store_url().is_some_and(crate::store::is_postgres),
+        own_file: &data_dir.join("link-key"),
+    };
+    crate::store::links::load_key(&source).map_err(AppError::Invalid)
+}
+
 impl App {
     /// Opens (creating if needed) the data directory. A directory it
     /// creates is private to this user (0700): whoever can write the data
@@ -104,7 +126,8 @@ impl App {
                 data_dir.display()
             ))
         })?;
-        let store = crate::store::open(config.store_url(), data_dir)?;
+        let mut store = crate::store::open(config.store_url(), data_dir)?;
+        store.set_link_key(link_key(&config, data_dir)?);
         Ok(App {
             store: Box::new(store),
             tools: Tools::from_config(&config),

@@ -37,9 +37,24 @@ pub struct Config {
     /// Named sets of principals, which `approvers` lists as `group:NAME`.
     #[serde(default)]
     pub groups: BTreeMap<String, Vec<String>>,
-    /// Tools whose calls need an approval the gate checks.
+    /// Who may answer approval requests, and the tools whose calls need
+    /// an approval the gate checks.
     #[serde(default)]
-    pub approval: ApprovalConfig,
+    pub approvals: ApprovalConfig,
+    #[serde(default)]
+    pub links: LinksConfig,
+}
+
+/// `[links]`: the key approval links are derived with (`store::links`).
+/// Hosts sharing a PostgreSQL store must name the same key; a host on its
+/// own SQLite file keeps its own in `<data>/link-key`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinksConfig {
+    /// A file (0600) holding the key as 64 hex digits.
+    pub key_file: Option<std::path::PathBuf>,
+    /// The name of an environment variable holding the key as 64 hex digits.
+    pub key_env: Option<String>,
 }
 
 /// Where compiled agents are kept, and how much of them.
@@ -595,7 +610,7 @@ impl Config {
 
     /// The approval rule of each tool that requires approval, checked.
     pub fn approval_rules(&self) -> Result<BTreeMap<String, ApprovalRule>, String> {
-        approval::resolve(&self.groups, &self.approval, &self.tool_names())
+        approval::resolve(&self.groups, &self.approvals, &self.tool_names())
     }
 
     /// `[api.tokens]`: plain names, none called `api` (the name of the

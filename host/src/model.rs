@@ -41,7 +41,14 @@ pub struct Event {
 pub struct ApprovalAnswer {
     pub request_id: String,
     pub approved: bool,
+    /// The authenticated principal who answered: a token's name, a
+    /// console user, `os:<user>` for the CLI, or `link:<request>` for the
+    /// request's own answer link.
     pub by: String,
+    /// The name the answerer typed (a body's `by`, the page's name field,
+    /// the CLI's `--by`): kept beside `by`, never instead of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
     pub at: Millis,
     pub comment: Option<String>,
     /// The digest ([`approval_digest`]) of the question and details that

@@ -88,6 +88,14 @@ impl AppError {
             AppError::UnknownRun(run) => {
                 format!("run {run} does not exist; {}", terms.runs_list())
             }
+            AppError::MissingDigest(run) => format!(
+                "{} is missing: an answer names the digest of the details it answers; {}",
+                terms.input("digest"),
+                match terms {
+                    Terms::Cli => format!("`wakeful show {run}` prints each pending request's"),
+                    Terms::Api => format!("GET /v1/runs/{run} shows each pending request's"),
+                } + " `details_digest`"
+            ),
             AppError::PrunedRun(r) => format!(
                 "run {} ({}@{}) ended {} at {} and was pruned at {}; its audit rows remain: {}",
                 r.run_id,

@@ -176,8 +176,12 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
                 "details_digest": a.details_digest, "expires_at": rfc3339(a.expires_at),
                 "expires_at_ms": a.expires_at,
             });
-            if links == AnswerLinks::Shown {
-                v["answer_url"] = json!(format!("/v1/approve/{}", a.token));
+            // A link made before tokens were derived from the link key
+            // answers still, but this host cannot show it again.
+            if links == AnswerLinks::Shown
+                && let Some(token) = &a.token
+            {
+                v["answer_url"] = json!(format!("/v1/approve/{token}"));
             }
             v
         })

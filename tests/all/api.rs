@@ -215,10 +215,15 @@ pub const RUN: &str = "inc-7001";
 
 /// A served host with the incident agent deployed over HTTP, the service
 /// degraded, and a run started that its workers take to the approval.
+/// A token of the incident host's other than the one that deploys.
+const LEAD_TOKEN: &str = "lead-token-77c1";
+
 pub fn incident(name: &str, input: Value) -> (Env, Server, Value) {
     let env = Env::new(
         name,
-        &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}")),
+        &api_config(&format!(
+            "[api.tokens]\nlead = \"{LEAD_TOKEN}\"\n{INCIDENT_TOOLS}\n{FAST_LIMITS}"
+        )),
     );
     let server = env.serve();
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
@@ -266,7 +271,9 @@ fn the_incident_is_approved_through_its_answer_link_once() {
     let answer = json!({"by": "on-call engineer", "approved": true});
     let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["answer"]["by"], "on-call engineer");
+    // The link is who answered; the name its holder gave is what they said.
+    assert_eq!(body["answer"]["by"], "link:approve-scale_out");
+    assert_eq!(body["answer"]["said"], "on-call engineer");
     let (status, body) = server.post_as(&link, None, &answer);
     assert_eq!(status, 409, "a link answers once: {body}");
     assert!(
@@ -321,10 +328,11 @@ fn operator_controls_over_http() {
     assert_eq!(status, 200);
     let (_, show) = server.get(&format!("/v1/runs/{RUN}"));
     assert_eq!(show["paused"], true);
-    let (status, body) = server.post(
-        &format!("/v1/runs/{RUN}/approvals/approve-scale_out"),
-        &json!({"by": "lead", "approved": false, "digest": "00"}),
-    );
+    let answer = json!({"by": "lead", "approved": false, "digest": "00"});
+    let path = format!("/v1/runs/{RUN}/approvals/approve-scale_out");
+    let (status, body) = server.post(&path, &answer);
+    assert_eq!(status, 403, "the deployer's token may not answer: {body}");
+    let (status, body) = server.post_as(&path, Some(LEAD_TOKEN), &answer);
     assert_eq!(status, 409, "the details digest does not match: {body}");
     let (status, body) = server.post("/v1/resume", &json!({"scope": format!("run:{RUN}")}));
     assert_eq!((status, &body["changed"]), (200, &json!(true)), "{body}");

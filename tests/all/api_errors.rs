@@ -121,7 +121,7 @@ fn every_refusal_is_a_json_error_in_api_terms() {
         &json!({"by": " ", "approved": true}),
     );
     assert_eq!(status, 400, "{body}");
-    assert!(api_error("an empty approver", &body).contains("`by`"));
+    assert!(api_error("an answer without a digest", &body).contains("`digest`"));
     let (status, body) = server.post("/v1/runs/w/resolve", &json!({"key": "k", "fail": ""}));
     assert_eq!(status, 400, "{body}");
     assert!(api_error("a failure without a reason", &body).contains("`fail`"));

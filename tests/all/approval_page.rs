@@ -89,7 +89,9 @@ fn the_page_shows_what_is_asked_and_its_form_answers_once() {
     let after = open(&server, &link);
     let text = html(&after);
     assert!(
-        text.contains("Approved") && text.contains("by Ann On-Call") && !text.contains("<form"),
+        text.contains("Approved")
+            && text.contains("by link:approve-scale_out (said: Ann On-Call)")
+            && !text.contains("<form"),
         "a used link shows who answered and offers no form: {text}"
     );
     let again = post_form(
@@ -102,7 +104,9 @@ fn the_page_shows_what_is_asked_and_its_form_answers_once() {
         ],
     );
     assert_eq!(again.0, 409);
-    assert!(html(&again).contains("already answered by Ann On-Call"));
+    assert!(
+        html(&again).contains("already answered by link:approve-scale_out (said: Ann On-Call)")
+    );
 
     let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
     assert_eq!(done["outcome"], "resolved");

@@ -64,12 +64,12 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
         vec!["history", "nope"],
         vec!["audit", "nope"],
         vec!["send", "nope", "--topic", "t", "--id", "e1"],
-        vec!["approve", "nope", "apr", "--by", "me"],
+        vec!["approve", "nope", "apr", "--by", "me", "--digest", "00"],
     ] {
         let err = env.fails(&args);
         assert!(err.contains("run nope does not exist"), "{args:?}: {err}");
     }
-    let err = env.fails(&["approve", "keep", "apr_7", "--by", "me"]);
+    let err = env.fails(&["approve", "keep", "apr_7", "--by", "me", "--digest", "00"]);
     assert!(err.contains("has no approval request apr_7"), "{err}");
     let err = env.fails(&[
         "send",

@@ -322,7 +322,10 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
         .map(|row| row[0].as_str().unwrap().to_string())
         .collect();
     assert_eq!(tokens.len(), 1, "one link: {tokens:?}");
-    assert!(url.ends_with(&tokens[0]), "{url} is not the stored link");
+    // The store keeps only the token's SHA-256.
+    let token = url.rsplit('/').next().unwrap();
+    assert!(!url.ends_with(&tokens[0]), "the token is stored as it is");
+    assert_eq!(sha256_hex(token), tokens[0], "{url} is not the stored link");
     let made: Vec<Value> = s
         .env
         .recorded_calls(RUN)
@@ -335,7 +338,7 @@ fn a_crash_right_after_the_link_is_made_replays_the_same_link() {
     assert!(s.service.lines.try_recv().is_err());
 }
 
-/// With `[approval.tools.refunds] requires_approval`, the service's yes is
+/// With `[approvals.tools.refunds] requires_approval`, the service's yes is
 /// not enough: the refund is sent once an operator approved that very
 /// call, and a run that never asks the host is refused by it.
 #[test]
@@ -343,7 +346,7 @@ fn a_refund_the_host_gates_is_sent_only_after_an_operator_approves_that_call() {
     let s = setup_with(
         "cb-gated",
         &["--after-ms", "0"],
-        "[approval.tools.refunds]\nrequires_approval = true\n",
+        "[approvals.tools.refunds]\nrequires_approval = true\n",
     );
     let server = s.env.serve();
     for (run, order, human) in [(RUN, "9482", true), ("refund-1", "1", false)] {
@@ -369,12 +372,33 @@ fn a_refund_the_host_gates_is_sent_only_after_an_operator_approves_that_call() {
         "nothing sent before an operator said yes"
     );
 
-    s.env.ok(&["approve", RUN, "refund-9482", "--by", "alice"]);
+    s.env.approve(RUN, "refund-9482", &["--by", "alice"]);
     let show = server.wait_run(RUN, "done", |r| r["status"] == "done");
     assert_eq!(
         outcome(&show),
-        "refunded 120.00 USD for order 9482, approved by finance and alice",
+        format!(
+            "refunded 120.00 USD for order 9482, approved by finance and {}",
+            crate::principal::os_principal()
+        ),
         "{show}"
     );
     assert_eq!(s.refunds.requests().len(), 1, "the refund is sent once");
+}
+
+/// Lowercase hex SHA-256 of `text`, by `sha256sum`.
+fn sha256_hex(text: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sha256sum");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_string()
 }

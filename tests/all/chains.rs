@@ -38,13 +38,7 @@ fn with_incident(env: Env) -> Env {
 }
 
 fn approve(env: &Env) {
-    env.ok(&[
-        "approve",
-        RUN,
-        "approve-scale_out",
-        "--by",
-        "on-call engineer",
-    ]);
+    env.approve(RUN, "approve-scale_out", &["--by", "on-call engineer"]);
 }
 
 fn service(env: &Env) -> Value {

@@ -123,13 +123,15 @@ fn approval_scenario(point: &str) -> bool {
     let input = json!({"approval_ms": 60_000}).to_string();
     env.ok(&["start", "waiter", "--id", "a", "--input", &input]);
     env.work();
-    let hit = crash_at(&env, point, &["approve", "a", "ok?", "--by", "bob"]);
+    let answer = env.approve_args("a", "ok?", &["--by", "bob"]);
+    let answer: Vec<&str> = answer.iter().map(String::as_str).collect();
+    let hit = crash_at(&env, point, &answer);
     integrity_ok(&env);
     assert_eq!(
         env.show("a")["pending_approvals"].as_array().unwrap().len(),
         1
     );
-    env.ok(&["approve", "a", "ok?", "--by", "bob"]);
+    env.approve("a", "ok?", &["--by", "bob"]);
     env.work();
     assert_eq!(env.show("a")["status"], "done");
     assert_eq!(env.audit_rows("a", "approval").len(), 1);

@@ -120,16 +120,12 @@ fn steps(env: &Env) -> u64 {
 fn approve_all(env: &Env) -> Vec<usize> {
     (0..INCIDENTS)
         .map(|i| {
-            commits(
-                env,
-                &[
-                    "approve",
-                    &format!("inc-{i}"),
-                    "approve-scale_out",
-                    "--by",
-                    "on-call engineer",
-                ],
-            )
+            let args = env.approve_args(
+                &format!("inc-{i}"),
+                "approve-scale_out",
+                &["--by", "on-call engineer"],
+            );
+            commits(env, &args.iter().map(String::as_str).collect::<Vec<_>>())
         })
         .collect()
 }

@@ -15,7 +15,7 @@ const GATED: &str = r#"
 kind = "static"
 result = { refunded = true }
 
-[approval.tools.refund]
+[approvals.tools.refund]
 requires_approval = true
 "#;
 
@@ -98,7 +98,7 @@ fn an_approved_call_runs_once_and_other_arguments_are_refused() {
 fn an_honest_run_is_let_through_and_a_built_in_tool_can_be_gated() {
     let env = host(
         "gate-honest",
-        "[approval.tools.kv]\nrequires_approval = true\n",
+        "[approvals.tools.kv]\nrequires_approval = true\n",
     );
     env.start("gated", "r", json!({"mode": "honest"}));
     let get = json!({"op": "get", "key": "k"});
@@ -161,7 +161,7 @@ sre = ["alice", "bob"]
 kind = "static"
 result = { refunded = true }
 
-[approval.tools.refund]
+[approvals.tools.refund]
 requires_approval = true
 approvers = ["group:sre"]
 quorum = 2
@@ -282,16 +282,16 @@ fn an_allowed_no_rejects_at_once_and_the_run_cannot_call() {
 fn a_config_naming_an_unknown_group_or_an_impossible_quorum_is_refused() {
     for (config, error) in [
         (
-            "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"group:sre\"]\n",
-            "approval.tools.kv.approvers names `group:sre`, but [groups] has no `sre`",
+            "[approvals.tools.kv]\nrequires_approval = true\napprovers = [\"group:sre\"]\n",
+            "approvals.tools.kv.approvers names `group:sre`, but [groups] has no `sre`",
         ),
         (
-            "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"alice\"]\nquorum = 2\n",
-            "approval.tools.kv.quorum is 2, but its approvers are only 1 principals",
+            "[approvals.tools.kv]\nrequires_approval = true\napprovers = [\"alice\"]\nquorum = 2\n",
+            "approvals.tools.kv.quorum is 2, but its approvers are only 1 principals",
         ),
         (
-            "[approval.tools.refunds]\nrequires_approval = true\n",
-            "approval.tools.refunds: no tool named `refunds`",
+            "[approvals.tools.refunds]\nrequires_approval = true\n",
+            "approvals.tools.refunds: no tool named `refunds`",
         ),
     ] {
         let env = Env::new("gate-config", config);

@@ -76,7 +76,7 @@ fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
     }
     env.work();
     for run in runs {
-        env.ok(&["approve", run, "approve-scale_out", "--by", "on-call"]);
+        env.approve(run, "approve-scale_out", &["--by", "on-call"]);
     }
     env.work();
     let service = env.kv("service/payments-api");

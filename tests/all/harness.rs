@@ -205,6 +205,25 @@ fn pg_admin_url() -> String {
     }
 }
 
+/// The link key every host on the test PostgreSQL shares (hosts sharing a
+/// store share one): a 0600 file, written whole once.
+pub fn shared_link_key() -> PathBuf {
+    static KEY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join("pg-link-key");
+        let aside = dir.join(format!("pg-link-key.{}", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&aside).unwrap();
+        std::io::Write::write_all(&mut file, "5e".repeat(32).as_bytes()).unwrap();
+        std::fs::rename(&aside, &path).unwrap();
+        path
+    })
+    .clone()
+}
+
 fn pg_connect(url: &str) -> postgres::Client {
     postgres::Client::connect(url, postgres::NoTls).unwrap_or_else(|e| {
         let e = pg_error(&e);
@@ -363,8 +382,12 @@ impl Env {
         // Set or removed, so that a `WAKEFUL_STORE` of the caller's never
         // reaches a host.
         match &self.store {
-            Store::Sqlite => cmd.env_remove("WAKEFUL_STORE"),
-            Store::Postgres(schema) => cmd.env("WAKEFUL_STORE", &schema.url),
+            Store::Sqlite => cmd
+                .env_remove("WAKEFUL_STORE")
+                .env_remove("WAKEFUL_LINK_KEY_FILE"),
+            Store::Postgres(schema) => cmd
+                .env("WAKEFUL_STORE", &schema.url)
+                .env("WAKEFUL_LINK_KEY_FILE", shared_link_key()),
         };
         for (k, v) in &self.extra_env {
             cmd.env(k, v);
@@ -472,6 +495,32 @@ impl Env {
 
     pub fn show(&self, run: &str) -> Value {
         self.json(&["show", run])
+    }
+
+    /// The arguments of `wakeful approve RUN REQUEST EXTRA…` with the
+    /// digest `show` prints for the request now, as an operator copies it
+    /// (`none` when the run has no such pending request).
+    pub fn approve_args(&self, run: &str, request: &str, extra: &[&str]) -> Vec<String> {
+        let show = self.command(&["show", run, "--json"]).output().unwrap();
+        let show: Value = serde_json::from_slice(&show.stdout).unwrap_or(Value::Null);
+        let digest = show["pending_approvals"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|a| a["id"] == request)
+            .and_then(|a| a["details_digest"].as_str())
+            .unwrap_or("none")
+            .to_string();
+        let mut args: Vec<String> = ["approve", run, request].map(String::from).to_vec();
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend(["--digest".to_string(), digest]);
+        args
+    }
+
+    /// `wakeful approve RUN REQUEST EXTRA…` with the digest `show` prints.
+    pub fn approve(&self, run: &str, request: &str, extra: &[&str]) -> String {
+        let args = self.approve_args(run, request, extra);
+        self.ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     pub fn deploy(&self, crate_name: &str, grants: &[&str]) -> String {

@@ -98,10 +98,9 @@ fn approve_until(
     stop: &AtomicBool,
     approved: &AtomicUsize,
 ) -> Result<(), String> {
-    let api = Api::new();
+    let api = Api::new().with_token(APPROVER_TOKEN);
     let mut client: Option<postgres::Client> = None;
     let mut turn = 0usize;
-    let answer = json!({"by": "tester", "approved": true});
     while !stop.load(Ordering::SeqCst) {
         // The server may restart under the test: a failed read reconnects.
         if client.is_none() {
@@ -109,13 +108,14 @@ fn approve_until(
         }
         let rows = client.as_mut().map(|c| {
             c.query(
-                "SELECT run_id FROM approvals WHERE answered = 0 AND id = 'approve-scale_out' \
+                "SELECT run_id, details_digest FROM approvals \
+                 WHERE answered = 0 AND id = 'approve-scale_out' \
                  ORDER BY rowid LIMIT 100",
                 &[],
             )
         });
-        let pending: Vec<String> = match rows {
-            Some(Ok(rows)) => rows.iter().map(|r| r.get(0)).collect(),
+        let pending: Vec<(String, String)> = match rows {
+            Some(Ok(rows)) => rows.iter().map(|r| (r.get(0), r.get(1))).collect(),
             _ => {
                 client = None;
                 std::thread::sleep(Duration::from_millis(200));
@@ -126,7 +126,8 @@ fn approve_until(
             std::thread::sleep(Duration::from_millis(100));
             continue;
         }
-        for run in pending {
+        for (run, digest) in pending {
+            let answer = json!({"by": "tester", "approved": true, "digest": digest});
             let path = format!("/v1/runs/{run}/approvals/approve-scale_out");
             let give_up = Instant::now() + Duration::from_secs(60);
             loop {
@@ -239,8 +240,14 @@ pub fn distinct_steps(steps: &[(String, u64)]) -> BTreeSet<(String, u64)> {
 const SHORT_CLAIMS: &str =
     "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n";
 
+/// The approver's token: not the one that deploys (separation of duties).
+const APPROVER_TOKEN: &str = "approver-token-3e7d";
+
 pub fn incident_config() -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{INCIDENT_TOOLS}\n{SHORT_CLAIMS}")
+    format!(
+        "[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\napprover = \"{APPROVER_TOKEN}\"\n\
+         {INCIDENT_TOOLS}\n{SHORT_CLAIMS}"
+    )
 }
 
 /// A look at the runs' progress: the count of done runs, and the counts

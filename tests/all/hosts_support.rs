@@ -150,7 +150,12 @@ impl Host {
     pub fn start(name: &str, config: &str, store: &str, workers: usize) -> Host {
         // The harness's own store is replaced by the shared one: a host made
         // on SQLite, so that no schema of its own is made for it.
-        let env = Env::sqlite(name, config).clone_with_env("WAKEFUL_STORE", store);
+        // Hosts sharing a store share the key their approval links are
+        // made with.
+        let key = crate::harness::shared_link_key();
+        let env = Env::sqlite(name, config)
+            .clone_with_env("WAKEFUL_STORE", store)
+            .clone_with_env("WAKEFUL_LINK_KEY_FILE", key.to_str().unwrap());
         let args = vec![
             "--workers".to_string(),
             workers.to_string(),
@@ -299,6 +304,8 @@ fn registered_id(server: &Server) -> String {
 #[derive(Clone)]
 pub struct Api {
     http: ureq::Agent,
+    /// The bearer token of every call.
+    token: String,
 }
 
 impl Api {
@@ -310,7 +317,16 @@ impl Api {
             .timeout_global(Some(Duration::from_secs(20)))
             .build()
             .into();
-        Api { http }
+        Api {
+            http,
+            token: API_TOKEN.to_string(),
+        }
+    }
+
+    /// The same client, calling with another token.
+    pub fn with_token(mut self, token: &str) -> Api {
+        self.token = token.to_string();
+        self
     }
 
     /// One authenticated request; `Err` when no answer came (the host is
@@ -323,7 +339,7 @@ impl Api {
         body: Option<&Value>,
     ) -> Result<(u16, Value), String> {
         let url = format!("{base}{path}");
-        let auth = format!("Bearer {API_TOKEN}");
+        let auth = format!("Bearer {}", self.token);
         let response = match (method, body) {
             ("GET", None) => self.http.get(&url).header("Authorization", &auth).call(),
             ("POST" | "PUT", Some(body)) => {

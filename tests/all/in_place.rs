@@ -36,13 +36,7 @@ fn serve_an_incident(lang: Lang) -> Vec<String> {
     server.wait_run("inc-1", "its approval request", |run| {
         run["status"] == "waiting"
     });
-    env.ok(&[
-        "approve",
-        "inc-1",
-        "approve-scale_out",
-        "--by",
-        "on-call engineer",
-    ]);
+    env.approve("inc-1", "approve-scale_out", &["--by", "on-call engineer"]);
     let run = server.wait_run("inc-1", "done", |run| run["status"] == "done");
     assert_eq!(run["steps"], 6, "{run}");
     // Every tool call reached the gate and was recorded.

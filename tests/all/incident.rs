@@ -96,7 +96,7 @@ fn until_approval(env: &Env) -> Value {
 }
 
 fn approve(env: &Env) {
-    env.ok(&["approve", RUN, REQUEST, "--by", "on-call engineer"]);
+    env.approve(RUN, REQUEST, &["--by", "on-call engineer"]);
 }
 
 fn actions_applied(env: &Env) -> i64 {
@@ -125,11 +125,16 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes(lang: Lang) {
     assert_eq!(actions_applied(&env), 1);
     let approvals = env.audit_rows(RUN, "approval");
     assert_eq!(approvals.len(), 1);
-    assert_eq!(approvals[0]["data"]["by"], "on-call engineer");
+    // The command line answers as the OS user; `--by` is what it said.
+    let me = crate::principal::os_principal();
+    assert_eq!(approvals[0]["data"]["by"], me.as_str());
+    assert_eq!(approvals[0]["data"]["said"], "on-call engineer");
     // The trail an operator reads: who approved, which action ran, once.
     let trail = env.ok(&["audit", RUN]);
     assert!(
-        trail.contains("approve-scale_out approved by on-call engineer"),
+        trail.contains(&format!(
+            "approve-scale_out approved by {me} (said: on-call engineer)"
+        )),
         "{trail}"
     );
     assert_eq!(
@@ -154,20 +159,25 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes(lang: Lang) {
 fn a_rejected_plan_is_not_carried_out(lang: Lang) {
     let env = setup(lang, "rejected", json!({}));
     until_approval(&env);
-    env.ok(&[
-        "approve",
+    env.approve(
         RUN,
         REQUEST,
-        "--by",
-        "on-call engineer",
-        "--reject",
-        "--comment",
-        "not during the freeze",
-    ]);
+        &[
+            "--by",
+            "on-call engineer",
+            "--reject",
+            "--comment",
+            "not during the freeze",
+        ],
+    );
     env.work();
+    // The agent is told who the host authenticated: the OS user.
     assert_eq!(
         outcome(&env),
-        "rejected by on-call engineer: not during the freeze"
+        format!(
+            "rejected by {}: not during the freeze",
+            crate::principal::os_principal()
+        )
     );
     assert_eq!(actions_applied(&env), 0);
 }
@@ -243,7 +253,8 @@ fn experiment_4_a_stale_approval_is_refused(lang: Lang) {
     let env = setup(lang, "exp4", json!({"approval_valid_ms": 1000}));
     until_approval(&env);
     std::thread::sleep(std::time::Duration::from_millis(1300));
-    let err = env.fails(&["approve", RUN, REQUEST, "--by", "on-call engineer"]);
+    let answer = env.approve_args(RUN, REQUEST, &["--by", "on-call engineer"]);
+    let err = env.fails(&answer.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(err.contains("expired"), "{err}");
     env.work();
     assert_eq!(outcome(&env), "approval expired; needs a fresh plan");
@@ -339,7 +350,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing(lang: Lan
             let show = env.show(run);
             if let Some(a) = show["pending_approvals"].as_array().and_then(|a| a.first()) {
                 let id = a["id"].as_str().unwrap();
-                env.ok(&["approve", run, id, "--by", "on-call engineer"]);
+                env.approve(run, id, &["--by", "on-call engineer"]);
             }
         }
         runs.iter().all(|r| env.show(r)["status"] == "done")

@@ -164,7 +164,10 @@ fn a_call_of_unknown_outcome_to_a_tool_that_cannot_dedup_parks_the_run_until_set
         "only the retried call went out again"
     );
     let resolved = env.audit_rows("settled", "resolved");
-    assert_eq!(resolved[0]["data"]["by"], "ann");
+    // The command line acts as the OS user; `--by` is what it said.
+    let me = crate::principal::os_principal();
+    assert_eq!(resolved[0]["data"]["by"], me.as_str());
+    assert_eq!(resolved[0]["data"]["said"], "ann");
     assert_eq!(resolved[0]["data"]["how"], "result");
 }
 
@@ -266,6 +269,10 @@ fn an_operator_settles_an_unknown_outcome_over_the_api() {
         &json!({"key": "k1", "by": "ann", "fail": "the pager is gone"}),
     );
     assert_eq!(status, 200, "{body}");
+    // The token settled it: the body's `by` is only what it said.
+    let resolved = env.audit_rows("r", "resolved");
+    assert_eq!(resolved[0]["data"]["by"], "api", "{resolved:?}");
+    assert_eq!(resolved[0]["data"]["said"], "ann", "{resolved:?}");
     let show = api.wait_run("r", "done", |r| r["status"] == "done");
     assert_eq!(show["outcome"], "err: failed: the pager is gone");
     assert_eq!(server.requests().len(), 1);

@@ -48,6 +48,7 @@ mod paging;
 mod pg_cluster;
 mod pg_proxy;
 mod power_cut;
+mod principal;
 mod race;
 mod sandbox;
 mod secrets;

@@ -139,16 +139,15 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     assert!(counts.contains(&("audit".into(), audit_rows)), "{report}");
 
     // From here on, the host runs on PostgreSQL.
-    let moved = env.clone_with_env("WAKEFUL_STORE", &pg.url);
+    // It keeps the link key its approval links were made with: a host on
+    // PostgreSQL names its key.
+    let key = env.dir.join("data").join("link-key");
+    let moved = env
+        .clone_with_env("WAKEFUL_STORE", &pg.url)
+        .clone_with_env("WAKEFUL_LINK_KEY_FILE", key.to_str().unwrap());
     assert_eq!(moved.json(&["runs"]), runs_listed);
-    moved.ok(&[
-        "approve",
-        "inc",
-        "approve-scale_out",
-        "--by",
-        "on-call engineer",
-    ]);
-    moved.ok(&["approve", "on-approval", "ok?", "--by", "bob"]);
+    moved.approve("inc", "approve-scale_out", &["--by", "on-call engineer"]);
+    moved.approve("on-approval", "ok?", &["--by", "bob"]);
     moved.ok(&["send", "on-event", "--topic", "deploys", "--id", "d1"]);
     moved.ok(&["send", "--topic", "news", "--id", "n1"]);
     moved.work();
@@ -159,7 +158,8 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
         show["outcome"].as_str().unwrap().to_string()
     };
     assert_eq!(outcome("inc"), "resolved");
-    assert!(outcome("on-approval").starts_with("approved=true by bob"));
+    let me = crate::principal::os_principal();
+    assert!(outcome("on-approval").starts_with(&format!("approved=true by {me}")));
     assert_eq!(outcome("on-event"), "event d1 on deploys");
     assert_eq!(outcome("on-broadcast"), "event n1 on news");
     let applied = moved.kv("service/payments-api")["actions_applied"].clone();
@@ -189,7 +189,9 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     assert!(moved_rows.len() > old_rows.len() + 1);
     let trail = moved.ok(&["audit", "inc"]);
     assert!(
-        trail.contains("approve-scale_out approved by on-call engineer"),
+        trail.contains(&format!(
+            "approve-scale_out approved by {me} (said: on-call engineer)"
+        )),
         "{trail}"
     );
 

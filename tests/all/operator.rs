@@ -78,7 +78,7 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
             "run nope does not exist",
         ),
         (
-            vec!["approve", "w1", "nothing", "--by", "ann"],
+            vec!["approve", "w1", "nothing", "--by", "ann", "--digest", "00"],
             "has no approval request nothing",
         ),
         (
@@ -94,7 +94,7 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
     env.work();
-    let err = env.fails(&["approve", "w1", "nothing", "--by", "ann"]);
+    let err = env.fails(&["approve", "w1", "nothing", "--by", "ann", "--digest", "00"]);
     assert!(err.contains("it waits for no approval"), "{err}");
 }
 
@@ -457,7 +457,7 @@ fn a_run_told_to_keep_two_checkpoints_keeps_its_newest_two_and_nothing_else_is_l
     env.start("incident", "inc-1", input);
     env.work();
     assert_eq!(env.checkpoint_seqs("inc-1"), [2, 3], "the newest two");
-    env.ok(&["approve", "inc-1", "approve-scale_out", "--by", "on-call"]);
+    env.approve("inc-1", "approve-scale_out", &["--by", "on-call"]);
     env.work();
     let show = env.show("inc-1");
     assert_eq!(show["status"], "done", "{show}");

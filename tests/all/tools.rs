@@ -232,13 +232,11 @@ fn resolve(env: &Env) -> Value {
     env.work();
     let show = env.show("inc-7001");
     assert_eq!(show["wake_when"], "approval:approve-scale_out", "{show}");
-    env.ok(&[
-        "approve",
+    env.approve(
         "inc-7001",
         "approve-scale_out",
-        "--by",
-        "on-call engineer",
-    ]);
+        &["--by", "on-call engineer"],
+    );
     env.work();
     let show = env.show("inc-7001");
     assert_eq!(show["outcome"], "resolved", "{show}");

@@ -1,46 +1,67 @@
 //! Answers to approval requests: by an operator, or through the request's
 //! own answer link, whose unguessable token is the authorisation.
+//!
+//! Who answered is who the host authenticated: the operator's token, or
+//! for a link `link:<request>`. A name the caller gives (`by` in the body)
+//! is kept beside it as `said`, never instead.
 
 use std::sync::Arc;
 
-use axum::Extension;
-use axum::Json;
 use axum::extract::{Path, State};
+use axum::{Extension, Json};
 use serde::Deserialize;
 
 use super::auth::Caller;
 use super::{ApiError, ApiState, JsonBody, blocking};
+use crate::app::Acting;
 use crate::store::Approval;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OperatorAnswer {
-    by: String,
+    /// The name the caller gives: recorded as `said`.
+    by: Option<String>,
     approved: bool,
     comment: Option<String>,
-    /// Refuse the answer unless the request's details still have this digest.
+    /// Required: the answer is refused unless the request's details still
+    /// have this digest.
     digest: Option<String>,
 }
 
 /// `POST /v1/runs/{id}/approvals/{request}`, like `wakeful approve`.
 pub async fn answer_as_operator(
     State(state): State<Arc<ApiState>>,
-    Extension(Caller(principal)): Extension<Caller>,
+    Extension(Caller(caller)): Extension<Caller>,
     Path((run, request)): Path<(String, String)>,
     JsonBody(a): JsonBody<OperatorAnswer>,
 ) -> Result<Json<Approval>, ApiError> {
     blocking(&state, move |app| {
-        Ok(Json(app.approve_as(
-            &principal,
+        let who = Acting {
+            by: &caller,
+            said: said(a.by.as_deref()),
+        };
+        Ok(Json(app.approve(
             &run,
             &request,
-            &a.by,
+            who,
             a.approved,
             a.comment.as_deref(),
             a.digest.as_deref(),
         )?))
     })
     .await
+}
+
+/// A typed name, trimmed; none when blank.
+pub(crate) fn said(name: Option<&str>) -> Option<&str> {
+    name.map(str::trim).filter(|n| !n.is_empty())
+}
+
+/// The principal of an answer made through a request's link: the link
+/// itself (its holder is not known). The `:` keeps it apart from every
+/// token name.
+pub(crate) fn link_principal(request_id: &str) -> String {
+    format!("link:{request_id}")
 }
 
 #[derive(Deserialize)]
@@ -65,10 +86,15 @@ pub async fn answer_by_token(
             .approval_by_token(&token)?
             .ok_or_else(|| ApiError::NotFound("no approval request has this answer link".into()))?;
         app.check_link_may_answer(&request)?;
+        let by = link_principal(&request.id);
+        let who = Acting {
+            by: &by,
+            said: said(Some(&a.by)),
+        };
         Ok(Json(app.approve(
             &request.run_id,
             &request.id,
-            &a.by,
+            who,
             a.approved,
             a.comment.as_deref(),
             Some(&request.details_digest),

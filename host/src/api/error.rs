@@ -133,7 +133,8 @@ impl ApiError {
                 AppError::Runtime(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 AppError::Invalid(_)
                 | AppError::BadInput { .. }
-                | AppError::MissingGrants { .. } => StatusCode::BAD_REQUEST,
+                | AppError::MissingGrants { .. }
+                | AppError::MissingDigest(_) => StatusCode::BAD_REQUEST,
                 AppError::NotFound(_)
                 | AppError::UnknownRun(_)
                 | AppError::PrunedRun(_)

@@ -110,8 +110,8 @@ pub async fn cancel(
 }
 
 /// How an operator settles a call of unknown outcome: exactly one of
-/// `result` (JSON), `retry: true` or `fail` (a reason). `by` defaults to
-/// the name of the request's token.
+/// `result` (JSON), `retry: true` or `fail` (a reason). The audit row's
+/// `by` is the request's token; a `by` given here is kept as `said`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBody {
@@ -129,7 +129,6 @@ pub async fn resolve(
     Path(run): Path<String>,
     JsonBody(body): JsonBody<ResolveBody>,
 ) -> Answer {
-    let by = body.by.unwrap_or(caller);
     let resolution = match (body.result, body.retry, body.fail) {
         (Some(result), false, None) => Resolution::Result(result.to_string()),
         (None, true, None) => Resolution::Retry,
@@ -142,7 +141,11 @@ pub async fn resolve(
         }
     };
     blocking(&state, move |app| {
-        app.resolve(&run, &body.key, &resolution, &by)?;
+        let who = crate::app::Acting {
+            by: &caller,
+            said: body.by.as_deref(),
+        };
+        app.resolve(&run, &body.key, &resolution, who)?;
         Ok(Json(json!({"resolved": body.key, "run": run})))
     })
     .await

@@ -138,8 +138,9 @@ impl App {
         run_id: &str,
         key: &str,
         resolution: &Resolution,
-        by: &str,
+        who: crate::app::Acting<'_>,
     ) -> Result<()> {
+        let by = who.by;
         if by.trim().is_empty() {
             return Err(AppError::BadInput {
                 word: "by",
@@ -164,7 +165,10 @@ impl App {
             _ => {}
         }
         let at = self.now();
-        match self.store.resolve(run_id, key, resolution, by, at)? {
+        match self
+            .store
+            .resolve(run_id, key, resolution, by, who.said, at)?
+        {
             Ok(()) => Ok(()),
             Err(refused @ ResolveRefused::NotParked { .. }) => {
                 Err(AppError::Conflict(refused.to_string()))

@@ -85,6 +85,7 @@ impl App {
             size: bytes.len() as u64,
             deployed_at: self.now(),
             owner: owner.map(str::to_string),
+            deployed_by: Some(by.to_string()),
         };
         let put = self.store.put_agent(&version, bytes)?;
         let version = match put {

@@ -16,13 +16,14 @@ impl App {
     /// request, which [`App::approve`] answers as usual.
     pub(super) fn gated_answer(
         &mut self,
-        principal: &str,
+        who: super::triggers::Acting<'_>,
         run_id: &str,
         request_id: &str,
         approved: bool,
         comment: Option<&str>,
-        details_digest: Option<&str>,
+        details_digest: &str,
     ) -> Result<Option<Approval>> {
+        let principal = who.by;
         let Some(request) = self.request(run_id, request_id)? else {
             return Ok(None);
         };
@@ -42,6 +43,7 @@ impl App {
             request_id: request_id.to_string(),
             approved,
             by: principal.to_string(),
+            said: who.said.map(str::to_string),
             at: self.now(),
             comment: comment.map(str::to_string),
             digest: String::new(),
@@ -53,7 +55,7 @@ impl App {
         crate::failpoint::hit("approval-answer", run_id);
         let voted = self
             .store
-            .vote_approval(run_id, &answer, details_digest, &decide)?;
+            .vote_approval(run_id, &answer, Some(details_digest), &decide)?;
         Ok(Some(voted?))
     }
 

@@ -114,64 +114,45 @@ impl App {
         Ok(sent)
     }
 
-    /// Records the answer of the authenticated `principal` (an API token's
-    /// name) given as `by`: a request guarding calls that need named
-    /// approvers or a quorum counts the principal, any other `by`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn approve_as(
-        &mut self,
-        principal: &str,
-        run_id: &str,
-        request_id: &str,
-        by: &str,
-        approved: bool,
-        comment: Option<&str>,
-        details_digest: Option<&str>,
-    ) -> Result<crate::store::Approval> {
-        let gated = self.gated_answer(
-            principal,
-            run_id,
-            request_id,
-            approved,
-            comment,
-            details_digest,
-        )?;
-        match gated {
-            Some(voted) => Ok(voted),
-            None => self.approve(run_id, request_id, by, approved, comment, details_digest),
-        }
-    }
-
-    /// Records a human's answer to an approval request, stamped now.
+    /// Records a human's answer to an approval request, stamped now. The
+    /// answer names the digest of the details it approves (`details_digest`),
+    /// and is refused from the principal who deployed the run's version
+    /// unless `[approvals] deployer_may_answer` allows it.
     pub fn approve(
         &mut self,
         run_id: &str,
         request_id: &str,
-        by: &str,
+        who: Acting<'_>,
         approved: bool,
         comment: Option<&str>,
         details_digest: Option<&str>,
     ) -> Result<crate::store::Approval> {
-        if by.trim().is_empty() {
+        if who.by.trim().is_empty() {
             return Err(AppError::BadInput {
                 word: "by",
                 problem: "is empty: say who answers".into(),
             });
         }
-        if let Some(voted) =
-            self.gated_answer(by, run_id, request_id, approved, comment, details_digest)?
-        {
-            return Ok(voted);
-        }
+        let Some(details_digest) = details_digest.filter(|d| !d.trim().is_empty()) else {
+            return Err(AppError::MissingDigest(run_id.to_string()));
+        };
         let answer = ApprovalAnswer {
             request_id: request_id.to_string(),
             approved,
-            by: by.to_string(),
+            by: who.by.to_string(),
+            said: who.said.map(str::to_string),
             at: self.now(),
             comment: comment.map(str::to_string),
             digest: String::new(),
         };
         let run = self.run(run_id)?;
+        self.check_separation(&run, who.by)?;
+        if let Some(voted) =
+            self.gated_answer(who, run_id, request_id, approved, comment, details_digest)?
+        {
+            return Ok(voted);
+        }
+        let details_digest = Some(details_digest);
         crate::failpoint::hit("approval-answer", run_id);
         match self
             .store
@@ -196,4 +177,40 @@ impl App {
             Err(refused) => Err(refused.into()),
         }
     }
+
+    /// Separation of duties: the principal who deployed `run`'s version
+    /// may not answer its requests, unless the config allows it.
+    fn check_separation(&self, run: &Run, by: &str) -> Result<()> {
+        // The OS user working on the store directly owns the host: they can
+        // rewrite the store and this config, so refusing them protects
+        // nothing. The rule binds the principals the owner hands out.
+        if self.config.approvals.deployer_may_answer || by.starts_with(OS_PRINCIPAL) {
+            return Ok(());
+        }
+        let deployer = self
+            .store
+            .agent(&run.agent, Some(&run.version))?
+            .and_then(|v| v.deployed_by);
+        if deployer.as_deref() == Some(by) {
+            return Err(AppError::Forbidden(format!(
+                "{by} deployed {}@{} and so may not answer its runs' approval requests \
+                 (separation of duties); another principal must answer, or set \
+                 `[approvals] deployer_may_answer = true`",
+                run.agent, run.version
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The prefix of the principal the CLI acts as: `os:<user>`.
+pub const OS_PRINCIPAL: &str = "os:";
+
+/// Who answers: the authenticated principal (`by`: a token's name, a
+/// console user, `os:<user>`, `link:<request>`), and the name they typed,
+/// kept beside it (`said`).
+#[derive(Clone, Copy, Debug)]
+pub struct Acting<'a> {
+    pub by: &'a str,
+    pub said: Option<&'a str>,
 }

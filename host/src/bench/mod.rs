@@ -466,7 +466,19 @@ fn send(app: &mut App, id: &str, i: usize, wake: &BenchWake) -> Result<(), AppEr
             }
         }
         BenchWake::Approval { request } => {
-            app.approve(id, request, "bench", true, None, None)?;
+            // The bench deploys as `bench`; another principal answers
+            // (separation of duties), bound to the request's digest.
+            let digest = app
+                .store
+                .approvals(id)?
+                .into_iter()
+                .find(|a| a.id == *request)
+                .map(|a| a.details_digest);
+            let who = crate::app::Acting {
+                by: "bench-approver",
+                said: None,
+            };
+            app.approve(id, request, who, true, None, digest.as_deref())?;
         }
     }
     Ok(())

@@ -105,9 +105,7 @@ pub fn run(cli: Cli) -> Result<()> {
             config,
             json,
         ),
-        Command::MigrateStore { from, to } => {
-            admin::migrate_store(&from, &to, &actor(by.as_deref())?, json)
-        }
+        Command::MigrateStore { from, to } => admin::migrate_store(&from, &to, &actor()?, json),
         Command::Wit => {
             print!("{}", crate::runtime::inspect::WIT);
             Ok(())
@@ -137,7 +135,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Cache { op } => super::cache::cache(op, &data, &config, json),
         command => {
             let given_by = by.clone();
-            let by = actor(by.as_deref())?;
+            said(given_by.as_deref())?;
+            let by = actor()?;
             let app = App::open(&data, config)?;
             operate(app, &data, command, json, &by, given_by.as_deref())
         }
@@ -311,14 +310,14 @@ fn operate(
             comment,
             digest,
         } => {
-            // An answer binds the approver by name: never taken from $USER.
-            let Some(by) = given_by else {
-                bail!("say who answers: --by NAME (or WAKEFUL_BY)");
+            let who = crate::app::Acting {
+                by,
+                said: said(given_by)?,
             };
             let a = app.approve(
                 &run,
                 &request,
-                by,
+                who,
                 !reject,
                 comment.as_deref(),
                 digest.as_deref(),
@@ -328,7 +327,10 @@ fn operate(
             }
             let verb = if reject { "rejected" } else { "approved" };
             println!(
-                "{verb} {request} of {run} as {by}; the run takes it at its next step (a running `serve` at once, else the next `wakeful work`)"
+                "{verb} {request} of {run} as {by}{}; the run takes it at its next step (a running `serve` at once, else the next `wakeful work`)",
+                who.said
+                    .map(|s| format!(" (said: {s})"))
+                    .unwrap_or_default()
             );
         }
         Command::Resolve {
@@ -344,7 +346,11 @@ fn operate(
                 (None, false, Some(reason)) => Resolution::Fail(reason),
                 (None, false, None) => bail!("say how the call ended: --result, --retry or --fail"),
             };
-            app.resolve(&run, &key, &resolution, by)?;
+            let who = crate::app::Acting {
+                by,
+                said: said(given_by)?,
+            };
+            app.resolve(&run, &key, &resolution, who)?;
             println!(
                 "settled call {key} of {run}; the run retries its step at the next `wakeful work`"
             );
@@ -497,19 +503,42 @@ fn load_config(cli: &Cli) -> Result<Config> {
     Ok(config)
 }
 
-/// Who acts: `--by` (or `WAKEFUL_BY`), else `$USER`, else `operator`.
-fn actor(given: Option<&str>) -> Result<String> {
-    let by = match given {
-        Some(name) => name.to_string(),
-        None => std::env::var("USER")
-            .ok()
-            .filter(|u| !u.trim().is_empty())
-            .unwrap_or_else(|| "operator".into()),
-    };
+/// Who acts on the store directly: whoever can write the data directory
+/// owns the host, so the principal is the OS user the process runs as
+/// (`os:<name>`, or `os:uid-<n>` without a name), never a name given.
+fn actor() -> Result<String> {
+    Ok(format!("{}{}", crate::app::OS_PRINCIPAL, os_user()))
+}
+
+/// The name of the effective user, from the password database.
+#[allow(unsafe_code)]
+fn os_user() -> String {
+    // SAFETY: geteuid cannot fail; getpwuid_r writes only into `pwd` and
+    // `buf`, whose sizes it is given, and `name` points into `buf` while
+    // it lives.
+    unsafe {
+        let uid = libc::geteuid();
+        let mut pwd: libc::passwd = std::mem::zeroed();
+        let mut buf = vec![0 as libc::c_char; 4096];
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        let rc = libc::getpwuid_r(uid, &mut pwd, buf.as_mut_ptr(), buf.len(), &mut found);
+        if rc == 0 && !found.is_null() && !pwd.pw_name.is_null() {
+            let name = std::ffi::CStr::from_ptr(pwd.pw_name).to_string_lossy();
+            if !name.is_empty() {
+                return name.into_owned();
+            }
+        }
+        format!("uid-{uid}")
+    }
+}
+
+/// The name given with `--by` (or `WAKEFUL_BY`), recorded as `said`.
+fn said(given: Option<&str>) -> Result<Option<&str>> {
+    let Some(by) = given else { return Ok(None) };
     if by.trim().is_empty() || by.len() > 128 || by.chars().any(char::is_control) {
         bail!("--by `{by}` is not a name: use 1-128 characters, no control characters");
     }
-    Ok(by)
+    Ok(Some(by.trim()))
 }
 
 /// The rows a list command prints: `limit` of them after `after`, or with

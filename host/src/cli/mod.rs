@@ -45,8 +45,10 @@ pub struct Cli {
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Who is acting: named in the audit row of every change a command
-    /// makes (default: $USER, else `operator`). `approve` needs it given.
+    /// The name you give for yourself, recorded as `said` on `approve` and
+    /// `resolve`. Who acted (an audit row's `by`) is the OS user this
+    /// command runs as (`os:<user>`): whoever can write the data directory
+    /// owns the host.
     #[arg(long, global = true, env = "WAKEFUL_BY", value_name = "NAME")]
     pub by: Option<String>,
     #[command(subcommand)]
@@ -164,8 +166,8 @@ pub enum Command {
         #[arg(long)]
         payload: Option<String>,
     },
-    /// Answer an approval request (approve, or --reject) as the approver
-    /// named by --by (or WAKEFUL_BY), which must be given.
+    /// Answer an approval request (approve, or --reject) as the OS user,
+    /// bound to the digest of the details `show` printed (--digest).
     Approve {
         /// The run that asked.
         run: String,
@@ -177,8 +179,8 @@ pub enum Command {
         /// A comment the run sees with the answer.
         #[arg(long)]
         comment: Option<String>,
-        /// Refuse the answer unless the request's details still have this
-        /// SHA-256 digest (shown by `show`).
+        /// Required: refuse the answer unless the request's details still
+        /// have this SHA-256 digest (`show` prints it).
         #[arg(long)]
         digest: Option<String>,
     },

@@ -235,9 +235,10 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
             rfc3339(a.expires_at)
         );
         println!("           details {}", a.details);
+        println!("           digest {}", a.details_digest);
         println!(
-            "           wakeful approve {} {} --by NAME [--reject]",
-            run.run_id, a.id
+            "           wakeful approve {} {} --digest {} [--reject]",
+            run.run_id, a.id, a.details_digest
         );
     }
     println!("state      {}", run.state);
@@ -285,6 +286,15 @@ pub fn audit(rows: &[AuditRow], json: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Who acted, and the name they gave when there is one.
+fn by_said(d: &serde_json::Value) -> String {
+    let by = d["by"].as_str().unwrap_or_default();
+    match d["said"].as_str() {
+        Some(said) => format!("{by} (said: {said})"),
+        None => by.to_string(),
+    }
 }
 
 /// One line an operator reads at 3 am; `--json` has every field.
@@ -343,7 +353,7 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
             } else {
                 format!(": {comment}")
             };
-            format!("{} {verdict} by {}{comment}", s("request_id"), s("by"))
+            format!("{} {verdict} by {}{comment}", s("request_id"), by_said(d))
         }
         "done" => s("outcome"),
         "lease" => format!(

@@ -1,4 +1,4 @@
-//! Approvals the gate enforces: `[approval.tools.<name>]` marks a tool
+//! Approvals the gate enforces: `[approvals.tools.<name>]` marks a tool
 //! (configured or built in) whose every call needs an approved request
 //! naming that exact call, and `[groups]` names sets of principals that
 //! `approvers` may list as `group:NAME`.
@@ -7,16 +7,21 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 
-/// `[approval]`.
+/// `[approvals]`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ApprovalConfig {
+    /// Separation of duties: false (the default) refuses an answer from the
+    /// principal who deployed the run's agent version. A version deployed
+    /// before deployers were recorded has none, and is not refused.
+    #[serde(default)]
+    pub deployer_may_answer: bool,
     /// By tool name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolApprovalConfig>,
 }
 
-/// `[approval.tools.<name>]`.
+/// `[approvals.tools.<name>]`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolApprovalConfig {
@@ -66,7 +71,7 @@ impl ApprovalRule {
 
 const GROUP_PREFIX: &str = "group:";
 
-/// Checks `[groups]` and `[approval.tools]` against the tools `known`, and
+/// Checks `[groups]` and `[approvals.tools]` against the tools `known`, and
 /// resolves each tool's rule.
 pub fn resolve(
     groups: &BTreeMap<String, Vec<String>>,
@@ -89,7 +94,7 @@ pub fn resolve(
     }
     let mut rules = BTreeMap::new();
     for (tool, c) in &approval.tools {
-        let at = format!("approval.tools.{tool}");
+        let at = format!("approvals.tools.{tool}");
         if !known.iter().any(|k| k == tool) {
             return Err(format!(
                 "{at}: no tool named `{tool}` on this host (built in: kv, lease, callback; \

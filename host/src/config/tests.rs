@@ -292,9 +292,9 @@ fn approval_rules_resolve_groups_and_bad_ones_are_refused_by_name() {
     let c = Config::parse(
         "[groups]\nsre = [\"alice\", \"bob\"]\n\
          [tools.refund]\nkind = \"static\"\nresult = 1\n\
-         [approval.tools.refund]\nrequires_approval = true\n\
+         [approvals.tools.refund]\nrequires_approval = true\n\
          approvers = [\"carol\", \"group:sre\"]\nquorum = 2\n\
-         [approval.tools.kv]\nrequires_approval = true\n",
+         [approvals.tools.kv]\nrequires_approval = true\n",
     )
     .unwrap();
     let rules = c.approval_rules().unwrap();
@@ -312,28 +312,28 @@ fn approval_rules_resolve_groups_and_bad_ones_are_refused_by_name() {
         assert!(err.contains(what), "{err}");
     };
     refused(
-        "[approval.tools.refund]\nrequires_approval = true\n",
-        "approval.tools.refund: no tool named `refund` on this host",
+        "[approvals.tools.refund]\nrequires_approval = true\n",
+        "approvals.tools.refund: no tool named `refund` on this host",
     );
     refused(
-        "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"group:sre\"]\n",
-        "approval.tools.kv.approvers names `group:sre`, but [groups] has no `sre`",
+        "[approvals.tools.kv]\nrequires_approval = true\napprovers = [\"group:sre\"]\n",
+        "approvals.tools.kv.approvers names `group:sre`, but [groups] has no `sre`",
     );
     refused(
-        "[approval.tools.kv]\nrequires_approval = true\nquorum = 0\n",
-        "approval.tools.kv.quorum must be at least 1",
+        "[approvals.tools.kv]\nrequires_approval = true\nquorum = 0\n",
+        "approvals.tools.kv.quorum must be at least 1",
     );
     refused(
-        "[groups]\nsre = [\"alice\"]\n[approval.tools.kv]\nrequires_approval = true\n\
+        "[groups]\nsre = [\"alice\"]\n[approvals.tools.kv]\nrequires_approval = true\n\
          approvers = [\"group:sre\", \"alice\"]\nquorum = 2\n",
-        "approval.tools.kv.quorum is 2, but its approvers are only 1 principals (alice)",
+        "approvals.tools.kv.quorum is 2, but its approvers are only 1 principals (alice)",
     );
     refused(
-        "[approval.tools.kv]\nrequires_approval = false\nquorum = 2\n",
-        "approval.tools.kv: approvers and quorum need requires_approval = true",
+        "[approvals.tools.kv]\nrequires_approval = false\nquorum = 2\n",
+        "approvals.tools.kv: approvers and quorum need requires_approval = true",
     );
     refused(
-        "[groups]\nsre = []\n[approval.tools.kv]\nrequires_approval = true\n\
+        "[groups]\nsre = []\n[approvals.tools.kv]\nrequires_approval = true\n\
          approvers = [\"group:sre\"]\n",
         "names `group:sre`, which has no members",
     );
@@ -342,11 +342,11 @@ fn approval_rules_resolve_groups_and_bad_ones_are_refused_by_name() {
         "groups.sre: `group:ops` is not a principal",
     );
     refused(
-        "[approval.tools.kv]\nrequires_approval = true\napprovers = [\"\"]\n",
-        "approval.tools.kv.approvers has an empty name",
+        "[approvals.tools.kv]\nrequires_approval = true\napprovers = [\"\"]\n",
+        "approvals.tools.kv.approvers has an empty name",
     );
     refused(
-        "[approval.tools.kv]\nrequires_approval = true\nquorom = 2\n",
+        "[approvals.tools.kv]\nrequires_approval = true\nquorom = 2\n",
         "unknown field `quorom`",
     );
 }

@@ -9,6 +9,8 @@ use crate::model::Millis;
 /// authorisation, so it is never serialised.
 #[derive(Clone, Debug, Serialize)]
 pub struct Callback {
+    /// The link's token as made (the only time it is known); read back,
+    /// the SHA-256 that the store keeps of it.
     #[serde(skip)]
     pub token: String,
     pub run_id: String,

@@ -12,6 +12,7 @@
 mod callbacks;
 mod effects;
 mod error;
+pub mod links;
 mod tool_rows;
 mod types;
 
@@ -312,6 +313,7 @@ pub trait Store: Send {
         key: &str,
         resolution: &Resolution,
         by: &str,
+        said: Option<&str>,
         at: Millis,
     ) -> Result<std::result::Result<(), ResolveRefused>>;
     /// Records a tool call's result (and its audit row) under the claim's

@@ -22,6 +22,11 @@ pub struct AgentVersion {
     /// Who answers for this version (seed 001: every agent acting on real
     /// systems needs a named human owner).
     pub owner: Option<String>,
+    /// The principal who deployed this version; separation of duties keeps
+    /// them from answering its runs' approval requests. None for a version
+    /// deployed before the deployer was recorded.
+    #[serde(default)]
+    pub deployed_by: Option<String>,
 }
 
 /// What `put_agent` did.
@@ -234,9 +239,15 @@ pub struct Approval {
     pub details: String,
     /// SHA-256 of `details`: an answer is bound to the details it was given for.
     pub details_digest: String,
-    /// Unguessable; lets a link answer this request without an operator token.
+    /// The answer link's token, which lets a link answer this request
+    /// without an operator token: derived again from the request with the
+    /// host's link key (`store::links`); None when this host cannot (no
+    /// key, another key, or a link made before tokens were derived).
     #[serde(skip)]
-    pub token: String,
+    pub token: Option<String>,
+    /// What the store keeps of the token: its SHA-256.
+    #[serde(skip)]
+    pub token_sha256: String,
     pub requested_at: Millis,
     pub expires_at: Millis,
     pub answer: Option<ApprovalAnswer>,

@@ -335,7 +335,7 @@ impl Tools {
 /// no one can give.
 fn approval_rules(config: &Config) -> BTreeMap<String, ApprovalRule> {
     config.approval_rules().unwrap_or_else(|_| {
-        (config.approval.tools.iter())
+        (config.approvals.tools.iter())
             .filter(|(_, c)| c.requires_approval)
             .map(|(name, _)| {
                 let never = ApprovalRule {

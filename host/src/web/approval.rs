@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::json_html;
 use super::page::{page, relative, time_from_now};
 use crate::api::{ApiError, ApiState, JsonBody, approvals, blocking};
+use crate::app::Acting;
 use crate::model::Millis;
 use crate::store::{Approval, Run};
 
@@ -109,10 +110,15 @@ pub async fn answer(
         if let Err(e) = app.check_link_may_answer(&request) {
             return Ok(Err(Some((StatusCode::FORBIDDEN, e.to_string()))));
         }
+        let principal = approvals::link_principal(&request.id);
+        let who = Acting {
+            by: &principal,
+            said: Some(&by),
+        };
         match app.approve(
             &request.run_id,
             &request.id,
-            &by,
+            who,
             approved,
             comment.as_deref(),
             Some(&form.digest),
@@ -258,7 +264,7 @@ fn state_banner(shown: &Shown) -> Markup {
         Standing::Answered(answer) => html! {
             p.done role="status" {
                 strong { (if answer.approved { "Approved" } else { "Rejected" }) }
-                " by " (answer.by) " at " (time_from_now(answer.at, shown.now))
+                " by " (answered_by(answer)) " at " (time_from_now(answer.at, shown.now))
                 @if let Some(c) = &answer.comment { ": “" (c) "”" }
                 ". This link cannot answer again."
             }
@@ -279,7 +285,7 @@ fn state_banner(shown: &Shown) -> Markup {
 fn form(shown: &Shown) -> Markup {
     let a = &shown.approval;
     html! {
-        form method="post" action={ "/v1/approve/" (a.token) } {
+        form method="post" action={ "/v1/approve/" (a.token.as_deref().unwrap_or_default()) } {
             input type="hidden" name="digest" value=(a.details_digest);
             p {
                 label for="by" { "Your name" }
@@ -302,12 +308,21 @@ fn form(shown: &Shown) -> Markup {
     }
 }
 
+/// Who answered, as the page says it: the authenticated principal, and
+/// the name they gave when there is one.
+fn answered_by(answer: &crate::model::ApprovalAnswer) -> String {
+    match &answer.said {
+        Some(said) => format!("{} (said: {said})", answer.by),
+        None => answer.by.clone(),
+    }
+}
+
 fn other_standing(a: &Approval, now: Millis) -> String {
     match &a.answer {
         Some(ans) => format!(
             "{} by {} {}",
             if ans.approved { "approved" } else { "rejected" },
-            ans.by,
+            answered_by(ans),
             relative(ans.at, now)
         ),
         None if now >= a.expires_at => "expired".into(),

@@ -60,6 +60,7 @@ mod tests {
             size: 4,
             deployed_at: 1,
             owner: None,
+            deployed_by: None,
         }
     }
 

@@ -49,7 +49,7 @@ fn approving_on_the_page_resolves_the_incident() {
     approve_as(&browser, "Ann On-Call");
     let text = browser.wait_heading("Approved");
     assert!(
-        text.contains("Approved by Ann On-Call")
+        text.contains("(said: Ann On-Call)")
             && text.contains("memory is at 97%, go ahead")
             && text.contains("This link cannot answer again."),
         "{text}"
@@ -66,7 +66,7 @@ fn approving_on_the_page_resolves_the_incident() {
     assert_eq!(done["outcome"], "resolved", "{done}");
     let recorded = answers(&env, RUN);
     assert_eq!(recorded.len(), 1, "{recorded:?}");
-    assert_eq!(recorded[0]["data"]["by"], "Ann On-Call", "{recorded:?}");
+    assert_eq!(recorded[0]["data"]["said"], "Ann On-Call", "{recorded:?}");
     let (_, kv) = server.get("/v1/kv/service/payments-api");
     assert_eq!(kv["value"]["actions_applied"], 1, "{kv}");
 }
@@ -106,7 +106,7 @@ fn an_expired_link_shows_expired_and_offers_no_buttons() {
         1,
         "the click reached the server: {refused:?}"
     );
-    assert_eq!(refused[0]["data"]["by"], "Late Larry");
+    assert_eq!(refused[0]["data"]["said"], "Late Larry");
     assert_eq!(refused[0]["data"]["reason"], "expired");
 
     browser.goto(&link);
@@ -132,7 +132,7 @@ fn a_used_link_shows_who_answered_and_no_form() {
     browser.new_tab();
     browser.goto(&link);
     let text = browser.wait_heading("Approved");
-    assert!(text.contains("Approved by Ann On-Call"), "{text}");
+    assert!(text.contains("(said: Ann On-Call)"), "{text}");
     assert_eq!(controls(&browser), 0, "a used link offers no form");
     assert_eq!(answers(&env, RUN).len(), 1);
     let done = server.wait_run(RUN, "done", |r| r["status"] == "done");
@@ -154,15 +154,12 @@ fn a_stale_page_cannot_answer_after_an_answer_through_the_api() {
     // The page still shows the form it loaded before that answer.
     approve_as(&browser, "Mallory");
     let refusal = browser.wait_for(".refused").text();
-    assert!(
-        refusal.contains("already answered by API Approver"),
-        "{refusal}"
-    );
+    assert!(refusal.contains("(said: API Approver)"), "{refusal}");
     let text = browser.wait_heading("Approved");
-    assert!(text.contains("Approved by API Approver"), "{text}");
+    assert!(text.contains("(said: API Approver)"), "{text}");
     assert_eq!(controls(&browser), 0, "the refusal offers no form");
 
     let recorded = answers(&env, RUN);
     assert_eq!(recorded.len(), 1, "{recorded:?}");
-    assert_eq!(recorded[0]["data"]["by"], "API Approver");
+    assert_eq!(recorded[0]["data"]["said"], "API Approver");
 }

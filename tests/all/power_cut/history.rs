@@ -140,7 +140,7 @@ impl Recording {
 
     /// `approve` on the command line, acknowledged when it exits.
     pub fn approve(&self, run: &str, id: &str) {
-        self.env.ok(&["approve", run, id, "--by", "bob"]);
+        self.env.approve(run, id, &["--by", "bob"]);
         self.mark(&format!("answer {run} {id}"));
     }
 

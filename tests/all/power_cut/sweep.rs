@@ -93,11 +93,12 @@ fn approval_history(point: &str) -> (Recording, Finish) {
     rec.env.deploy("waiter", &[]);
     rec.start("waiter", "a", &json!({"approval_ms": 3_600_000}));
     rec.work();
-    let answer = ["approve", "a", "ok?", "--by", "bob"];
+    let answer = rec.env.approve_args("a", "ok?", &["--by", "bob"]);
+    let args: Vec<&str> = answer.iter().map(String::as_str).collect();
     let _ = rec
         .env
         .clone_with_env("WAKEFUL_FAILPOINT", point)
-        .output(&answer);
+        .output(&args);
     let cache = rec.cache();
     let after = move |env: &Env, _: &Acks| {
         let host = resume::host(env, &cache);
@@ -108,7 +109,7 @@ fn approval_history(point: &str) -> (Recording, Finish) {
         if pending != 1 {
             return Err(format!("{pending} pending approvals after the cut"));
         }
-        host.ok(&answer);
+        host.ok(&answer.iter().map(String::as_str).collect::<Vec<_>>());
         host.work();
         let done = host.show("a")["status"] == "done";
         let rows = host.audit_rows("a", "approval").len();

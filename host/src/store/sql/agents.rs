@@ -11,8 +11,8 @@ use super::{Context, audit, from_json, to_json, write};
 use crate::store::{AgentVersion, PutAgent, Result, StoreError};
 
 /// The columns `AgentRow::from_row` reads, in its order (by position).
-const COLUMNS: &str =
-    "name, version, digest, description, requested_tools, granted_tools, size, deployed_at, owner";
+const COLUMNS: &str = "name, version, digest, description, requested_tools, granted_tools, size, deployed_at, owner, \
+     deployed_by";
 
 struct AgentRow {
     name: String,
@@ -24,6 +24,7 @@ struct AgentRow {
     size: u64,
     deployed_at: u64,
     owner: Option<String>,
+    deployed_by: Option<String>,
 }
 
 impl AgentRow {
@@ -38,6 +39,7 @@ impl AgentRow {
             size: row.get((6, "size"))?,
             deployed_at: row.get((7, "deployed_at"))?,
             owner: row.get((8, "owner"))?,
+            deployed_by: row.get((9, "deployed_by"))?,
         })
     }
 
@@ -55,6 +57,7 @@ impl AgentRow {
             size: self.size,
             deployed_at: self.deployed_at,
             owner: self.owner,
+            deployed_by: self.deployed_by,
         })
     }
 }
@@ -108,8 +111,8 @@ pub(super) fn put_agent(
         let granted = to_json(&agent.granted_tools, "granted tools")?;
         tx.prepare_cached(
             "INSERT INTO agents (name, version, digest, description, requested_tools, \
-             granted_tools, size, deployed_at, owner) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             granted_tools, size, deployed_at, owner, deployed_by) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -122,6 +125,7 @@ pub(super) fn put_agent(
                 agent.size,
                 agent.deployed_at,
                 agent.owner,
+                agent.deployed_by,
             ])
         })
         .ctx_with(|| format!("inserting {label}"))?;

@@ -9,6 +9,7 @@ use super::tools::{begin_call, record};
 use super::triggers::{offer, rfc3339};
 use super::{Context, audit, clamp_time, write};
 use crate::model::{Event, Millis};
+use crate::store::links::token_hash;
 use crate::store::{
     Callback, CallbackRefused, Delivery, LedgerWrite, NewCallback, RenderResult, Result,
     StoreError, callback_topic,
@@ -64,7 +65,7 @@ pub(super) fn create(
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
-                callback.token,
+                token_hash(&callback.token),
                 callback.run_id,
                 callback.id,
                 callback.topic,
@@ -89,9 +90,10 @@ pub(super) fn list(conn: &Connection, run_id: &str) -> Result<Vec<Callback>> {
     .ctx_with(|| format!("reading the callback links of run {run_id}"))
 }
 
-fn by_token(conn: &Connection, token: &str) -> Result<Option<Callback>> {
+/// The link whose token has the SHA-256 `hash`.
+fn by_token(conn: &Connection, hash: &str) -> Result<Option<Callback>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM callbacks WHERE token = ?1"))
-        .and_then(|mut stmt| stmt.query_row([token], from_row).optional())
+        .and_then(|mut stmt| stmt.query_row([hash], from_row).optional())
         .ctx("looking up a callback link")
 }
 
@@ -104,8 +106,10 @@ pub(super) fn use_link(
     from: Option<&str>,
     at: Millis,
 ) -> Result<std::result::Result<Callback, CallbackRefused>> {
+    // The store keeps only each token's SHA-256 (`store::links`).
+    let hash = token_hash(token);
     write(conn, "delivering through a callback link", |tx| {
-        let Some(mut callback) = by_token(tx, token)? else {
+        let Some(mut callback) = by_token(tx, &hash)? else {
             return Ok(Err(CallbackRefused::Unknown));
         };
         let run_id = callback.run_id.clone();
@@ -157,7 +161,7 @@ pub(super) fn use_link(
             }
         }
         tx.prepare_cached("UPDATE callbacks SET used_at = ?2, used_from = ?3 WHERE token = ?1")
-            .and_then(|mut stmt| stmt.execute(params![token, at, from]))
+            .and_then(|mut stmt| stmt.execute(params![hash, at, from]))
             .ctx_with(|| format!("marking callback link {} of run {run_id} used", callback.id))?;
         audit::insert_kind(
             tx,

@@ -433,6 +433,7 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
                     request_id: row.get(0)?,
                     approved: row.get(1)?,
                     by: row.get(2)?,
+                    said: None,
                     at: row.get(3)?,
                     comment: row.get(4)?,
                     digest: row.get(5)?,

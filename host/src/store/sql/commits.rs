@@ -10,6 +10,7 @@ use super::claims::claim_holds;
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
 use crate::model::{ApprovalAnswer, Next, WaitFor, Wake, approval_digest};
+use crate::store::links::{LinkKey, token_hash};
 use crate::store::{Result, StepCommit, StoreError};
 
 /// How a wait is indexed: its kind and the key that triggers match on.
@@ -31,9 +32,13 @@ pub(super) fn new_token() -> Result<String> {
     Ok(hex::encode(bytes))
 }
 
-pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
+pub(super) fn commit_step(
+    conn: &mut Connection,
+    c: &StepCommit,
+    links: Option<&LinkKey>,
+) -> Result<()> {
     let run_id = c.run_id.as_str();
-    let prepared = Prepared::of(c, c.state_before.as_deref())?;
+    let prepared = Prepared::of(c, c.state_before.as_deref(), links)?;
     write(conn, &format!("committing a step of run {run_id}"), |tx| {
         let mut rows = Vec::new();
         write_step(tx, c, None, false, &prepared, &mut rows)?;
@@ -48,11 +53,12 @@ pub(super) fn commit_step(conn: &mut Connection, c: &StepCommit) -> Result<()> {
 pub(super) struct Prepared<'a> {
     edit: Option<Edit<'a>>,
     /// The checkpoint's wake and next step, the run row's waits, and each
-    /// wait (with its approval request's digest), as JSON text.
+    /// wait as JSON text (with its approval request's digest and the
+    /// SHA-256 of its answer link's token).
     wake_json: String,
     next_json: String,
     waits_json: String,
-    each_wait: Vec<(String, Option<String>)>,
+    each_wait: Vec<(String, Option<(String, String)>)>,
     /// The JSON of each of the step's own audit rows (`StepCommit::audit`).
     audit: Vec<String>,
     /// The held calls' rows (`Effects::calls`).
@@ -68,7 +74,7 @@ struct Edit<'a> {
 }
 
 impl<'a> Prepared<'a> {
-    fn of(c: &StepCommit, base: Option<&'a str>) -> Result<Prepared<'a>> {
+    fn of(c: &StepCommit, base: Option<&'a str>, links: Option<&LinkKey>) -> Result<Prepared<'a>> {
         let edit = base
             .filter(|_| c.keep_checkpoints.is_none())
             .map(|base| Edit {
@@ -87,7 +93,14 @@ impl<'a> Prepared<'a> {
             .iter()
             .map(|stored| {
                 let digest = match &stored.wait {
-                    WaitFor::Approval(r) => Some(approval_digest(&r.question, &r.details)),
+                    WaitFor::Approval(r) => {
+                        let digest = approval_digest(&r.question, &r.details);
+                        let token = match links {
+                            Some(key) => key.approval_token(&c.run_id, &r.id, &digest, c.at),
+                            None => new_token()?,
+                        };
+                        Some((digest, token_hash(&token)))
+                    }
                     _ => None,
                 };
                 Ok((to_json(&stored.wait, "a wait")?, digest))
@@ -108,7 +121,10 @@ impl<'a> Prepared<'a> {
 /// What the group commit of `commits` ([`write_steps`]) writes that needs
 /// no lock: a caller that holds the process's write turn across several
 /// transactions works it out before it takes the turn.
-pub(super) fn prepare_steps(commits: &[StepCommit]) -> Result<Vec<Prepared<'_>>> {
+pub(super) fn prepare_steps<'a>(
+    commits: &'a [StepCommit],
+    links: Option<&LinkKey>,
+) -> Result<Vec<Prepared<'a>>> {
     // A step chained to the one before it starts from that step's state.
     commits
         .iter()
@@ -118,7 +134,7 @@ pub(super) fn prepare_steps(commits: &[StepCommit]) -> Result<Vec<Prepared<'_>>>
                 Some(prev) if prev.run_id == c.run_id && prev.keep_claim => Some(&prev.state[..]),
                 _ => c.state_before.as_deref(),
             };
-            Prepared::of(c, base)
+            Prepared::of(c, base, links)
         })
         .collect()
 }
@@ -383,7 +399,9 @@ fn write_step<'a>(
         // never re-opened (the worker refuses such a step).
         if let WaitFor::Approval(request) = &stored.wait {
             let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
-            let token = new_token()?;
+            // Only the SHA-256 of the link's token is kept (`store::links`).
+            let digest: Option<String> = digest.as_ref().map(|(d, _)| d.clone());
+            let token: Option<String> = prepared.each_wait[pos].1.as_ref().map(|(_, t)| t.clone());
             tx.prepare_cached(
                 "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
                  requested_at, expires_at, answered, consumed) \
@@ -392,7 +410,7 @@ fn write_step<'a>(
                  details = excluded.details, details_digest = excluded.details_digest, \
                  token = excluded.token, requested_at = excluded.requested_at, \
                  expires_at = excluded.expires_at, answered = 0, approved = NULL, \
-                 answered_by = NULL, answered_at = NULL, comment = NULL, \
+                 answered_by = NULL, answered_said = NULL, answered_at = NULL, comment = NULL, \
                  expiry_delivered = 0, votes = '[]', used_calls = '{}' \
                  WHERE approvals.consumed = 0 \
                    AND approvals.details_digest <> excluded.details_digest",

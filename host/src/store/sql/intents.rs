@@ -143,6 +143,7 @@ pub(super) fn resolve(
     key: &str,
     resolution: &Resolution,
     by: &str,
+    said: Option<&str>,
     at: Millis,
 ) -> Result<std::result::Result<(), ResolveRefused>> {
     write(
@@ -230,7 +231,10 @@ pub(super) fn resolve(
                 tx,
                 Some(run_id),
                 "resolved",
-                json!({"key": key, "tool": found.tool, "by": by, "how": how, "result": result}),
+                json!({
+                    "key": key, "tool": found.tool, "by": by, "said": said, "how": how,
+                    "result": result,
+                }),
                 at,
             )?;
             Ok(Ok(()))

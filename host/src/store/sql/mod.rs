@@ -86,6 +86,9 @@ pub struct SqlStore {
     /// The WAL's length in pages when this handle last asked its packer
     /// to checkpoint it.
     wal_pages_asked: i32,
+    /// The key approval link tokens are derived with; without one a new
+    /// request's link is random and cannot be shown again.
+    links: Option<crate::store::links::LinkKey>,
 }
 
 /// Where a store's data lives.
@@ -124,6 +127,7 @@ impl SqlStore {
             location: Location::Sqlite(path),
             packer: None,
             wal_pages_asked: 0,
+            links: None,
         })
     }
 
@@ -136,6 +140,7 @@ impl SqlStore {
             location: Location::Postgres(shown),
             packer: None,
             wal_pages_asked: 0,
+            links: None,
         })
     }
 
@@ -149,6 +154,12 @@ impl SqlStore {
 
     pub fn location(&self) -> &Location {
         &self.location
+    }
+
+    /// Derives new approval links with `key`, and shows the links derived
+    /// with it.
+    pub fn set_link_key(&mut self, key: crate::store::links::LinkKey) {
+        self.links = Some(key);
     }
 }
 

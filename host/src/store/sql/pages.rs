@@ -269,6 +269,7 @@ mod tests {
                 size: 4,
                 deployed_at: 1,
                 owner: None,
+                deployed_by: None,
             };
             store.put_agent(&version, b"\0asm").unwrap();
         }

@@ -18,7 +18,16 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (10, PG_SCHEMA_V10),
     (11, PG_SCHEMA_V11),
     (13, super::schema::SCHEMA_V13),
+    (14, PG_SCHEMA_V14),
 ];
+
+/// SQLite's, and the stored link tokens replaced by their SHA-256.
+const PG_SCHEMA_V14: &str = r#"
+ALTER TABLE approvals ADD COLUMN answered_said TEXT;
+ALTER TABLE agents ADD COLUMN deployed_by TEXT;
+UPDATE approvals SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
+UPDATE callbacks SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
+"#;
 
 /// As SQLite's, without its `WITHOUT ROWID`.
 const PG_SCHEMA_V11: &str = r#"

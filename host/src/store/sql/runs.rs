@@ -411,7 +411,7 @@ macro_rules! approval_columns {
     () => {
         "run_id, id, question, details, details_digest, token, requested_at, expires_at, \
          answered, approved, answered_by, answered_at, comment, consumed, expiry_delivered, \
-         votes, used_calls"
+         votes, used_calls, answered_said"
     };
 }
 
@@ -427,6 +427,7 @@ pub(super) struct ApprovalRow {
     answered: bool,
     approved: Option<bool>,
     answered_by: Option<String>,
+    answered_said: Option<String>,
     answered_at: Option<Millis>,
     comment: Option<String>,
     consumed: bool,
@@ -449,6 +450,7 @@ impl ApprovalRow {
             answered: row.get("answered")?,
             approved: row.get("approved")?,
             answered_by: row.get("answered_by")?,
+            answered_said: row.get("answered_said")?,
             answered_at: row.get("answered_at")?,
             comment: row.get("comment")?,
             consumed: row.get("consumed")?,
@@ -465,6 +467,7 @@ impl ApprovalRow {
                     request_id: self.id.clone(),
                     approved,
                     by,
+                    said: self.answered_said,
                     at,
                     comment: self.comment,
                     digest: self.details_digest.clone(),
@@ -496,7 +499,8 @@ impl ApprovalRow {
             question: self.question,
             details: self.details,
             details_digest: self.details_digest,
-            token: self.token,
+            token: None,
+            token_sha256: self.token,
             requested_at: self.requested_at,
             expires_at: self.expires_at,
             answer,
@@ -520,7 +524,8 @@ pub(super) fn approvals(conn: &Connection, run_id: &str) -> Result<Vec<Approval>
     rows.into_iter().map(ApprovalRow::into_approval).collect()
 }
 
-/// The approval request with this answer token (the column is UNIQUE).
+/// The approval request whose answer token has this SHA-256 (the column
+/// is UNIQUE).
 pub(super) fn approval_by_token(conn: &Connection, token: &str) -> Result<Option<Approval>> {
     conn.prepare_cached(concat!(
         "SELECT ",

@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13, SCHEMA_V14,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -366,3 +366,20 @@ pub(super) const SCHEMA_V13: &str = r#"
 ALTER TABLE approvals ADD COLUMN votes TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE approvals ADD COLUMN used_calls TEXT NOT NULL DEFAULT '{}';
 "#;
+
+/// Who acted, as the host authenticated them, beside what they said.
+/// `answered_said`: the name an approver typed (kept beside the
+/// authenticated `answered_by`). `deployed_by`: the principal who deployed
+/// a version, whom separation of duties keeps from answering its runs'
+/// requests; NULL on versions deployed before it was recorded.
+///
+/// Link tokens are kept as their SHA-256 from this version on: SQLite's
+/// migration hashes the stored ones in Rust (`sqlite::hash_link_tokens`),
+/// PostgreSQL's in SQL (`PG_SCHEMA_V14`).
+pub(super) const SCHEMA_V14: &str = r#"
+ALTER TABLE approvals ADD COLUMN answered_said TEXT;
+ALTER TABLE agents ADD COLUMN deployed_by TEXT;
+"#;
+
+/// The version whose migration hashes the stored link tokens.
+pub(super) const HASHED_LINKS_VERSION: usize = 14;

@@ -138,6 +138,23 @@ fn user_version(conn: &Connection) -> Result<i64> {
         .ctx("reading the schema version")
 }
 
+/// Replaces each stored link token by its SHA-256, the form the store keeps
+/// (`store::links`): SQLite has no SHA-256 in SQL. The links keep working,
+/// since an answer is looked up by its token's hash.
+fn hash_link_tokens(tx: &Connection) -> rusqlite::Result<()> {
+    for table in ["approvals", "callbacks"] {
+        let tokens: Vec<String> = tx
+            .prepare(&format!("SELECT token FROM {table}"))?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut update = tx.prepare(&format!("UPDATE {table} SET token = ?2 WHERE token = ?1"))?;
+        for token in tokens {
+            update.execute([&token, &crate::store::links::token_hash(&token)])?;
+        }
+    }
+    Ok(())
+}
+
 fn too_new(path: &str, found: i64) -> StoreError {
     StoreError::TooNew {
         path: path.to_string(),
@@ -166,6 +183,10 @@ fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
     for (from, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
         tx.execute_batch(sql)
             .ctx_with(|| format!("migrating {path} from schema {from} to {}", from + 1))?;
+        if from + 1 == super::schema::HASHED_LINKS_VERSION {
+            hash_link_tokens(&tx)
+                .ctx_with(|| format!("hashing the link tokens of {path} (schema {})", from + 1))?;
+        }
     }
     // A migration may change a table's text in place (`SCHEMA_V12`),
     // which, unlike DDL, leaves the schema cookie as it was: bumped here,

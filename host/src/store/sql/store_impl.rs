@@ -61,11 +61,18 @@ impl Store for SqlStore {
     }
 
     fn approvals(&self, run_id: &str) -> Result<Vec<Approval>> {
-        runs::approvals(&self.conn, run_id)
+        let mut approvals = runs::approvals(&self.conn, run_id)?;
+        approvals.iter_mut().for_each(|a| self.reveal_link(a));
+        Ok(approvals)
     }
 
     fn approval_by_token(&self, token: &str) -> Result<Option<Approval>> {
-        runs::approval_by_token(&self.conn, token)
+        let hash = crate::store::links::token_hash(token);
+        let found = runs::approval_by_token(&self.conn, &hash)?;
+        Ok(found.map(|mut a| {
+            a.token = Some(token.to_string());
+            a
+        }))
     }
 
     fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>> {
@@ -106,7 +113,7 @@ impl Store for SqlStore {
     ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
         // Encoded before the turn: the other workers wait for all that is
         // done under it.
-        let prepared = commits::prepare_steps(commits)?;
+        let prepared = commits::prepare_steps(commits, self.links.as_ref())?;
         // Held across both: otherwise the other workers' commits, queued
         // for the turn meanwhile, all come before this worker's claim.
         let turn = self.conn.hold_writer_turn();
@@ -128,12 +135,12 @@ impl Store for SqlStore {
     }
 
     fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
-        let prepared = commits::prepare_steps(commits)?;
+        let prepared = commits::prepare_steps(commits, self.links.as_ref())?;
         self.write_steps(commits, &prepared)
     }
 
     fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
-        commits::commit_step(&mut self.conn, commit)?;
+        commits::commit_step(&mut self.conn, commit, self.links.as_ref())?;
         self.checkpoint_when_due();
         if commit.ends_run() {
             self.pack_after_commit(&[commit.run_id.as_str()]);
@@ -196,7 +203,11 @@ impl Store for SqlStore {
         answer: &ApprovalAnswer,
         details_digest: Option<&str>,
     ) -> Result<Result<Approval, AnswerRefused>> {
-        triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)
+        let answered = triggers::answer_approval(&mut self.conn, run_id, answer, details_digest)?;
+        Ok(answered.map(|mut a| {
+            self.reveal_link(&mut a);
+            a
+        }))
     }
 
     fn vote_approval(
@@ -383,9 +394,10 @@ impl Store for SqlStore {
         key: &str,
         resolution: &Resolution,
         by: &str,
+        said: Option<&str>,
         at: Millis,
     ) -> Result<std::result::Result<(), ResolveRefused>> {
-        intents::resolve(&mut self.conn, run_id, key, resolution, by, at)
+        intents::resolve(&mut self.conn, run_id, key, resolution, by, said, at)
     }
 
     fn ledger_put(
@@ -595,6 +607,21 @@ impl Store for SqlStore {
 }
 
 impl SqlStore {
+    /// Sets `approval.token` to its link's token when this host's key
+    /// derives the token whose hash is stored.
+    fn reveal_link(&self, approval: &mut Approval) {
+        let Some(key) = &self.links else { return };
+        let token = key.approval_token(
+            &approval.run_id,
+            &approval.id,
+            &approval.details_digest,
+            approval.requested_at,
+        );
+        if crate::store::links::token_hash(&token) == approval.token_sha256 {
+            approval.token = Some(token);
+        }
+    }
+
     /// Commits steps prepared by [`commits::prepare_steps`], then hands
     /// on the runs they ended and the WAL's growth.
     fn write_steps(

@@ -158,10 +158,14 @@ pub(super) fn answer_approval(
                 }));
             };
             if let Some(previous) = &approval.answer {
+                let by = match &previous.said {
+                    Some(said) => format!("{} (said: {said})", previous.by),
+                    None => previous.by.clone(),
+                };
                 return Ok(Err(AnswerRefused::AlreadyAnswered {
                     run: run_id.to_string(),
                     request: request.to_string(),
-                    by: previous.by.clone(),
+                    by,
                 }));
             }
             // The request is valid in [requested_at, expires_at): a claim at
@@ -177,6 +181,7 @@ pub(super) fn answer_approval(
                     json!({
                         "request_id": request,
                         "by": answer.by,
+                        "said": answer.said,
                         "approved": answer.approved,
                         "reason": "expired",
                         "expires_at": approval.expires_at,
@@ -212,7 +217,8 @@ pub(super) fn answer_approval(
             }
             tx.prepare_cached(
                 "UPDATE approvals SET answered = 1, approved = ?3, answered_by = ?4, \
-                 answered_at = ?5, comment = ?6 WHERE run_id = ?1 AND id = ?2 AND answered = 0",
+                 answered_at = ?5, comment = ?6, answered_said = ?7 \
+                 WHERE run_id = ?1 AND id = ?2 AND answered = 0",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
@@ -221,7 +227,8 @@ pub(super) fn answer_approval(
                     answer.approved,
                     answer.by,
                     answer.at,
-                    answer.comment
+                    answer.comment,
+                    answer.said
                 ])
             })
             .ctx_with(|| format!("recording the answer to {request} of run {run_id}"))?;
@@ -232,6 +239,7 @@ pub(super) fn answer_approval(
                 json!({
                     "request_id": request,
                     "by": answer.by,
+                    "said": answer.said,
                     "approved": answer.approved,
                     "comment": answer.comment,
                 }),

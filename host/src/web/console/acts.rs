@@ -15,6 +15,7 @@ use serde::Deserialize;
 use super::lists::html_response;
 use super::{csrf_field, frame};
 use crate::api::{ApiError, ApiState, blocking, blocking_slow};
+use crate::app::Acting;
 use crate::store::Resolution;
 use crate::terms::Terms;
 use crate::upgrade::{UpgradeOptions, UpgradeResult, upgrade_runs};
@@ -182,7 +183,7 @@ fn perform(app: &mut crate::app::App, f: &ActForm, by: &str) -> Result<(), ApiEr
             app.approve(
                 &f.run,
                 &f.request,
-                by,
+                Acting { by, said: None },
                 f.action == "approve",
                 comment,
                 Some(&f.digest),
@@ -194,7 +195,7 @@ fn perform(app: &mut crate::app::App, f: &ActForm, by: &str) -> Result<(), ApiEr
                 "resolve-retry" => Resolution::Retry,
                 _ => Resolution::Fail(f.reason.trim().to_string()),
             };
-            app.resolve(&f.run, &f.key, &how, by)?;
+            app.resolve(&f.run, &f.key, &how, Acting { by, said: None })?;
         }
         other => {
             return Err(ApiError::BadRequest(format!(

@@ -136,7 +136,12 @@ fn body(r: &Read, op: &Operator) -> Markup {
                     article.approval {
                         p.question { (a.question) }
                         (json_html::render(&json_or_text(&a.details)))
-                        p.small { "Expires " (time_from_now(a.expires_at, r.now)) " · " a href={ "/v1/approve/" (a.token) } { "approval page (the link to send)" } }
+                        p.small {
+                            "Expires " (time_from_now(a.expires_at, r.now))
+                            @if let Some(token) = &a.token {
+                                " · " a href={ "/v1/approve/" (token) } { "approval page (the link to send)" }
+                            }
+                        }
                         form method="post" action="/ui/act" {
                             (csrf_field(op))
                             input type="hidden" name="run" value=(run.run_id);

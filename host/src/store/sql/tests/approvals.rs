@@ -17,8 +17,12 @@ fn an_answered_approval_wakes_the_run_once() {
     let request = &approvals[0];
     let digest = crate::model::approval_digest("may I do apr_1?", details);
     assert_eq!(request.details_digest, digest);
-    assert_eq!(request.token.len(), 64);
-    assert!(request.token.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(request.token_sha256.len(), 64);
+    assert!(request.token_sha256.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(
+        request.token.is_none(),
+        "without a link key no link is shown"
+    );
     assert_eq!((request.requested_at, request.expires_at), (100, 10_100));
     assert!(request.answer.is_none());
     assert!(claim(&mut store, 200).is_none());
@@ -156,10 +160,25 @@ fn asking_again_keeps_the_expiry_and_dropped_requests_refuse_answers() {
 #[test]
 fn an_approval_is_found_by_its_token_only() {
     let (_db, mut store) = setup("approval-token");
+    let key = crate::store::links::LinkKey::from_hex(&"ab".repeat(32)).unwrap();
+    store.set_link_key(key.clone());
     step_to_wait(&mut store, 100, vec![approval_wait("apr_1", "{}", 10_000)]);
-    let token = store.approvals("r1").unwrap()[0].token.clone();
+    let request = store.approvals("r1").unwrap().remove(0);
+    let token = request.token.clone().expect("the link key shows the link");
+    assert_eq!(
+        token,
+        key.approval_token("r1", "apr_1", &request.details_digest, 100)
+    );
+    assert_ne!(request.token_sha256, token, "only the hash is stored");
     let found = store.approval_by_token(&token).unwrap().unwrap();
     assert_eq!((found.run_id.as_str(), found.id.as_str()), ("r1", "apr_1"));
+    // What a copy of the store holds does not answer.
+    assert!(
+        store
+            .approval_by_token(&request.token_sha256)
+            .unwrap()
+            .is_none()
+    );
     assert!(store.approval_by_token("00").unwrap().is_none());
     assert!(store.approval_by_token("").unwrap().is_none());
 }

@@ -143,6 +143,7 @@ fn agent_version(name: &str, version: &str, digest: &str) -> AgentVersion {
         size: 4,
         deployed_at: 1,
         owner: Some("sre-team".into()),
+        deployed_by: None,
     }
 }
 
@@ -280,6 +281,7 @@ fn answer(request_id: &str, approved: bool, at: Millis) -> ApprovalAnswer {
         request_id: request_id.into(),
         approved,
         by: "alice".into(),
+        said: None,
         at,
         comment: Some("fine".into()),
         digest: String::new(),
@@ -402,6 +404,7 @@ fn agent_versions_are_immutable_and_latest_is_highest_semver() {
     assert_eq!(again.unwrap(), PutAgent::AlreadyDeployed);
     let owned = |owner: Option<&str>| AgentVersion {
         owner: owner.map(str::to_string),
+        deployed_by: None,
         ..agent_version("mail", "1.9.0", "d9")
     };
     let put = store.put_agent(&owned(Some("alice")), b"d9").unwrap();

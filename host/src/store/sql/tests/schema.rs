@@ -116,14 +116,87 @@ fn requests_stored_before_votes_and_used_calls_read_back_with_none() {
              requested_at, expires_at, answered, consumed) \
              VALUES ('r1', 'pay', 'ok?', '{}', 'd', 't', 1, 2, 0, 0); \
              ALTER TABLE approvals DROP COLUMN votes; \
-             ALTER TABLE approvals DROP COLUMN used_calls;",
+             ALTER TABLE approvals DROP COLUMN used_calls; \
+             ALTER TABLE approvals DROP COLUMN answered_said; \
+             ALTER TABLE agents DROP COLUMN deployed_by;",
         )
         .unwrap();
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION - 1)
+        conn.pragma_update(None, "user_version", 12)
             .unwrap();
     }
     let store = SqlStore::open(db.path()).unwrap();
     let approvals = store.approvals("r1").unwrap();
     assert_eq!(approvals.len(), 1);
     assert!(approvals[0].votes.is_empty() && approvals[0].used_calls.is_empty());
+}
+
+/// A store made before link tokens were hashed keeps its links working:
+/// the migration replaces each stored token by its SHA-256, an answer
+/// with the old token still finds its request, and the stored value
+/// itself answers nothing.
+#[test]
+fn the_migration_hashes_stored_link_tokens_and_their_links_keep_working() {
+    use crate::store::{Callback, CallbackRefused, LedgerWrite, NewCallback};
+    let (db, mut store) = setup("links-hashed");
+    let (c, wake) = claim(&mut store, 10).unwrap();
+    let call = LedgerWrite {
+        run_id: "r1".into(),
+        incarnation: "i1".into(),
+        epoch: c.epoch,
+        key: "make-a".into(),
+        tool: "callback".into(),
+        args: "{}".into(),
+    };
+    let link = NewCallback {
+        id: "a".into(),
+        valid_for_ms: 1_000_000,
+        now: 10,
+    };
+    let render = |c: &Callback| c.topic.clone();
+    store
+        .create_callback(&call, &link, &render)
+        .unwrap()
+        .unwrap();
+    let waits = vec![approval_wait("apr_1", "{}", 1_000_000)];
+    store
+        .commit_step(&step(&c, wake, waiting(&waits), waits, 20))
+        .unwrap();
+    drop(store);
+    // As the build before left it: plain tokens, schema 13.
+    let set_version = if db.is_postgres() {
+        "DELETE FROM wakeful_schema; INSERT INTO wakeful_schema (version) VALUES (13);"
+    } else {
+        "PRAGMA user_version = 13;"
+    };
+    db.execute_batch(&format!(
+        "UPDATE approvals SET token = 'plain-approval-token';
+         UPDATE callbacks SET token = 'plain-callback-token';
+         ALTER TABLE approvals DROP COLUMN answered_said;
+         ALTER TABLE agents DROP COLUMN deployed_by;
+         {set_version}"
+    ));
+    let mut store = db.open();
+    let request = store.approvals("r1").unwrap().remove(0);
+    assert_eq!(
+        request.token_sha256,
+        crate::store::links::token_hash("plain-approval-token")
+    );
+    let found = store.approval_by_token("plain-approval-token").unwrap();
+    assert_eq!(found.map(|a| a.id).as_deref(), Some("apr_1"));
+    assert!(
+        store
+            .approval_by_token(&request.token_sha256)
+            .unwrap()
+            .is_none()
+    );
+    let stored = store.callbacks("r1").unwrap().remove(0).token;
+    let refused = store.use_callback(&stored, "{}", None, 30).unwrap();
+    assert!(
+        matches!(refused, Err(CallbackRefused::Unknown)),
+        "{refused:?}"
+    );
+    let used = store
+        .use_callback("plain-callback-token", "{}", None, 30)
+        .unwrap();
+    assert!(used.is_ok(), "{used:?}");
 }
