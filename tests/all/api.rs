@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::api_guard::error_of;
-use crate::harness::{API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent};
+use crate::harness::{
+    API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent, api_token_config,
+};
 
 pub fn api_config(extra: &str) -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{extra}")
+    format!("{}{extra}", api_token_config())
 }
 
 /// Deploys an agent over HTTP with the given grants.
@@ -216,9 +218,14 @@ pub const RUN: &str = "inc-7001";
 /// A served host with the incident agent deployed over HTTP, the service
 /// degraded, and a run started that its workers take to the approval.
 pub fn incident(name: &str, input: Value) -> (Env, Server, Value) {
+    incident_with(name, input, "")
+}
+
+/// [`incident`] on a config with `extra` lines (more tokens, say).
+pub fn incident_with(name: &str, input: Value, extra: &str) -> (Env, Server, Value) {
     let env = Env::new(
         name,
-        &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}")),
+        &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}\n{extra}")),
     );
     let server = env.serve();
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});

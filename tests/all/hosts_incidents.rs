@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{API_TOKEN, INCIDENT_TOOLS};
+use crate::harness::{INCIDENT_TOOLS, api_token_config};
 use crate::hosts_support::{Api, Host, Schema};
 
 /// The incident's world for service `svc`: degraded, nothing applied yet.
@@ -240,7 +240,7 @@ const SHORT_CLAIMS: &str =
     "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n";
 
 pub fn incident_config() -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{INCIDENT_TOOLS}\n{SHORT_CLAIMS}")
+    format!("{}{INCIDENT_TOOLS}\n{SHORT_CLAIMS}", api_token_config())
 }
 
 /// A look at the runs' progress: the count of done runs, and the counts

@@ -49,6 +49,7 @@ mod pg_proxy;
 mod power_cut;
 mod race;
 mod sandbox;
+mod scopes;
 mod serve_process;
 mod slow_clients;
 mod takeover;

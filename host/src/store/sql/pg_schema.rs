@@ -17,7 +17,17 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (9, PG_SCHEMA_V9),
     (10, PG_SCHEMA_V10),
     (11, PG_SCHEMA_V11),
+    (13, PG_SCHEMA_V13),
 ];
+
+/// As SQLite's, with PostgreSQL's 64-bit integer.
+const PG_SCHEMA_V13: &str = r#"
+CREATE TABLE principal_sessions (
+    name       TEXT PRIMARY KEY NOT NULL,
+    generation BIGINT NOT NULL,
+    secret     TEXT NOT NULL
+);
+"#;
 
 /// As SQLite's, without its `WITHOUT ROWID`.
 const PG_SCHEMA_V11: &str = r#"

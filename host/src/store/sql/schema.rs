@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -355,4 +355,15 @@ UPDATE sqlite_schema
        'CHECK (kind = ''event'' OR kind = ''approval'' OR kind = ''until'' OR kind = ''cron'')')
  WHERE type = 'table' AND name = 'waits';
 PRAGMA writable_schema = OFF;
+"#;
+
+/// Each principal's console sessions (`sessions.rs`): the generation baked
+/// into their cookies' MAC, bumped by `wakeful tokens revoke`, and the
+/// secret that keys it.
+pub(super) const SCHEMA_V13: &str = r#"
+CREATE TABLE principal_sessions (
+    name       TEXT PRIMARY KEY NOT NULL,
+    generation INTEGER NOT NULL,
+    secret     TEXT NOT NULL
+);
 "#;
