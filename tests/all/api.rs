@@ -12,7 +12,7 @@ use crate::harness::{
 };
 
 pub fn api_config(extra: &str) -> String {
-    format!("{}{extra}", api_token_config())
+    format!("[api]\n{extra}\n{}", api_token_config())
 }
 
 /// Deploys an agent over HTTP with the given grants.
@@ -221,11 +221,12 @@ pub fn incident(name: &str, input: Value) -> (Env, Server, Value) {
     incident_with(name, input, "")
 }
 
-/// [`incident`] on a config with `extra` lines (more tokens, say).
+/// [`incident`] on a config with `extra` lines first in `[api]` (keys, or
+/// more tokens' tables).
 pub fn incident_with(name: &str, input: Value, extra: &str) -> (Env, Server, Value) {
     let env = Env::new(
         name,
-        &api_config(&format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}\n{extra}")),
+        &api_config(&format!("{extra}\n{INCIDENT_TOOLS}\n{FAST_LIMITS}")),
     );
     let server = env.serve();
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});

@@ -302,7 +302,7 @@ fn the_session_cookie_is_secure_behind_an_https_public_url() {
     let set = plain.header("set-cookie").unwrap();
     assert!(!set.contains("Secure"), "plain http: {set}");
 
-    let https = "[api]\npublic_url = \"https://wakeful.example.com\"\n";
+    let https = "public_url = \"https://wakeful.example.com\"\n";
     let (_env, server, _) = incident_with("console-https", json!({}), https);
     let answer = post_form(&server, "/ui/login", &format!("token={API_TOKEN}"), None);
     assert_eq!(answer.status, 303, "{}", answer.body);

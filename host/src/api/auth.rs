@@ -321,7 +321,9 @@ pub async fn require_token(
     };
     let Some(token) = state.tokens.find(given).cloned() else {
         return Err(ApiError::Unauthorized(
-            "the bearer token is not WAKEFUL_API_TOKEN nor one of [api.tokens]".into(),
+            "the bearer token is not the configured WAKEFUL_API_TOKEN (or token file) nor one \
+             of [api.tokens]"
+                .into(),
         ));
     };
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
