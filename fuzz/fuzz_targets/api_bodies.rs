@@ -45,7 +45,12 @@ fn api() -> &'static Api {
         let open: Opener = Box::new(move || Ok(App::open(&dir, Config::default())?));
         let state = Arc::new(ApiState {
             pool: Arc::new(Pool::new(4, 1, None, open)),
-            tokens: wakeful::api::auth::Tokens::new(vec![("api".into(), "fuzz".into())]).unwrap(),
+            tokens: wakeful::api::auth::Tokens::new(vec![wakeful::api::auth::Token::new(
+                "api",
+                wakeful::api::auth::token_sha256("fuzz"),
+                wakeful::api::auth::Grant::admin(),
+            )])
+            .unwrap(),
             hosts: AllowedHosts::new("127.0.0.1:7070".parse().unwrap(), &[]),
             counters: Arc::new(Counters::default()),
             limits,
@@ -53,6 +58,7 @@ fn api() -> &'static Api {
             connections: Arc::new(Admission::new(admission::Limits::of(
                 &Config::default().api,
             ))),
+            console: wakeful::web::Console::default(),
         });
         Api {
             runtime: tokio::runtime::Builder::new_multi_thread()

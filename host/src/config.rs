@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 pub mod approval;
 pub use approval::{ApprovalConfig, ApprovalRule};
+pub mod api_tokens;
 
 /// The whole configuration file.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -171,13 +172,15 @@ pub struct ApiConfig {
     /// Address to listen on, e.g. `127.0.0.1:7070`; `--listen` and
     /// `WAKEFUL_LISTEN` win over it.
     pub listen: Option<String>,
-    /// The bearer token operator calls must carry; `WAKEFUL_API_TOKEN` wins
-    /// over it. Without either, `serve` creates one in `<data>/api-token`.
-    /// The audit log names it `api`.
+    /// Refused when set: a token is never written in the file
+    /// (`WAKEFUL_API_TOKEN`, or `[api.tokens.<name>]` by hash).
     pub token: Option<String>,
-    /// More tokens, by name (`alice = "…"`): the audit log names who made
-    /// each change by the name of the token the request carried.
-    pub tokens: BTreeMap<String, String>,
+    /// The API's tokens by name (`[api.tokens.alice]`, each with its hash
+    /// or variable and its scopes): the audit log names who made each
+    /// change by the name of the token the request carried. Without any
+    /// (nor `WAKEFUL_API_TOKEN`), `serve` creates an admin token in
+    /// `<data>/api-token`.
+    pub tokens: BTreeMap<String, api_tokens::TokenEntry>,
     /// Host names (or `name:port`) the API answers to besides its listen
     /// address (and `localhost` on loopback), e.g. behind a proxy. A
     /// request naming another `Host` is refused: DNS rebinding.
@@ -613,26 +616,9 @@ impl Config {
         approval::resolve(&self.groups, &self.approvals, &self.tool_names())
     }
 
-    /// `[api.tokens]`: plain names, none called `api` (the name of the
-    /// single token), no token given twice (the single one included).
+    /// `[api] token` and `[api.tokens]` ([`api_tokens::check`]).
     fn check_api_tokens(&self) -> Result<(), String> {
-        use crate::api::auth::{SINGLE_TOKEN_NAME, Tokens};
-        if self.api.tokens.contains_key(SINGLE_TOKEN_NAME) {
-            return Err(format!(
-                "api.tokens: `{SINGLE_TOKEN_NAME}` names the [api] token (or WAKEFUL_API_TOKEN); choose another name"
-            ));
-        }
-        // An empty single token is refused by `serve`, which names it.
-        let single = (self.api.token.iter())
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| (SINGLE_TOKEN_NAME, t));
-        let all = single
-            .chain(self.api.tokens.iter().map(|(n, t)| (n.as_str(), t)))
-            .map(|(n, t)| (n.to_string(), t.trim().to_string()))
-            .collect();
-        Tokens::new(all)
-            .map(|_| ())
-            .map_err(|e| format!("api.tokens: {e}"))
+        api_tokens::check(&self.api)
     }
 
     /// Every tool name this host can run.

@@ -183,6 +183,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
     let limits = BodyLimits::of(&config);
     let connections = Arc::new(Admission::new(admission::Limits::of(&config.api)));
+    let console = crate::web::Console::of(&config);
     let open: Opener = Box::new(move || {
         let app = App::open(&dir, config.clone())?;
         app.share_runtime(engine.clone());
@@ -196,6 +197,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         limits,
         wakeup,
         connections,
+        console,
     });
     let damage = {
         let integrity = integrity.clone();
@@ -230,37 +232,48 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     Ok(())
 }
 
-/// The single API token (named `api`) and the named ones of `[api.tokens]`.
+/// The API's tokens: those of `[api.tokens]`, and `WAKEFUL_API_TOKEN`
+/// (named `api`, admin). With neither, the admin token kept in
+/// `<data>/api-token` (created on first use; its path, never the token, is
+/// printed). With tokens configured that file is neither written nor read:
+/// a token left in it from before opens nothing.
 fn api_tokens(app: &App, data_dir: &Path) -> Result<auth::Tokens> {
-    let single = api_token(app, data_dir)?;
-    let named = app.config.api.tokens.iter();
-    let all = std::iter::once((auth::SINGLE_TOKEN_NAME.to_string(), single))
-        .chain(named.map(|(n, t)| (n.clone(), t.trim().to_string())))
-        .collect();
-    auth::Tokens::new(all).map_err(anyhow::Error::msg)
-}
-
-/// The single API token: `WAKEFUL_API_TOKEN`, else `[api] token`, else the
-/// one in `<data>/api-token` (created on first use; its path, never the
-/// token, is printed).
-fn api_token(app: &App, data_dir: &Path) -> Result<String> {
-    let configured = match std::env::var("WAKEFUL_API_TOKEN") {
-        Ok(t) => Some(t),
-        Err(_) => app.config.api.token.clone(),
-    };
-    if let Some(token) = configured {
-        if token.trim().is_empty() {
-            bail!("the API token is empty; set a long random [api] token or WAKEFUL_API_TOKEN");
-        }
-        return Ok(token.trim().to_string());
-    }
+    let mut tokens = crate::config::api_tokens::configured_tokens(&app.config.api, |var| {
+        std::env::var(var).ok()
+    })
+    .map_err(anyhow::Error::msg)?;
     let path = data_dir.join(TOKEN_FILE);
-    let token = auth::token_file(&path).map_err(anyhow::Error::msg)?;
-    tracing::info!(
-        path = %path.display(),
-        "the API token is in its file (Authorization: Bearer <its contents>)"
-    );
-    Ok(token)
+    let single = match std::env::var("WAKEFUL_API_TOKEN") {
+        Ok(t) if t.trim().is_empty() => {
+            bail!("WAKEFUL_API_TOKEN is empty; set it to a long random token, or unset it")
+        }
+        Ok(t) => Some(t),
+        Err(_) if tokens.is_empty() => {
+            let token = auth::token_file(&path).map_err(anyhow::Error::msg)?;
+            tracing::info!(
+                path = %path.display(),
+                "the API token is in its file (Authorization: Bearer <its contents>)"
+            );
+            Some(token)
+        }
+        Err(_) => {
+            if path.exists() {
+                tracing::warn!(
+                    path = %path.display(),
+                    "[api.tokens] is configured: the token in this file is not accepted; delete it"
+                );
+            }
+            None
+        }
+    };
+    if let Some(token) = single {
+        let sha = auth::token_sha256(&token);
+        tokens.insert(
+            0,
+            auth::Token::new(auth::SINGLE_TOKEN_NAME, sha, auth::Grant::admin()),
+        );
+    }
+    auth::Tokens::new(tokens).map_err(anyhow::Error::msg)
 }
 
 /// Writes this host's heartbeat every [`HEARTBEAT`] until `stop`, then

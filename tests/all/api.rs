@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::api_guard::error_of;
-use crate::harness::{API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent};
+use crate::harness::{
+    API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent, api_token_config, token_config,
+};
 
 pub fn api_config(extra: &str) -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n{extra}")
+    format!("[api]\n{extra}\n{}", api_token_config())
 }
 
 /// Deploys an agent over HTTP with the given grants.
@@ -219,10 +221,17 @@ pub const RUN: &str = "inc-7001";
 const LEAD_TOKEN: &str = "lead-token-77c1";
 
 pub fn incident(name: &str, input: Value) -> (Env, Server, Value) {
+    incident_with(name, input, "")
+}
+
+/// [`incident`] on a config with `extra` lines first in `[api]` (keys, or
+/// more tokens' tables).
+pub fn incident_with(name: &str, input: Value, extra: &str) -> (Env, Server, Value) {
     let env = Env::new(
         name,
         &api_config(&format!(
-            "[api.tokens]\nlead = \"{LEAD_TOKEN}\"\n{INCIDENT_TOOLS}\n{FAST_LIMITS}"
+            "{extra}\n{INCIDENT_TOOLS}\n{FAST_LIMITS}\n{}",
+            token_config("lead", LEAD_TOKEN, &["approve", "read"])
         )),
     );
     let server = env.serve();

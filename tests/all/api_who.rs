@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{API_TOKEN, Env, agent};
+use crate::harness::{API_TOKEN, API_TOKEN_NAME, Env, agent, api_token_config, token_config};
 
 /// The `by` of every audit row of `kind`, in order.
 fn by_of(rows: &Value, kind: &str) -> Vec<String> {
@@ -73,7 +73,10 @@ fn every_operator_act_on_the_command_line_names_who_did_it() {
 #[test]
 fn every_operator_act_through_the_api_names_the_token_that_made_it() {
     let config = format!(
-        "[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\nalice = \"alice-token-7d2e\"\n\"bob@ops\" = \"bob-token-19fa\"\n"
+        "{}{}{}",
+        api_token_config(),
+        token_config("alice", "alice-token-7d2e", &["deploy", "operate", "read"]),
+        token_config("bob@ops", "bob-token-19fa", &["operate"]),
     );
     let env = Env::new("who-api", &config);
     let server = env.serve();
@@ -150,8 +153,8 @@ fn every_operator_act_through_the_api_names_the_token_that_made_it() {
     let events = by_of(rows, "event");
     assert_eq!(events[0], "bob@ops", "{rows}");
     assert!(
-        events[1..].iter().all(|b| b == "api"),
-        "the single token is named api: {rows}"
+        events[1..].iter().all(|b| b == API_TOKEN_NAME),
+        "the admin token's name: {rows}"
     );
 
     let (status, body) = server.request("GET", "/v1/runs", Some("carol-token"), None);
@@ -161,17 +164,15 @@ fn every_operator_act_through_the_api_names_the_token_that_made_it() {
 
 #[test]
 fn a_bad_token_name_or_a_token_given_twice_is_refused_at_load() {
+    let twice = token_config("alice", "t-1", &["read"]) + &token_config("bob", "t-1", &["read"]);
     for (config, named) in [
         (
-            "[api.tokens]\n\"al ice\" = \"t-1\"\n",
+            token_config("al ice", "t-1", &["read"]),
             "`al ice` is not a token name",
         ),
-        (
-            "[api]\ntoken = \"t-1\"\n[api.tokens]\nalice = \"t-1\"\n",
-            "same token",
-        ),
+        (twice, "same token"),
     ] {
-        let env = Env::new("who-bad-tokens", config);
+        let env = Env::new("who-bad-tokens", &config);
         let err = env.fails(&["runs"]);
         assert!(err.contains(named), "{config}: {err}");
     }

@@ -6,8 +6,8 @@ use std::io::{Read, Write};
 
 use serde_json::json;
 
-use crate::api::{RUN, incident};
-use crate::harness::{API_TOKEN, Server};
+use crate::api::{RUN, incident, incident_with};
+use crate::harness::{API_TOKEN, API_TOKEN_NAME, Server, token_config};
 
 /// One answer: status, headers (lowercase names) and body.
 pub struct Answer {
@@ -201,7 +201,7 @@ fn acts_ask_to_be_confirmed_and_need_the_sessions_csrf_token() {
         .cloned()
         .unwrap();
     assert_eq!(
-        pause["data"]["by"], "api",
+        pause["data"]["by"], API_TOKEN_NAME,
         "the act is the token's: {pause}"
     );
     assert!(
@@ -217,4 +217,123 @@ fn acts_ask_to_be_confirmed_and_need_the_sessions_csrf_token() {
     );
     assert_eq!(resumed.status, 303);
     assert_eq!(env.json(&["switches"]), json!([]));
+}
+
+const READER: &str = "console-reader-3f9a";
+const REFUNDS: &str = "console-refunds-c41d";
+
+fn scoped_tokens() -> String {
+    token_config("reader", READER, &["read"])
+        + &token_config("refunds", REFUNDS, &["approve", "read"])
+        + "agents = [\"refund\"]\n"
+}
+
+#[test]
+fn console_acts_need_the_same_scopes_as_the_api() {
+    let (env, server, _) = incident_with("console-scopes", json!({}), &scoped_tokens());
+    let reader = Browser::sign_in(&server, READER);
+    assert_eq!(reader.get("/ui/").status, 200, "read shows the pages");
+    let csrf = reader.csrf();
+    let pause = reader.post(
+        "/ui/act",
+        &format!("csrf={csrf}&action=pause&scope=all&confirmed=yes"),
+    );
+    assert_eq!(pause.status, 403, "{}", pause.body);
+    assert!(pause.body.contains("`operate` scope"), "{}", pause.body);
+    assert_eq!(env.json(&["switches"]), json!([]), "nothing was paused");
+
+    let refunds = Browser::sign_in(&server, REFUNDS);
+    let csrf = refunds.csrf();
+    let approve = refunds.post(
+        "/ui/act",
+        &format!(
+            "csrf={csrf}&action=approve&run={RUN}&request=approve-scale_out&digest=00&confirmed=yes"
+        ),
+    );
+    assert_eq!(approve.status, 403, "{}", approve.body);
+    assert!(
+        approve
+            .body
+            .contains("may answer only the requests of agents refund"),
+        "{}",
+        approve.body
+    );
+    assert_eq!(env.show(RUN)["wake_when"], "approval:approve-scale_out");
+}
+
+#[test]
+fn a_revoked_session_is_refused_at_once_and_other_principals_stay_signed_in() {
+    let (env, server, _) = incident_with("console-revoke", json!({}), &scoped_tokens());
+    let admin = Browser::sign_in(&server, API_TOKEN);
+    let reader = Browser::sign_in(&server, READER);
+    let csrf = admin.csrf();
+    assert_eq!(admin.get("/ui/").status, 200);
+
+    let out = env.ok(&["tokens", "revoke", API_TOKEN_NAME]);
+    assert!(out.contains("has ended"), "{out}");
+    let page = admin.get("/ui/");
+    assert_eq!(page.status, 303, "a revoked session is sent to sign in");
+    assert_eq!(page.header("location"), Some("/ui/login"));
+    let act = admin.post(
+        "/ui/act",
+        &format!("csrf={csrf}&action=pause&scope=all&confirmed=yes"),
+    );
+    assert_eq!(act.status, 401, "{}", act.body);
+    assert_eq!(env.json(&["switches"]), json!([]), "nothing was paused");
+    assert_eq!(
+        reader.get("/ui/").status,
+        200,
+        "another principal's session stays"
+    );
+    let revoked = env.audit_kinds(None);
+    assert!(
+        revoked.iter().any(|k| k == "sessions-revoked"),
+        "{revoked:?}"
+    );
+
+    let again = Browser::sign_in(&server, API_TOKEN);
+    assert_eq!(again.get("/ui/").status, 200, "signing in again works");
+}
+
+#[test]
+fn the_session_cookie_is_secure_behind_an_https_public_url() {
+    let (_env, server, _) = incident_with("console-http", json!({}), "");
+    let plain = post_form(&server, "/ui/login", &format!("token={API_TOKEN}"), None);
+    let set = plain.header("set-cookie").unwrap();
+    assert!(!set.contains("Secure"), "plain http: {set}");
+
+    let https = "public_url = \"https://wakeful.example.com\"\n";
+    let (_env, server, _) = incident_with("console-https", json!({}), https);
+    let answer = post_form(&server, "/ui/login", &format!("token={API_TOKEN}"), None);
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    let set = answer.header("set-cookie").unwrap();
+    assert!(
+        set.split(';').any(|a| a.trim() == "Secure"),
+        "behind https the cookie is Secure: {set}"
+    );
+}
+
+#[test]
+fn failed_sign_ins_are_limited_per_client() {
+    let (_env, server, _) = incident_with("console-sign-in-limit", json!({}), "");
+    for n in 0..5 {
+        let wrong = post_form(&server, "/ui/login", &format!("token=guess-{n}"), None);
+        assert_eq!(wrong.status, 401, "failure {n}");
+    }
+    for token in ["guess-5", API_TOKEN] {
+        let limited = post_form(&server, "/ui/login", &format!("token={token}"), None);
+        assert_eq!(limited.status, 429, "{}", limited.body);
+        assert!(limited.header("set-cookie").is_none());
+        let wait: u64 = limited
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .unwrap();
+        assert!((1..=60).contains(&wait), "{wait}");
+        assert!(
+            limited.body.contains("Too many failed sign-ins"),
+            "{}",
+            limited.body
+        );
+    }
 }

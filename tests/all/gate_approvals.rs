@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::api::deploy;
-use crate::harness::{Env, FAST_LIMITS};
+use crate::harness::{Env, FAST_LIMITS, api_token_config, token_config};
 
 /// A host whose `refund` tool (a fixed answer) needs an approval.
 const GATED: &str = r#"
@@ -146,13 +146,20 @@ fn a_crash_before_the_commit_consumes_nothing() {
     assert_eq!(env.recorded_calls("r").len(), 1);
 }
 
+/// The tokens of the quorum tests: an admin, two approvers in `sre` and
+/// one outside it.
+fn quorum_tokens() -> String {
+    let approver = ["approve", "read"];
+    [
+        api_token_config(),
+        token_config("alice", "alice-token-0001", &approver),
+        token_config("bob", "bob-token-00002", &approver),
+        token_config("eve", "eve-token-00003", &approver),
+    ]
+    .concat()
+}
+
 const QUORUM: &str = r#"
-[api]
-token = "test-token-4f1c"
-[api.tokens]
-alice = "alice-token-0001"
-bob = "bob-token-00002"
-eve = "eve-token-00003"
 
 [groups]
 sre = ["alice", "bob"]
@@ -169,7 +176,10 @@ quorum = 2
 
 #[test]
 fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
-    let env = Env::new("gate-quorum", &format!("{QUORUM}\n{FAST_LIMITS}"));
+    let env = Env::new(
+        "gate-quorum",
+        &format!("{}{QUORUM}\n{FAST_LIMITS}", quorum_tokens()),
+    );
     let server = env.serve();
     deploy(&server, "gated", &["refund", "kv"]);
     let (status, body) = server.post(
@@ -253,7 +263,10 @@ fn a_quorum_of_two_answered_by_one_principal_twice_stays_unanswered() {
 
 #[test]
 fn an_allowed_no_rejects_at_once_and_the_run_cannot_call() {
-    let env = Env::new("gate-quorum-no", &format!("{QUORUM}\n{FAST_LIMITS}"));
+    let env = Env::new(
+        "gate-quorum-no",
+        &format!("{}{QUORUM}\n{FAST_LIMITS}", quorum_tokens()),
+    );
     let server = env.serve();
     deploy(&server, "gated", &["refund", "kv"]);
     let input = json!({"mode": "ignore_rejection"});

@@ -640,4 +640,6 @@ fn pg_value(row: &postgres::Row, i: usize) -> Value {
     value.unwrap_or(Value::Null)
 }
 
-pub use crate::serve_process::{API_TOKEN, Server, token_file};
+pub use crate::serve_process::{
+    API_TOKEN, API_TOKEN_NAME, Server, api_token_config, token_config, token_file,
+};

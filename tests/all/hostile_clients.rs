@@ -142,7 +142,10 @@ fn hostile_clients_leave_answers_and_events_served_and_nothing_changed() {
         oversized.iter().all(|s| refused(*s, &[413, 404])),
         "{oversized:?}"
     );
-    assert!(malformed.iter().all(|s| refused(*s, &[400])), "{malformed:?}");
+    assert!(
+        malformed.iter().all(|s| refused(*s, &[400])),
+        "{malformed:?}"
+    );
     assert!(forged.iter().all(|s| refused(*s, &[404])), "{forged:?}");
 
     // A used link replayed is refused and changes nothing.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{API_TOKEN, INCIDENT_TOOLS};
+use crate::harness::{INCIDENT_TOOLS, api_token_config, token_config};
 use crate::hosts_support::{Api, Host, Schema};
 
 /// The incident's world for service `svc`: degraded, nothing applied yet.
@@ -245,8 +245,9 @@ const APPROVER_TOKEN: &str = "approver-token-3e7d";
 
 pub fn incident_config() -> String {
     format!(
-        "[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\napprover = \"{APPROVER_TOKEN}\"\n\
-         {INCIDENT_TOOLS}\n{SHORT_CLAIMS}"
+        "{}{}{INCIDENT_TOOLS}\n{SHORT_CLAIMS}",
+        api_token_config(),
+        token_config("approver", APPROVER_TOKEN, &["approve", "read"])
     )
 }
 

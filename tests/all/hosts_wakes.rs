@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::api::deploy;
-use crate::harness::API_TOKEN;
+use crate::harness::api_token_config;
 use crate::hosts_support::{Api, Host, Schema, committed_steps, one_at_a_time};
 use crate::pg_proxy::PgProxy;
 
@@ -116,9 +116,10 @@ fn a_lost_notification_delays_a_run_by_at_most_the_recheck_interval() {
     // so that only host B can step the runs the events wake.
     let held = Silent::start();
     let config = format!(
-        "[api]\ntoken = \"{API_TOKEN}\"\n\
+        "{}\
          [limits]\nidle_recheck_ms = {RECHECK_MS}\nclaim_ms = 120000\nstep_deadline_ms = 110000\n\
          [tools.pager]\nkind = \"http\"\nurl = \"{}/hold\"\ntimeout_ms = 100000\nidempotent = true\n",
+        api_token_config(),
         held.url
     );
     let a = Host::start("wakes-a", &config, &schema.url(), 1);

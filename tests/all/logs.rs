@@ -6,13 +6,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::harness::{API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent};
+use crate::harness::{
+    API_TOKEN, Env, FAST_LIMITS, INCIDENT_TOOLS, Server, agent, api_token_config,
+};
 
 const RUN: &str = "inc-logs";
 
 /// A host whose `serve` logs every request (debug) in `format`.
 fn host(name: &str) -> Env {
-    let config = format!("[api]\ntoken = \"{API_TOKEN}\"\n{INCIDENT_TOOLS}\n{FAST_LIMITS}");
+    let config = format!("{}{INCIDENT_TOOLS}\n{FAST_LIMITS}", api_token_config());
     Env::new(name, &config).clone_with_env("WAKEFUL_LOG", "info,wakeful=debug")
 }
 

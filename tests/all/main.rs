@@ -51,6 +51,7 @@ mod power_cut;
 mod principal;
 mod race;
 mod sandbox;
+mod scopes;
 mod secrets;
 mod serve_process;
 mod slow_clients;

@@ -7,13 +7,18 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{API_TOKEN, Env, StoreKind, agent};
+use crate::harness::{Env, StoreKind, agent, api_token_config, token_config};
 
 const BOT: &str = "bot-token-5f1e";
 const ALICE: &str = "alice-token-09ab";
 
 fn config() -> String {
-    format!("[api]\ntoken = \"{API_TOKEN}\"\n[api.tokens]\nbot = \"{BOT}\"\nalice = \"{ALICE}\"\n")
+    format!(
+        "{}{}{}",
+        api_token_config(),
+        token_config("bot", BOT, &["operate", "approve", "read"]),
+        token_config("alice", ALICE, &["deploy", "operate", "approve", "read"])
+    )
 }
 
 const ANSWER: &str = "/v1/runs/w/approvals/ok%3F";

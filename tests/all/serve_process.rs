@@ -10,6 +10,26 @@ use super::harness::Env;
 /// The API token the `serve` tests configure.
 pub const API_TOKEN: &str = "test-token-4f1c";
 
+/// The name `API_TOKEN` is configured under ([`api_token_config`]).
+pub const API_TOKEN_NAME: &str = "ops";
+
+/// The `[api.tokens.<name>]` lines of a token by its SHA-256, as an
+/// operator writes them.
+pub fn token_config(name: &str, secret: &str, scopes: &[&str]) -> String {
+    use sha2::Digest;
+    let sha = hex::encode(sha2::Sha256::digest(secret.as_bytes()));
+    let scopes: Vec<String> = scopes.iter().map(|s| format!("{s:?}")).collect();
+    format!(
+        "[api.tokens.{name:?}]\ntoken_sha256 = \"{sha}\"\nscopes = [{}]\n",
+        scopes.join(", ")
+    )
+}
+
+/// The config lines of the tests' admin token, `API_TOKEN`.
+pub fn api_token_config() -> String {
+    token_config(API_TOKEN_NAME, API_TOKEN, &["admin"])
+}
+
 /// A `wakeful serve` child process on a free loopback port, killed when
 /// dropped (also when a test panics).
 pub struct Server {
@@ -32,8 +52,9 @@ pub fn token_file(env: &Env) -> PathBuf {
 impl Env {
     /// Starts `wakeful serve --listen 127.0.0.1:0` on this host's data and
     /// config; its log goes to `serve.log` in the host's directory. Every
-    /// server has a token: `[api] token = API_TOKEN` when the config sets
-    /// it, else the one the server keeps in its token file.
+    /// server has a token: `API_TOKEN` when the config names it
+    /// ([`api_token_config`]), else the one the server keeps in its token
+    /// file.
     pub fn serve(&self) -> Server {
         self.serve_with(&[])
     }

@@ -1,7 +1,9 @@
-//! Operator authentication: named bearer tokens, compared in constant time,
+//! Operator authentication: named bearer tokens, known by their SHA-256 and
+//! compared in constant time, each with the scopes it grants ([`Grant`]);
 //! and the token file `serve` creates when no token is configured. The name
 //! of the token a request carries is who made it ([`Caller`]): handlers
-//! name it in the audit log.
+//! name it in the audit log. What it may do travels beside it as a
+//! [`Grant`], checked against [`route_scope`] before any handler runs.
 
 use std::io::Write;
 use std::path::Path;
@@ -9,6 +11,7 @@ use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use sha2::{Digest, Sha256};
@@ -20,50 +23,260 @@ use super::error::ApiError;
 #[derive(Clone, Debug)]
 pub struct Caller(pub String);
 
-/// The name the single token (`[api] token`, `WAKEFUL_API_TOKEN` or the
-/// token file) goes by.
+/// The name the single token (`WAKEFUL_API_TOKEN` or the token file) goes
+/// by. It is an `admin` token.
 pub const SINGLE_TOKEN_NAME: &str = "api";
 
-/// The tokens the API takes, each with its name.
+/// What a token (and a console session signed in with it) may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    /// Every `GET`: runs, history, audit, agents, switches, hosts, metrics.
+    Read,
+    /// Start runs, send events, pause and resume, cancel, the kv store.
+    Operate,
+    /// Answer approval requests (optionally only some agents' runs).
+    Approve,
+    /// Settle a tool call whose outcome is unknown: it can invent a tool's
+    /// result, so no other scope includes it.
+    Resolve,
+    /// Deploy agents (with their grants and schedules) and upgrade runs.
+    Deploy,
+    /// Everything.
+    Admin,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 6] = [
+        Scope::Read,
+        Scope::Operate,
+        Scope::Approve,
+        Scope::Resolve,
+        Scope::Deploy,
+        Scope::Admin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Operate => "operate",
+            Scope::Approve => "approve",
+            Scope::Resolve => "resolve",
+            Scope::Deploy => "deploy",
+            Scope::Admin => "admin",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Scope, String> {
+        Scope::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| {
+                format!(
+                    "`{name}` is not a scope; use read, operate, approve, resolve, deploy or admin"
+                )
+            })
+    }
+}
+
+/// Which scope each operator route needs, by method and route pattern (as
+/// the router spells it). One table for every face: the API's middleware
+/// reads it, and the console's acts map to the same scopes
+/// ([`act_scope`]).
+pub const ROUTE_SCOPES: &[(&str, &str, Scope)] = &[
+    ("GET", "/v1/agents", Scope::Read),
+    ("POST", "/v1/agents", Scope::Deploy),
+    ("GET", "/v1/runs", Scope::Read),
+    ("POST", "/v1/runs", Scope::Operate),
+    ("GET", "/v1/runs/{id}", Scope::Read),
+    ("GET", "/v1/runs/{id}/history", Scope::Read),
+    ("GET", "/v1/runs/{id}/audit", Scope::Read),
+    ("POST", "/v1/runs/{id}/events", Scope::Operate),
+    ("POST", "/v1/runs/{id}/cancel", Scope::Operate),
+    ("POST", "/v1/runs/{id}/resolve", Scope::Resolve),
+    ("POST", "/v1/runs/{id}/approvals/{request}", Scope::Approve),
+    ("POST", "/v1/events", Scope::Operate),
+    ("GET", "/v1/audit", Scope::Read),
+    ("POST", "/v1/pause", Scope::Operate),
+    ("POST", "/v1/resume", Scope::Operate),
+    ("GET", "/v1/switches", Scope::Read),
+    ("GET", "/v1/hosts", Scope::Read),
+    ("POST", "/v1/upgrade", Scope::Deploy),
+    ("GET", "/v1/kv", Scope::Operate),
+    ("GET", "/v1/kv/{*key}", Scope::Operate),
+    ("PUT", "/v1/kv/{*key}", Scope::Operate),
+    ("GET", "/metrics", Scope::Read),
+];
+
+/// The scope a call to `path` with `method` needs, by the first row of
+/// [`ROUTE_SCOPES`] whose pattern matches it (`{x}` one segment, `{*x}`
+/// the rest): `HEAD` as `GET`; a path no row matches needs `admin`, so a
+/// route added without a row is closed, not open.
+pub fn route_scope(method: &Method, path: &str) -> Scope {
+    let method = if method == Method::HEAD {
+        "GET"
+    } else {
+        method.as_str()
+    };
+    ROUTE_SCOPES
+        .iter()
+        .find(|(m, pattern, _)| *m == method && path_matches(pattern, path))
+        .map_or(Scope::Admin, |(_, _, s)| *s)
+}
+
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let mut given = path.split('/');
+    for part in pattern.split('/') {
+        if part.starts_with("{*") {
+            return given.next().is_some_and(|g| !g.is_empty());
+        }
+        match given.next() {
+            Some(g) if part.starts_with('{') && !g.is_empty() => {}
+            Some(g) if g == part => {}
+            _ => return false,
+        }
+    }
+    given.next().is_none()
+}
+
+/// The scope a console act (the `action` of its form) needs: the same as
+/// the API route doing the same thing. An unknown act needs `admin`.
+pub fn act_scope(action: &str) -> Scope {
+    match action {
+        "pause" | "resume" | "cancel" | "send" => Scope::Operate,
+        "approve" | "reject" => Scope::Approve,
+        "resolve-result" | "resolve-retry" | "resolve-fail" => Scope::Resolve,
+        "upgrade" => Scope::Deploy,
+        _ => Scope::Admin,
+    }
+}
+
+/// A principal's scopes, and the agents its `approve` scope is limited to
+/// (`None`: every agent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub scopes: Vec<Scope>,
+    pub agents: Option<Vec<String>>,
+}
+
+impl Grant {
+    pub fn admin() -> Grant {
+        Grant {
+            scopes: vec![Scope::Admin],
+            agents: None,
+        }
+    }
+
+    pub fn allows(&self, needed: Scope) -> bool {
+        self.scopes.contains(&Scope::Admin) || self.scopes.contains(&needed)
+    }
+
+    /// Refuses `needed` unless granted, naming the scope and what `who` has.
+    pub fn require(&self, who: &str, needed: Scope) -> Result<(), String> {
+        if self.allows(needed) {
+            return Ok(());
+        }
+        let has: Vec<&str> = self.scopes.iter().map(|s| s.name()).collect();
+        Err(format!(
+            "this needs the `{}` scope; the token `{who}` has {}",
+            needed.name(),
+            has.join(", ")
+        ))
+    }
+
+    /// Refuses an answer to a request of a run of `agent` when `approve`
+    /// is limited to other agents.
+    pub fn require_agent(&self, who: &str, agent: &str) -> Result<(), String> {
+        match &self.agents {
+            Some(agents)
+                if !self.scopes.contains(&Scope::Admin) && !agents.iter().any(|a| a == agent) =>
+            {
+                Err(format!(
+                    "the token `{who}` may answer only the requests of agents {}; this run is \
+                     agent `{agent}`'s (needs the `approve` scope for it)",
+                    agents.join(", ")
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One token: its name, the SHA-256 of its secret, and what it may do.
 #[derive(Clone, Debug)]
-pub struct Tokens(Vec<(String, String)>);
+pub struct Token {
+    pub name: String,
+    pub sha256: [u8; 32],
+    pub grant: Grant,
+}
+
+impl Token {
+    pub fn new(name: &str, sha256: [u8; 32], grant: Grant) -> Token {
+        Token {
+            name: name.to_string(),
+            sha256,
+            grant,
+        }
+    }
+}
+
+/// The SHA-256 of a token's secret, as the API keeps it.
+pub fn token_sha256(secret: &str) -> [u8; 32] {
+    Sha256::digest(secret.trim().as_bytes()).into()
+}
+
+/// A `token_sha256` as written in the config: 64 hex digits.
+pub fn parse_sha256(hex_digest: &str) -> Result<[u8; 32], String> {
+    let bytes = hex::decode(hex_digest.trim()).ok();
+    bytes.and_then(|b| <[u8; 32]>::try_from(b).ok()).ok_or_else(|| {
+        "token_sha256 must be the 64 hex digits of the token's SHA-256 (`wakeful tokens new` prints it)"
+            .to_string()
+    })
+}
+
+/// The tokens the API takes.
+#[derive(Clone, Debug)]
+pub struct Tokens(Vec<Token>);
 
 impl Tokens {
-    /// Refuses a name that is not a plain name, an empty token, a name or
-    /// a token given twice.
-    pub fn new(named: Vec<(String, String)>) -> Result<Tokens, String> {
-        for (n, (name, token)) in named.iter().enumerate() {
-            check_token_name(name)?;
-            if token.trim().is_empty() {
-                return Err(format!("the API token named `{name}` is empty"));
+    /// Refuses a name that is not a plain name, a name or a token given
+    /// twice, a token without scopes.
+    pub fn new(tokens: Vec<Token>) -> Result<Tokens, String> {
+        for (n, t) in tokens.iter().enumerate() {
+            check_token_name(&t.name)?;
+            if t.grant.scopes.is_empty() {
+                return Err(format!("the API token named `{}` has no scopes", t.name));
             }
-            if let Some((other, _)) = named[..n].iter().find(|(o, _)| o == name) {
-                return Err(format!("two API tokens are named `{other}`"));
+            if let Some(other) = tokens[..n].iter().find(|o| o.name == t.name) {
+                return Err(format!("two API tokens are named `{}`", other.name));
             }
-            if let Some((other, _)) = named[..n].iter().find(|(_, t)| t == token) {
+            if let Some(other) = tokens[..n].iter().find(|o| o.sha256 == t.sha256) {
                 return Err(format!(
-                    "the API tokens named `{other}` and `{name}` are the same token; give each its own, or the audit log cannot tell them apart"
+                    "the API tokens named `{}` and `{}` are the same token; give each its own, or the audit log cannot tell them apart",
+                    other.name, t.name
                 ));
             }
         }
-        Ok(Tokens(named))
+        Ok(Tokens(tokens))
     }
 
     /// The token named `name`, if there is one.
-    pub fn token_of(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.as_str())
+    pub fn named(&self, name: &str) -> Option<&Token> {
+        self.0.iter().find(|t| t.name == name)
     }
 
-    /// The name of the token `given` is. Every token is compared, in
+    /// The token `given` is. Its hash is compared with every token's, in
     /// constant time, whichever matches.
-    pub fn name_of(&self, given: &str) -> Option<&str> {
-        self.0.iter().fold(None, |found, (name, token)| {
-            let equal = tokens_equal(given, token);
-            found.or(equal.then_some(name.as_str()))
+    pub fn find(&self, given: &str) -> Option<&Token> {
+        let given = token_sha256(given);
+        self.0.iter().fold(None, |found, token| {
+            let equal = digests_equal(&given, &token.sha256);
+            found.or(equal.then_some(token))
         })
+    }
+
+    /// The name of the token `given` is.
+    pub fn name_of(&self, given: &str) -> Option<&str> {
+        self.find(given).map(|t| t.name.as_str())
     }
 }
 
@@ -84,9 +297,11 @@ pub fn check_token_name(name: &str) -> Result<(), String> {
 }
 
 /// Lets a request through only with `Authorization: Bearer <token>` (the
-/// scheme in any case, as HTTP defines it) naming one of the API's tokens,
-/// and marks it with that token's name. There is always a token: `serve`
-/// refuses to start without one.
+/// scheme in any case, as HTTP defines it) naming one of the API's tokens
+/// whose scopes include the one its route needs ([`route_scope`]; an
+/// answer also checks the run's agent against the token's). Marks it with
+/// the token's name ([`Caller`]) and [`Grant`]. There is always a token:
+/// `serve` refuses to start without one.
 pub async fn require_token(
     State(state): State<Arc<ApiState>>,
     mut request: Request,
@@ -97,21 +312,48 @@ pub async fn require_token(
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(bearer);
-    match given {
-        None => Err(ApiError::Unauthorized(
-            "this call needs `Authorization: Bearer <token>` (the [api] token, WAKEFUL_API_TOKEN, or the token file `serve` printed the path of)"
+    let Some(given) = given else {
+        return Err(ApiError::Unauthorized(
+            "this call needs `Authorization: Bearer <token>` (one of [api.tokens], \
+             WAKEFUL_API_TOKEN, or the token file `serve` printed the path of)"
                 .into(),
-        )),
-        Some(given) => match state.tokens.name_of(given).map(|n| Caller(n.to_string())) {
-            Some(caller) => {
-                request.extensions_mut().insert(caller);
-                Ok(next.run(request).await)
-            }
-            None => Err(ApiError::Unauthorized(
-                "the bearer token is not the configured API token nor one of [api.tokens]".into(),
-            )),
-        },
+        ));
+    };
+    let Some(token) = state.tokens.find(given).cloned() else {
+        return Err(ApiError::Unauthorized(
+            "the bearer token is not the configured WAKEFUL_API_TOKEN (or token file) nor one \
+             of [api.tokens]"
+                .into(),
+        ));
+    };
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let needed = route_scope(&method, &path);
+    let refused =
+        |why: String| ApiError::Rejected(StatusCode::FORBIDDEN, format!("{method} {path}: {why}"));
+    token.grant.require(&token.name, needed).map_err(&refused)?;
+    if needed == Scope::Approve && token.grant.agents.is_some() {
+        let run = path.split('/').nth(3).unwrap_or_default();
+        let agent = run_agent(&state, run).await?;
+        token
+            .grant
+            .require_agent(&token.name, &agent)
+            .map_err(&refused)?;
     }
+    request.extensions_mut().insert(Caller(token.name));
+    request.extensions_mut().insert(token.grant);
+    Ok(next.run(request).await)
+}
+
+/// The agent of run `run`: 404 when there is no such run.
+pub async fn run_agent(state: &Arc<ApiState>, run: &str) -> Result<String, ApiError> {
+    let run = run.to_string();
+    super::blocking(state, move |app| {
+        let found = app.store.run(&run)?;
+        found
+            .map(|r| r.agent)
+            .ok_or_else(|| ApiError::NotFound(format!("no run {run}")))
+    })
+    .await
 }
 
 /// The credentials of a `Bearer` authorization, the scheme matched without
@@ -182,6 +424,14 @@ fn create_token_file(path: &Path) -> Result<(), String> {
     written.map_err(|e| format!("cannot write the API token file {}: {e}", path.display()))
 }
 
+/// Compares two digests without stopping early.
+pub fn digests_equal(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
 /// Compares the tokens' digests byte by byte without stopping early, so the
 /// time taken says nothing about how much of a guess was right (hashing
 /// first also hides the token's length).
@@ -196,7 +446,7 @@ pub fn tokens_equal(given: &str, expected: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Tokens, bearer, tokens_equal};
+    use super::*;
 
     #[test]
     fn the_bearer_scheme_is_matched_in_any_case() {
@@ -207,18 +457,71 @@ mod tests {
         assert_eq!(bearer("Bearers3cret"), None);
     }
 
+    fn token(name: &str, secret: &str, scopes: &[Scope]) -> Token {
+        let grant = Grant {
+            scopes: scopes.to_vec(),
+            agents: None,
+        };
+        Token::new(name, token_sha256(secret), grant)
+    }
+
     #[test]
-    fn a_token_is_known_by_its_name_and_bad_names_or_shared_tokens_are_refused() {
-        let pair = |n: &str, t: &str| (n.to_string(), t.to_string());
-        let tokens = Tokens::new(vec![pair("api", "t0"), pair("alice@ops", "t1")]).unwrap();
+    fn a_token_is_known_by_its_hash_and_bad_names_or_shared_tokens_are_refused() {
+        let tokens = Tokens::new(vec![
+            token("api", "t0", &[Scope::Admin]),
+            token("alice@ops", "t1", &[Scope::Read]),
+        ])
+        .unwrap();
         assert_eq!(tokens.name_of("t1"), Some("alice@ops"));
         assert_eq!(tokens.name_of("t0"), Some("api"));
         assert_eq!(tokens.name_of("t2"), None);
-        let err = Tokens::new(vec![pair("a b", "t")]).unwrap_err();
+        let err = Tokens::new(vec![token("a b", "t", &[Scope::Read])]).unwrap_err();
         assert!(err.contains("`a b` is not a token name"), "{err}");
-        let err = Tokens::new(vec![pair("a", "t"), pair("b", "t")]).unwrap_err();
+        let err = Tokens::new(vec![
+            token("a", "t", &[Scope::Read]),
+            token("b", "t", &[Scope::Read]),
+        ])
+        .unwrap_err();
         assert!(err.contains("`a` and `b` are the same token"), "{err}");
-        assert!(Tokens::new(vec![pair("a", " ")]).is_err());
+        assert!(Tokens::new(vec![token("a", "t", &[])]).is_err());
+    }
+
+    #[test]
+    fn every_route_needs_its_scope_and_an_unknown_one_needs_admin() {
+        assert_eq!(route_scope(&Method::GET, "/v1/runs"), Scope::Read);
+        assert_eq!(route_scope(&Method::HEAD, "/v1/runs/r1"), Scope::Read);
+        assert_eq!(route_scope(&Method::POST, "/v1/runs"), Scope::Operate);
+        assert_eq!(route_scope(&Method::POST, "/v1/agents"), Scope::Deploy);
+        assert_eq!(
+            route_scope(&Method::POST, "/v1/runs/r1/resolve"),
+            Scope::Resolve
+        );
+        assert_eq!(
+            route_scope(&Method::POST, "/v1/runs/r1/approvals/q"),
+            Scope::Approve
+        );
+        assert_eq!(route_scope(&Method::PUT, "/v1/kv/a/b/c"), Scope::Operate);
+        assert_eq!(route_scope(&Method::GET, "/v1/kv"), Scope::Operate);
+        assert_eq!(route_scope(&Method::GET, "/v1/runs//history"), Scope::Admin);
+        assert_eq!(route_scope(&Method::GET, "/v1/runs/r1/extra"), Scope::Admin);
+        assert_eq!(route_scope(&Method::DELETE, "/v1/runs"), Scope::Admin);
+        assert_eq!(route_scope(&Method::GET, "/v1/secret-new"), Scope::Admin);
+        assert_eq!(act_scope("approve"), Scope::Approve);
+        assert_eq!(act_scope("resolve-result"), Scope::Resolve);
+        assert_eq!(act_scope("nuke"), Scope::Admin);
+        let reader = Grant {
+            scopes: vec![Scope::Read],
+            agents: None,
+        };
+        let err = reader.require("bob", Scope::Deploy).unwrap_err();
+        assert!(err.contains("`deploy` scope"), "{err}");
+        assert!(Grant::admin().require("x", Scope::Resolve).is_ok());
+        let refunds = Grant {
+            scopes: vec![Scope::Approve],
+            agents: Some(vec!["refund".into()]),
+        };
+        assert!(refunds.require_agent("a", "refund").is_ok());
+        assert!(refunds.require_agent("a", "incident").is_err());
     }
 
     #[test]
@@ -226,5 +529,10 @@ mod tests {
         assert!(tokens_equal("s3cret", "s3cret"));
         assert!(!tokens_equal("s3cret", "s3creT"));
         assert!(!tokens_equal("", "s3cret"));
+        assert_eq!(
+            parse_sha256(&hex::encode(token_sha256("x"))),
+            Ok(token_sha256("x"))
+        );
+        assert!(parse_sha256("abc").is_err());
     }
 }

@@ -74,6 +74,8 @@ pub struct ApiState {
     pub wakeup: Arc<crate::wakeup::Wakeup>,
     /// The open connections and the rules on who holds them.
     pub connections: Arc<admission::Admission>,
+    /// The console's cookie settings and failed sign-ins.
+    pub console: crate::web::Console,
 }
 
 #[derive(Clone, Copy, Debug)]

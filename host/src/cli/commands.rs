@@ -27,6 +27,18 @@ pub fn run(cli: Cli) -> Result<()> {
     {
         crate::runtime::compile::child(component, out, *memory_bytes, *address_space_bytes);
     }
+    // A new token needs no config: it is how a refused config is mended.
+    if let Command::Tokens {
+        op:
+            super::TokensCommand::New {
+                name,
+                scopes,
+                agents,
+            },
+    } = &cli.command
+    {
+        return super::tokens::new_token(name, scopes, agents, cli.json);
+    }
     let config = load_config(&cli)?;
     let Cli {
         data,
@@ -463,6 +475,7 @@ fn operate(
         }
         Command::Kv { op } => admin::kv(&mut app, op, json, by)?,
         Command::Lease { op } => admin::lease(&mut app, op, by)?,
+        Command::Tokens { op } => super::tokens::tokens(&mut app, op, json, by)?,
     }
     Ok(())
 }

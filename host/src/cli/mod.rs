@@ -8,6 +8,7 @@ mod check;
 mod commands;
 mod output;
 mod record;
+mod tokens;
 mod work;
 
 use std::path::PathBuf;
@@ -434,6 +435,37 @@ pub enum Command {
     Cache {
         #[command(subcommand)]
         op: CacheCommand,
+    },
+    /// API tokens: make a new one (printed once, with the config lines
+    /// that name it by its SHA-256), and end a token's console sessions.
+    Tokens {
+        #[command(subcommand)]
+        op: TokensCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokensCommand {
+    /// Print a fresh random token, once, and the `[api.tokens.NAME]` lines
+    /// for the config (its SHA-256 and scopes, never the token). Uses no
+    /// config and no store.
+    New {
+        /// The token's name: who the audit log says acted.
+        name: String,
+        /// What it may do, comma-separated: read, operate, approve,
+        /// resolve, deploy, admin.
+        #[arg(long, value_delimiter = ',', required = true)]
+        scopes: Vec<String>,
+        /// Limit the approve scope to these agents' runs, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        agents: Vec<String>,
+    },
+    /// End every console session signed in with token NAME, on every host
+    /// sharing the store, at once (the token itself stays valid: change it
+    /// in the config to stop it too).
+    Revoke {
+        /// The token's name.
+        name: String,
     },
 }
 

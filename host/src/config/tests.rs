@@ -125,42 +125,84 @@ fn a_ca_file_must_hold_certificates() {
 
 #[test]
 fn named_api_tokens_parse_and_bad_names_or_shared_tokens_are_refused() {
-    let c = Config::parse(
-        "[api]\ntoken = \"t0\"\n[api.tokens]\nalice = \"t1\"\n\"bob@ops\" = \"t2\"\n",
-    )
+    let a = "a".repeat(64);
+    let b = "b".repeat(64);
+    let c = Config::parse(&format!(
+        "[api.tokens.alice]\ntoken_sha256 = \"{a}\"\nscopes = [\"approve\", \"read\"]\n\
+         agents = [\"refund\"]\n[api.tokens.\"bob@ops\"]\ntoken_env = \"BOB\"\nscopes = [\"admin\"]\n"
+    ))
     .unwrap();
-    assert_eq!(c.api.tokens["bob@ops"], "t2");
+    assert!(c.api.tokens.contains_key("bob@ops"));
+    let tokens =
+        api_tokens::configured_tokens(&c.api, |v| (v == "BOB").then(|| "t2".into())).unwrap();
+    assert_eq!(tokens[0].name, "alice");
+    assert_eq!(
+        tokens[0].grant.agents.as_deref(),
+        Some(&["refund".to_string()][..])
+    );
+    assert_eq!(tokens[1].sha256, crate::api::auth::token_sha256("t2"));
+    let err = api_tokens::configured_tokens(&c.api, |_| None).unwrap_err();
+    assert!(err.contains("token_env `BOB` is not set"), "{err}");
+    let entry = |name: &str, sha: &str, scopes: &str| {
+        format!("[api.tokens.{name}]\ntoken_sha256 = \"{sha}\"\nscopes = {scopes}\n")
+    };
     for (text, named) in [
         (
-            "[api.tokens]\n\"a b\" = \"t1\"\n",
+            entry("\"a b\"", &a, "[\"read\"]"),
             "`a b` is not a token name",
         ),
         (
-            "[api.tokens]\na = \"t1\"\nb = \"t1\"\n",
+            entry("a", &a, "[\"read\"]") + &entry("b", &a, "[\"read\"]"),
             "`a` and `b` are the same token",
         ),
         (
-            "[api]\ntoken = \"t1\"\n[api.tokens]\nb = \"t1\"\n",
-            "`api` and `b`",
+            entry("api", &b, "[\"read\"]"),
+            "`api` names WAKEFUL_API_TOKEN",
         ),
         (
-            "[api.tokens]\napi = \"t1\"\n",
-            "`api` names the [api] token",
+            entry("c", "abc", "[\"read\"]"),
+            "token_sha256 must be the 64 hex digits",
         ),
-        ("[api.tokens]\nc = \"\"\n", "`c` is empty"),
+        (entry("c", &a, "[]"), "scopes is empty"),
+        (entry("c", &a, "[\"root\"]"), "`root` is not a scope"),
+        (
+            entry("c", &a, "[\"read\"]") + "agents = [\"x\"]\n",
+            "agents limits the approve scope",
+        ),
+        (
+            format!(
+                "[api.tokens.c]\ntoken_sha256 = \"{a}\"\ntoken_env = \"C\"\nscopes = [\"read\"]\n"
+            ),
+            "exactly one of token_sha256 and token_env",
+        ),
     ] {
-        let err = Config::parse(text).unwrap_err();
+        let err = Config::parse(&text).unwrap_err();
         assert!(err.contains(named), "{text}: {err}");
     }
 }
 
 #[test]
+fn a_token_written_in_the_config_is_refused_with_the_form_to_write() {
+    for (text, named) in [
+        ("[api.tokens]\nalice = \"t1\"\n", "api.tokens.alice"),
+        ("[api]\ntoken = \"t0\"\n", "api.token"),
+    ] {
+        let err = Config::parse(text).unwrap_err();
+        assert!(err.contains(named), "{text}: {err}");
+        assert!(
+            err.contains("token written in the config file is refused"),
+            "{err}"
+        );
+        assert!(err.contains("token_sha256 = "), "{err}");
+        assert!(err.contains("wakeful tokens new"), "{err}");
+    }
+}
+
+#[test]
 fn api_section_parses_and_refuses_unknown_keys() {
-    let c = Config::parse(
-        "[api]\nlisten = \"127.0.0.1:9\"\ntoken = \"t\"\nallowed_hosts = [\"ops.example\"]\n",
-    )
-    .unwrap();
-    assert_eq!(c.api.token.as_deref(), Some("t"));
+    let c = Config::parse("[api]\nlisten = \"127.0.0.1:9\"\nallowed_hosts = [\"ops.example\"]\n")
+        .unwrap();
+    assert_eq!(c.api.listen.as_deref(), Some("127.0.0.1:9"));
     assert_eq!(c.api.allowed_hosts, ["ops.example"]);
     assert!(
         Config::parse("[api]\ntokn = \"t\"\n")

@@ -580,6 +580,13 @@ pub trait Store: Send {
     /// Every recorded host, latest heartbeat first, each with the runs it
     /// holds a live claim on at `now`.
     fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>>;
+
+    /// The generation and secret of principal `name`'s console sessions,
+    /// made on first use.
+    fn session_key(&mut self, name: &str) -> Result<(i64, String)>;
+    /// Ends every console session of `name` (a new generation and secret);
+    /// returns the new generation.
+    fn revoke_sessions(&mut self, name: &str) -> Result<i64>;
 }
 
 /// One page of a list, and the cursor that asks for the next (`None` on

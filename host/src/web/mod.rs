@@ -16,6 +16,8 @@ mod json_html;
 mod page;
 mod session;
 
+pub use session::Console;
+
 use std::sync::Arc;
 
 use axum::Router;

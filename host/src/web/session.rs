@@ -1,17 +1,25 @@
 //! Signing in to the console with an API token, and the session cookie
 //! that keeps an operator signed in.
 //!
-//! A session is a cookie `wakeful_session=<name hex>.<expiry ms>.<mac>`,
-//! the MAC an HMAC-SHA256 keyed by a hash of that name's API token: any
-//! host with the same tokens accepts it (no session table to share), and
-//! changing a token ends its sessions. The cookie is `HttpOnly` (no script
-//! reads it) and `SameSite=Strict` (no other site's request carries it).
-//! Every form carries a CSRF token, a MAC of the cookie, checked on every
-//! POST on top of the API's `Origin` check.
+//! A session is a cookie `wakeful_session=<name hex>.<expiry ms>.<generation>.<mac>`,
+//! the MAC an HMAC-SHA256 keyed by the name's token hash and a secret kept
+//! in the store for that name, over the rest. Any host with the same tokens
+//! and store accepts it; changing a token ends its sessions, and `wakeful
+//! tokens revoke NAME` (a new generation and secret in the store) ends
+//! every session of NAME on every host at once. The session carries the
+//! token's name and scopes, read from the config on every request. The
+//! cookie is `HttpOnly` (no script reads it), `SameSite=Strict` (no other
+//! site's request carries it), and `Secure` when `[api] public_url` is
+//! https. Every form carries a CSRF token, a MAC of the cookie, checked on
+//! every POST on top of the API's `Origin` check. Sign-in failures are
+//! limited per client ([`SignIns`]).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -22,12 +30,84 @@ use sha2::{Digest, Sha256};
 
 use super::page::page;
 use crate::api::ApiState;
-use crate::api::auth::tokens_equal;
+use crate::api::admission::Client;
+use crate::api::auth::{Grant, Scope, Token, tokens_equal};
 use crate::model::Millis;
 
 const COOKIE: &str = "wakeful_session";
 /// How long a sign-in lasts.
 const SESSION_MS: Millis = 12 * 60 * 60 * 1000;
+/// Failed sign-ins one client may make in [`SIGN_IN_WINDOW`]; past them
+/// every sign-in of that client is answered 429 until the oldest failure
+/// is older than the window.
+const SIGN_IN_FAILURES: usize = 5;
+const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);
+/// Clients whose failures are remembered at once; past it, those whose
+/// failures have all aged out are forgotten.
+const SIGN_IN_CLIENTS: usize = 4096;
+
+/// The console's settings and its memory of failed sign-ins.
+#[derive(Debug, Default)]
+pub struct Console {
+    /// Cookies get `Secure` (`[api] public_url` is https).
+    pub secure_cookie: bool,
+    pub sign_ins: SignIns,
+}
+
+impl Console {
+    pub fn of(config: &crate::config::Config) -> Console {
+        let https = (config.api.public_url.as_deref())
+            .is_some_and(|u| u.to_ascii_lowercase().starts_with("https://"));
+        Console {
+            secure_cookie: https,
+            sign_ins: SignIns::default(),
+        }
+    }
+
+    fn cookie_attributes(&self) -> &'static str {
+        if self.secure_cookie {
+            "Path=/; HttpOnly; SameSite=Strict; Secure"
+        } else {
+            "Path=/; HttpOnly; SameSite=Strict"
+        }
+    }
+}
+
+/// Recent failed sign-ins per client (an IPv4 address or IPv6 /64).
+#[derive(Debug, Default)]
+pub struct SignIns(Mutex<HashMap<Client, Vec<Instant>>>);
+
+impl SignIns {
+    /// Runs `check` (the token's comparison) for `client` unless it must
+    /// wait (`Err`: how long), and remembers a failed one. Both under one
+    /// lock, so that guesses sent in parallel are all counted.
+    fn attempt<T>(
+        &self,
+        client: Option<Client>,
+        now: Instant,
+        check: impl FnOnce() -> Option<T>,
+    ) -> Result<Option<T>, Duration> {
+        let Some(client) = client else {
+            return Ok(check());
+        };
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(failures) = all.get_mut(&client) {
+            failures.retain(|at| now.duration_since(*at) < SIGN_IN_WINDOW);
+            if failures.len() >= SIGN_IN_FAILURES {
+                let oldest = failures.iter().min().copied().unwrap_or(now);
+                return Err(SIGN_IN_WINDOW.saturating_sub(now.duration_since(oldest)));
+            }
+        }
+        let found = check();
+        if found.is_none() {
+            if all.len() >= SIGN_IN_CLIENTS {
+                all.retain(|_, f| f.iter().any(|at| now.duration_since(*at) < SIGN_IN_WINDOW));
+            }
+            all.entry(client).or_default().push(now);
+        }
+        Ok(found)
+    }
+}
 
 /// The operator a console request comes from, and the CSRF token its forms
 /// carry.
@@ -35,6 +115,8 @@ const SESSION_MS: Millis = 12 * 60 * 60 * 1000;
 pub struct Operator {
     /// The name of the API token they signed in with: the audit log's `by`.
     pub name: String,
+    /// What that token may do.
+    pub grant: Grant,
     pub csrf: String,
 }
 
@@ -52,8 +134,8 @@ fn login_form(status: StatusCode, error: Option<&str>) -> Response {
                 input #token name="token" type="password" required autocomplete="current-password";
             }
             p.small {
-                "The token `wakeful serve` uses: `[api] token`, one of `[api.tokens]`, or the "
-                "file `<data>/api-token`. You stay signed in for 12 hours."
+                "A token `wakeful serve` takes: one of `[api.tokens]`, `WAKEFUL_API_TOKEN`, or "
+                "the file `<data>/api-token`. You stay signed in for 12 hours."
             }
             p { button.approve type="submit" { "Sign in" } }
         }
@@ -66,19 +148,49 @@ pub struct LoginForm {
     token: String,
 }
 
-/// `POST /ui/login`: a token of this host → a session cookie.
-pub async fn login(State(state): State<Arc<ApiState>>, Form(form): Form<LoginForm>) -> Response {
-    let given = form.token.trim();
-    let Some(name) = state.tokens.name_of(given).map(str::to_string) else {
-        return login_form(
-            StatusCode::UNAUTHORIZED,
-            Some("That is not one of this host's API tokens."),
-        );
+/// `POST /ui/login`: a token of this host → a session cookie. A client
+/// with too many recent failures is answered 429, whatever it sends.
+pub async fn login(
+    State(state): State<Arc<ApiState>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let client = peer.map(|Extension(ConnectInfo(addr))| Client::of(addr.ip()));
+    let now = Instant::now();
+    let found = state.console.sign_ins.attempt(client, now, || {
+        state.tokens.find(form.token.trim()).cloned()
+    });
+    let token = match found {
+        Ok(Some(token)) => token,
+        Ok(None) => {
+            return login_form(
+                StatusCode::UNAUTHORIZED,
+                Some("That is not one of this host's API tokens."),
+            );
+        }
+        Err(wait) => {
+            let seconds = wait.as_secs().max(1);
+            let mut response = login_form(
+                StatusCode::TOO_MANY_REQUESTS,
+                Some(&format!(
+                    "Too many failed sign-ins from your address; try again in {seconds} s."
+                )),
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+            return response;
+        }
+    };
+    let key = match session_key(&state, &token).await {
+        Ok(key) => key,
+        Err(e) => return login_form(StatusCode::SERVICE_UNAVAILABLE, Some(&e.to_string())),
     };
     let expires = crate::clock::Clock::now(&crate::clock::SystemClock).saturating_add(SESSION_MS);
-    let value = cookie_value(&name, expires, given);
+    let value = cookie_value(&token.name, expires, &key);
     let cookie = format!(
-        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}",
+        "{COOKIE}={value}; {}; Max-Age={}",
+        state.console.cookie_attributes(),
         SESSION_MS / 1000
     );
     let mut response = Redirect::to("/ui/").into_response();
@@ -89,24 +201,31 @@ pub async fn login(State(state): State<Arc<ApiState>>, Form(form): Form<LoginFor
 }
 
 /// `POST /ui/logout`: forgets the cookie in this browser.
-pub async fn logout(Extension(_): Extension<Operator>) -> Response {
+pub async fn logout(
+    State(state): State<Arc<ApiState>>,
+    Extension(_): Extension<Operator>,
+) -> Response {
     let mut response = Redirect::to("/ui/login").into_response();
-    response.headers_mut().insert(
-        header::SET_COOKIE,
-        HeaderValue::from_static("wakeful_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    let cookie = format!(
+        "{COOKIE}=; {}; Max-Age=0",
+        state.console.cookie_attributes()
     );
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, v);
+    }
     response
 }
 
 /// Lets a console request through with a valid session (and, for a POST, a
-/// form whose `csrf` field matches it); sends anyone else to sign in.
+/// form whose `csrf` field matches it); sends anyone else to sign in. A
+/// page (any GET) needs the `read` scope; each act checks its own.
 pub async fn require_session(
     State(state): State<Arc<ApiState>>,
     mut request: Request,
     next: Next,
 ) -> Response {
     let now = crate::clock::Clock::now(&crate::clock::SystemClock);
-    let Some(operator) = session(&state, request.headers(), now) else {
+    let Some(operator) = session(&state, request.headers(), now).await else {
         return if request.method() == Method::GET {
             Redirect::to("/ui/login").into_response()
         } else {
@@ -116,8 +235,23 @@ pub async fn require_session(
             )
         };
     };
+    if request.method() == Method::GET
+        && let Err(why) = operator.grant.require(&operator.name, Scope::Read)
+    {
+        return forbidden(&why);
+    }
     request.extensions_mut().insert(operator);
     next.run(request).await
+}
+
+/// A console refusal for want of a scope.
+pub fn forbidden(why: &str) -> Response {
+    let body = html! {
+        p.refused role="alert" { strong { "Not allowed: " } (why) ". Nothing was done." }
+        p { a href="/ui/" { "Back" } }
+    };
+    let page = Html(page("Not allowed", body).into_string());
+    (StatusCode::FORBIDDEN, page).into_response()
 }
 
 /// Refuses a console form whose CSRF token is not the session's.
@@ -135,44 +269,68 @@ pub fn check_csrf(operator: &Operator, given: &str) -> Result<(), Box<Response>>
     }
 }
 
-fn session(state: &ApiState, headers: &HeaderMap, now: Millis) -> Option<Operator> {
+async fn session(state: &Arc<ApiState>, headers: &HeaderMap, now: Millis) -> Option<Operator> {
     let value = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
-        .find_map(|c| c.trim().strip_prefix("wakeful_session="))?;
+        .find_map(|c| c.trim().strip_prefix("wakeful_session="))?
+        .to_string();
     let mut parts = value.split('.');
-    let (name_hex, expires, mac) = (parts.next()?, parts.next()?, parts.next()?);
+    let (name_hex, expires) = (parts.next()?, parts.next()?);
+    let (generation, mac) = (parts.next()?, parts.next()?);
     let name = String::from_utf8(hex::decode(name_hex).ok()?).ok()?;
     let expires: Millis = expires.parse().ok()?;
     if expires <= now {
         return None;
     }
-    let token = state.tokens.token_of(&name)?;
-    let expected = cookie_value(&name, expires, token);
+    // Only a configured name reaches the store: a forged cookie makes no row.
+    let token = state.tokens.named(&name)?.clone();
+    let key = session_key(state, &token).await.ok()?;
+    if generation != key.generation.to_string() {
+        return None;
+    }
+    let expected = cookie_value(&name, expires, &key);
     let expected_mac = expected.rsplit('.').next()?;
     if !tokens_equal(mac, expected_mac) {
         return None;
     }
     Some(Operator {
-        csrf: hmac_hex(&key(token), &format!("csrf:{value}")),
+        csrf: hmac_hex(&key.bytes, &format!("csrf:{value}")),
         name,
+        grant: token.grant,
     })
 }
 
-fn cookie_value(name: &str, expires: Millis, token: &str) -> String {
-    let head = format!("{}.{expires}", hex::encode(name));
-    let mac = hmac_hex(&key(token), &head);
-    format!("{head}.{mac}")
+/// What signs one principal's sessions: the generation they carry, and a
+/// key made of the token's hash and the store's secret for that name.
+struct SessionKey {
+    generation: i64,
+    bytes: [u8; 32],
 }
 
-/// The signing key of one token's sessions: never the token itself.
-fn key(token: &str) -> [u8; 32] {
+async fn session_key(
+    state: &Arc<ApiState>,
+    token: &Token,
+) -> Result<SessionKey, crate::api::ApiError> {
+    let name = token.name.clone();
+    let (generation, secret) =
+        crate::api::blocking(state, move |app| Ok(app.store.session_key(&name)?)).await?;
     let mut h = Sha256::new();
     h.update(b"wakeful console session key\0");
-    h.update(token.as_bytes());
-    h.finalize().into()
+    h.update(token.sha256);
+    h.update(secret.as_bytes());
+    Ok(SessionKey {
+        generation,
+        bytes: h.finalize().into(),
+    })
+}
+
+fn cookie_value(name: &str, expires: Millis, key: &SessionKey) -> String {
+    let head = format!("{}.{expires}.{}", hex::encode(name), key.generation);
+    let mac = hmac_hex(&key.bytes, &head);
+    format!("{head}.{mac}")
 }
 
 /// HMAC-SHA256 (RFC 2104) of `message`, hex.

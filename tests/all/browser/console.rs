@@ -7,7 +7,7 @@ use super::webdriver::{Browser, DESKTOP};
 use super::{button, page_status, sign_in};
 use crate::api::{RUN, api_config, deploy, incident};
 use crate::fake_servers::{FakeServer, Reply};
-use crate::harness::{API_TOKEN, Env, Server};
+use crate::harness::{API_TOKEN, API_TOKEN_NAME, Env, Server};
 
 /// What a script on the page reads of its cookies.
 fn script_cookies(browser: &Browser) -> String {
@@ -228,6 +228,9 @@ fn pause_everything_from_the_console_holds_every_run_until_resumed() {
             .iter()
             .find(|r| r["kind"] == kind)
             .unwrap_or_else(|| panic!("no {kind} row in {audit}"));
-        assert_eq!(row["data"]["by"], "api", "the act is the token's: {row}");
+        assert_eq!(
+            row["data"]["by"], API_TOKEN_NAME,
+            "the act is the token's: {row}"
+        );
     }
 }

@@ -54,6 +54,7 @@ mod runs;
 mod schedules;
 mod schema;
 mod seed;
+mod sessions;
 mod sqlite;
 mod store_impl;
 mod switches;

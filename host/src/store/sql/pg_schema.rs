@@ -19,6 +19,7 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (11, PG_SCHEMA_V11),
     (13, super::schema::SCHEMA_V13),
     (14, PG_SCHEMA_V14),
+    (15, PG_SCHEMA_V15),
 ];
 
 /// SQLite's, and the stored link tokens replaced by their SHA-256.
@@ -27,6 +28,15 @@ ALTER TABLE approvals ADD COLUMN answered_said TEXT;
 ALTER TABLE agents ADD COLUMN deployed_by TEXT;
 UPDATE approvals SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
 UPDATE callbacks SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
+"#;
+
+/// As SQLite's, with PostgreSQL's 64-bit integer.
+const PG_SCHEMA_V15: &str = r#"
+CREATE TABLE principal_sessions (
+    name       TEXT PRIMARY KEY NOT NULL,
+    generation BIGINT NOT NULL,
+    secret     TEXT NOT NULL
+);
 "#;
 
 /// As SQLite's, without its `WITHOUT ROWID`.

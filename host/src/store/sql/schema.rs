@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13, SCHEMA_V14,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13, SCHEMA_V14, SCHEMA_V15,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -383,3 +383,14 @@ ALTER TABLE agents ADD COLUMN deployed_by TEXT;
 
 /// The version whose migration hashes the stored link tokens.
 pub(super) const HASHED_LINKS_VERSION: usize = 14;
+
+/// Each principal's console sessions (`sessions.rs`): the generation baked
+/// into their cookies' MAC, bumped by `wakeful tokens revoke`, and the
+/// secret that keys it.
+pub(super) const SCHEMA_V15: &str = r#"
+CREATE TABLE principal_sessions (
+    name       TEXT PRIMARY KEY NOT NULL,
+    generation INTEGER NOT NULL,
+    secret     TEXT NOT NULL
+);
+"#;

@@ -604,6 +604,14 @@ impl Store for SqlStore {
     fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>> {
         hosts::hosts(&self.conn, now)
     }
+
+    fn session_key(&mut self, name: &str) -> Result<(i64, String)> {
+        super::sessions::session_key(&mut self.conn, name)
+    }
+
+    fn revoke_sessions(&mut self, name: &str) -> Result<i64> {
+        super::sessions::revoke(&mut self.conn, name)
+    }
 }
 
 impl SqlStore {

@@ -14,12 +14,13 @@ use serde::Deserialize;
 
 use super::lists::html_response;
 use super::{csrf_field, frame};
+use crate::api::auth::{Scope, act_scope, run_agent};
 use crate::api::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Acting;
 use crate::store::Resolution;
 use crate::terms::Terms;
 use crate::upgrade::{UpgradeOptions, UpgradeResult, upgrade_runs};
-use crate::web::session::{Operator, check_csrf};
+use crate::web::session::{Operator, check_csrf, forbidden};
 
 /// Every field an act's form may carry.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -146,6 +147,9 @@ pub async fn act(
         Ok(w) => w,
         Err(e) => return refusal(&op, &e),
     };
+    if let Err(refused) = check_scope(&state, &op, &form).await {
+        return *refused;
+    }
     if form.confirmed != "yes" {
         return confirm(&op, &form, &what);
     }
@@ -160,6 +164,26 @@ pub async fn act(
         Ok(()) => Redirect::to(&back).into_response(),
         Err(e) => refusal_back(&op, &e.to_string(), &back, e.status()),
     }
+}
+
+/// Refuses an act outside the operator's scopes (the API's scope for the
+/// same change, [`act_scope`]), and an answer for an agent their `approve`
+/// does not cover.
+async fn check_scope(
+    state: &Arc<ApiState>,
+    op: &Operator,
+    f: &ActForm,
+) -> Result<(), Box<Response>> {
+    let needed = act_scope(&f.action);
+    let refused = |why: String| Box::new(forbidden(&why));
+    op.grant.require(&op.name, needed).map_err(refused)?;
+    if needed == Scope::Approve && op.grant.agents.is_some() {
+        let agent = run_agent(state, &f.run)
+            .await
+            .map_err(|e| Box::new(refusal(op, &e.to_string())))?;
+        op.grant.require_agent(&op.name, &agent).map_err(refused)?;
+    }
+    Ok(())
 }
 
 fn perform(app: &mut crate::app::App, f: &ActForm, by: &str) -> Result<(), ApiError> {

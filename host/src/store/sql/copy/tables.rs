@@ -268,6 +268,11 @@ pub(super) const TABLES: &[Table] = &[
         ],
         key: &[("id", T)],
     },
+    Table {
+        name: "principal_sessions",
+        columns: &["name", "generation", "secret"],
+        key: &[("name", T)],
+    },
 ];
 
 /// Columns whose values a database hands out itself: `(table, column)`.

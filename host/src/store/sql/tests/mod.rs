@@ -312,6 +312,7 @@ mod history;
 mod hosts;
 mod schedules;
 mod schema;
+mod sessions;
 mod tools;
 mod upgrades;
 mod writer;

@@ -38,6 +38,8 @@ fn status_and_kind_checks_are_comparisons_on_new_and_migrated_stores() {
     drop(SqlStore::open(new.path()).unwrap());
     std::fs::create_dir_all(old.path().parent().unwrap()).unwrap();
     {
+        // The schema before the migration that made the checks comparisons
+        // (version 12), then every migration since on open.
         let conn = raw(&old.path());
         // The schema before the one that made these checks comparisons.
         for sql in &MIGRATIONS[..BEFORE_COMPARISONS] {
@@ -121,8 +123,7 @@ fn requests_stored_before_votes_and_used_calls_read_back_with_none() {
              ALTER TABLE agents DROP COLUMN deployed_by;",
         )
         .unwrap();
-        conn.pragma_update(None, "user_version", 12)
-            .unwrap();
+        conn.pragma_update(None, "user_version", 12).unwrap();
     }
     let store = SqlStore::open(db.path()).unwrap();
     let approvals = store.approvals("r1").unwrap();
