@@ -17,6 +17,7 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (9, PG_SCHEMA_V9),
     (10, PG_SCHEMA_V10),
     (11, PG_SCHEMA_V11),
+    (13, super::schema::SCHEMA_V13),
 ];
 
 /// As SQLite's, without its `WITHOUT ROWID`.
