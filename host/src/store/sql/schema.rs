@@ -363,7 +363,9 @@ PRAGMA writable_schema = OFF;
 /// gone, and operators' writes have none), so each key is copied into the
 /// namespace of every agent that has a version granted `kv`: every such
 /// agent reads what it read before, and none gains access to anything, as
-/// every one of them could read every key. A key already shaped like a
+/// every one of them could read every key. The key is also kept as
+/// `shared/legacy/K`, so that nothing is lost when no agent has `kv`; only
+/// a version granted `kv:shared/legacy` reaches it. A key already shaped like a
 /// shared address (`shared/<ns>/<name>`) keeps it: its guests' address
 /// means that namespace now, opened by `--grant kv:shared/<ns>`. Leases
 /// are copied likewise, with their holders: a lease taken before stays
@@ -380,6 +382,10 @@ SELECT 'agent/' || a.name || '/' || k.key, k.value, k.version
   FROM kv_before_namespaces k,
        (SELECT DISTINCT name FROM agents WHERE granted_tools LIKE '%"kv"%') a
  WHERE NOT (substr(k.key, 1, 7) = 'shared/' AND k.key LIKE 'shared/_%/_%');
+INSERT INTO kv (key, value, version)
+SELECT 'shared/legacy/' || key, value, version FROM kv_before_namespaces
+ WHERE NOT (substr(key, 1, 7) = 'shared/' AND key LIKE 'shared/_%/_%')
+ON CONFLICT (key) DO NOTHING;
 DROP TABLE kv_before_namespaces;
 
 CREATE TABLE leases_before_namespaces AS SELECT resource, holder, expires_at FROM leases;

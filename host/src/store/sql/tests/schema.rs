@@ -100,7 +100,8 @@ fn a_run_status_or_wait_kind_out_of_the_list_is_still_refused() {
 
 /// A store of the build before namespaces (schema 12, on SQLite or
 /// PostgreSQL): its keys are bare. Opened by this build, every bare key is
-/// in the namespace of each agent granted `kv` (and no other), a key shaped
+/// in the namespace of each agent granted `kv` (and no other) and kept in
+/// `shared/legacy`, a key shaped
 /// like a shared address stays there, and leases move likewise.
 #[test]
 fn keys_and_leases_of_a_store_before_namespaces_move_into_them() {
@@ -147,6 +148,8 @@ fn keys_and_leases_of_a_store_before_namespaces_move_into_them() {
             ("agent/incident/shared/odd", Some("4"), 1),
             ("agent/mail/service/api", Some("{\"s\":1}"), 3),
             ("agent/mail/shared/odd", Some("4"), 1),
+            ("shared/legacy/service/api", Some("{\"s\":1}"), 3),
+            ("shared/legacy/shared/odd", Some("4"), 1),
             ("shared/services/api", Some("2"), 1),
         ]
     );
