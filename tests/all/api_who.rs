@@ -31,7 +31,15 @@ fn every_operator_act_on_the_command_line_names_who_did_it() {
     dave.ok(&["pause", "--run", "c"]);
     dave.ok(&["resume", "--run", "c", "--by", "carol"]);
     dave.ok(&["kv", "put", "shared/ops/k", "1"]);
-    dave.ok(&["lease", "acquire", "shared/ops/db", "--holder", "me", "--ttl", "60"]);
+    dave.ok(&[
+        "lease",
+        "acquire",
+        "shared/ops/db",
+        "--holder",
+        "me",
+        "--ttl",
+        "60",
+    ]);
     let v2 = agent("counter-v2");
     dave.ok(&["deploy", v2.to_str().unwrap(), "--grant", "kv"]);
     dave.ok(&["upgrade", "d", "--to", "2.0.0", "--allow-new-tools"]);

@@ -23,7 +23,12 @@ fn incident(name: &str, limits: &str) -> Env {
 
 fn with_incident(env: Env) -> Env {
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "agent/incident/service/svc-0", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/svc-0",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-0", "service": "svc-0"});
     env.ok(&[

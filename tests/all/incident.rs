@@ -226,14 +226,23 @@ fn experiment_2_crash_after_the_action_before_its_checkpoint(lang: Lang) {
     assert_eq!(show["status"], "waiting", "{show}");
     env.work();
     assert_eq!(outcome(&env), "resolved");
-    assert_eq!(actions_applied(&env, lang), 1, "the action ran exactly once");
+    assert_eq!(
+        actions_applied(&env, lang),
+        1,
+        "the action ran exactly once"
+    );
 }
 
 fn experiment_3_a_colleague_fixes_it_first(lang: Lang) {
     let env = setup(lang, "exp3", json!({}));
     until_approval(&env);
     let fixed = json!({"status": "healthy", "memory_pct": 40, "actions_applied": 0});
-    env.ok(&["kv", "put", &world(lang, "payments-api"), &fixed.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        &world(lang, "payments-api"),
+        &fixed.to_string(),
+    ]);
     approve(&env);
     env.work();
     let outcome = outcome(&env);

@@ -64,7 +64,11 @@ fn another_agent_granted_kv_cannot_read_or_overwrite_an_agents_key() {
         "b1",
         json!([
             kv("get", "service/payments-api", None),
-            kv("put", "service/payments-api", Some(json!({"owner": "caller"}))),
+            kv(
+                "put",
+                "service/payments-api",
+                Some(json!({"owner": "caller"}))
+            ),
             kv("get", "agent/peer/service/payments-api", None),
             kv("put", "shared/services/payments-api", Some(json!(1))),
         ]),
@@ -77,8 +81,7 @@ fn another_agent_granted_kv_cannot_read_or_overwrite_an_agents_key() {
     assert_eq!(ok(&other[1]), json!({"ok": true, "version": 1}));
     assert_eq!(ok(&other[2])["value"], Value::Null, "{other:?}");
     assert!(
-        other[3].starts_with("err: denied")
-            && other[3].contains("--grant kv:shared/services"),
+        other[3].starts_with("err: denied") && other[3].contains("--grant kv:shared/services"),
         "{other:?}"
     );
 
@@ -189,14 +192,20 @@ fn two_runs_naming_the_same_lease_holder_do_not_both_hold_the_lease() {
         &env,
         "peer",
         "r1",
-        json!([lease("acquire", "db/main", Some("agent-1")), lease("acquire", "db/main", None)]),
+        json!([
+            lease("acquire", "db/main", Some("agent-1")),
+            lease("acquire", "db/main", None)
+        ]),
     );
     let second = calls(
         &env,
         "peer",
         "r2",
-        json!([lease("acquire", "db/main", Some("agent-1")), lease("acquire", "db/main", None),
-            lease("release", "db/main", Some("run:r1"))]),
+        json!([
+            lease("acquire", "db/main", Some("agent-1")),
+            lease("acquire", "db/main", None),
+            lease("release", "db/main", Some("run:r1"))
+        ]),
     );
     let granted = |line: &str| line.starts_with("ok: ") && ok(line)["granted"] == true;
     assert!(
@@ -228,7 +237,9 @@ fn two_runs_naming_the_same_lease_holder_do_not_both_hold_the_lease() {
         "60",
     ]);
     assert!(err.contains("run:r1 holds the lease"), "{err}");
-    let err = env.fails(&["lease", "acquire", "db/main", "--holder", "ops", "--ttl", "60"]);
+    let err = env.fails(&[
+        "lease", "acquire", "db/main", "--holder", "ops", "--ttl", "60",
+    ]);
     assert!(err.contains("names no namespace"), "{err}");
 }
 
@@ -246,8 +257,11 @@ fn a_version_granted_lease_holder_names_its_holder() {
         &env,
         "peer",
         "h2",
-        json!([lease("acquire", "db/main", None), lease("release", "db/main", Some("fleet")),
-            lease("acquire", "db/main", Some("run:h1"))]),
+        json!([
+            lease("acquire", "db/main", None),
+            lease("release", "db/main", Some("fleet")),
+            lease("acquire", "db/main", Some("run:h1"))
+        ]),
     );
     assert_eq!(ok(&first[0])["holder"], "fleet");
     assert_eq!(ok(&second[0])["granted"], false);

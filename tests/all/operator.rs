@@ -102,7 +102,12 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
 fn a_value_put_by_an_operator_reads_back_compact_to_guests_and_operators() {
     let env = Env::new("kv-compact", "");
     env.deploy("hostile", &["kv"]);
-    let put = ["kv", "put", "agent/hostile/k", r#"{ "b": [1, "x\"y"],  "a": 2 }"#];
+    let put = [
+        "kv",
+        "put",
+        "agent/hostile/k",
+        r#"{ "b": [1, "x\"y"],  "a": 2 }"#,
+    ];
     env.ok(&put);
     // The guest names the key as it addressed it; the operator by its
     // whole address, with its namespace.
@@ -455,7 +460,12 @@ fn a_run_told_to_keep_two_checkpoints_keeps_its_newest_two_and_nothing_else_is_l
     let config = format!("{INCIDENT_TOOLS}\n[retention]\ncheckpoints_per_run = 2\n");
     let env = Env::new("keep-checkpoints", &config);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "agent/incident/service/payments-api", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/payments-api",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-1", "service": "payments-api"});
     env.start("incident", "inc-1", input);

@@ -114,9 +114,7 @@ pub fn qualified_grant(grant: &str) -> Option<Result<&str, String>> {
     let (tool, what) = grant.split_once(':')?;
     let ok = match (tool, what) {
         ("lease", "holder") => true,
-        ("kv" | "lease", shared) => shared
-            .strip_prefix(SHARED)
-            .is_some_and(valid_name),
+        ("kv" | "lease", shared) => shared.strip_prefix(SHARED).is_some_and(valid_name),
         _ => false,
     };
     Some(if ok {
@@ -153,7 +151,12 @@ mod tests {
         );
         let denied = resolve("shared/billing/x").unwrap_err();
         assert!(denied.contains("--grant kv:shared/billing"), "{denied}");
-        for bad in ["shared/services", "shared//x", "shared/a b/x", "shared/services/"] {
+        for bad in [
+            "shared/services",
+            "shared//x",
+            "shared/a b/x",
+            "shared/services/",
+        ] {
             assert!(resolve(bad).unwrap().is_err(), "{bad}");
         }
     }
@@ -162,7 +165,13 @@ mod tests {
     fn operators_give_whole_addresses_and_grants_are_checked() {
         assert_eq!(operator_address("agent/incident/k/1"), Ok("agent/incident"));
         assert_eq!(operator_address("shared/services/x"), Ok("shared/services"));
-        for bad in ["service/x", "agent/incident", "agent//x", "agent/a.b/x", "shared/x"] {
+        for bad in [
+            "service/x",
+            "agent/incident",
+            "agent//x",
+            "agent/a.b/x",
+            "shared/x",
+        ] {
             assert!(operator_address(bad).is_err(), "{bad}");
         }
         assert_eq!(qualified_grant("kv"), None);

@@ -154,7 +154,10 @@ fn keys_and_leases_of_a_store_before_namespaces_move_into_them() {
         ]
     );
     let held = store.lease_peek("agent/incident/service/api").unwrap();
-    assert_eq!(held.map(|h| (h.holder, h.expires_at)), Some(("agent-1".into(), 99)));
+    assert_eq!(
+        held.map(|h| (h.holder, h.expires_at)),
+        Some(("agent-1".into(), 99))
+    );
     assert_eq!(store.lease_peek("agent/mail/service/api").unwrap(), None);
     assert_eq!(store.lease_peek("service/api").unwrap(), None);
 }
