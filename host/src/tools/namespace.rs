@@ -64,7 +64,7 @@ pub fn resolve(
         Some(Err(why)) => Ok(Err(format!("{tool}: {why}"))),
         Some(Ok((ns, _))) => {
             let grant = format!("{tool}:{SHARED}{ns}");
-            if granted.iter().any(|g| *g == grant) {
+            if granted.contains(&grant) {
                 Ok(Ok(name.to_string()))
             } else {
                 Err(format!(
