@@ -18,14 +18,14 @@ run=INC-7001
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-say "the world: payments-api is degraded"
-$wakeful kv put service/payments-api '{"status":"degraded","memory_pct":97,"actions_applied":0}'
+say "the world: payments-api is degraded (a key of the incident agent's own kv namespace)"
+$wakeful kv put agent/incident/service/payments-api '{"status":"degraded","memory_pct":97,"actions_applied":0}'
 
 say "deploy the incident agent with the tools it asks for"
 $wakeful deploy agents/target/wasm32-wasip2/release/incident.wasm --grant kv --grant lease --grant llm --owner "sre on-call"
 
 say "start a run and work until it waits"
-$wakeful start incident --id "$run" --input '{"incident":"INC-7001","service":"payments-api","holder":"agent-1"}'
+$wakeful start incident --id "$run" --input '{"incident":"INC-7001","service":"payments-api"}'
 $wakeful work --until-idle
 
 say "every process has ended: the run is rows in $WAKEFUL_DATA/wakeful.db, waiting for a human"
@@ -40,7 +40,7 @@ $wakeful work --until-idle
 $wakeful show "$run"
 
 say "the service was changed exactly once"
-$wakeful kv get service/payments-api
+$wakeful kv get agent/incident/service/payments-api
 
 say "history: one checkpoint per step"
 $wakeful history "$run"

@@ -120,7 +120,7 @@ test("incident: the whole approval flow, with u64 times and the approval digest"
   let service = { status: "degraded", memory_pct: 97, actions_applied: 0 };
   const host = fakeHost((name, args) => {
     if (name === "llm") return { ok: { action: "scale_out", reason: "memory" } };
-    if (name === "lease") return { ok: args.op === "acquire" ? { granted: true, holder: args.holder, expires_at: 1 } : { released: true } };
+    if (name === "lease") return { ok: args.op === "acquire" ? { granted: true, holder: args.holder ?? "run:test", expires_at: 1 } : { released: true } };
     if (args.op === "get") return { ok: { value: service, version } };
     service = args.value;
     return { ok: { ok: true, version: ++version } };
@@ -185,7 +185,7 @@ test("incident: errors reach the host as the step's err, never as a trap", async
   assert.match(err(() => app.step("null", { tag: "start", val: "{" })), /^the start input is not JSON: /);
   // A state the agent cannot read: a TypeError in the agent's own code,
   // reported with its name, message and where it happened.
-  fakeHost((name, args) => ({ ok: name === "lease" ? { granted: true, holder: args.holder, expires_at: 1 } : null }));
+  fakeHost((name, args) => ({ ok: name === "lease" ? { granted: true, holder: args.holder ?? "run:test", expires_at: 1 } : null }));
   const broken = JSON.stringify({
     phase: "act",
     input: { incident: "I", service: "s", holder: "h", approval_valid_ms: 1 },

@@ -108,9 +108,12 @@ class Env {
   }
 }
 
+/** The operator's address of a service's world: a key of the agent's own namespace. */
+const world = (service) => `agent/${opts.agent}/service/${service}`;
+
 function setup(name, input) {
   const env = new Env(name, `${INCIDENT_TOOLS}\n${FAST_LIMITS}`);
-  env.ok(["kv", "put", "service/payments-api", degraded()]);
+  env.ok(["kv", "put", world("payments-api"), degraded()]);
   env.deploy();
   const start = { incident: "INC-7001", service: "payments-api", ...input };
   const id = env.ok(["start", opts.agent, "--input", JSON.stringify(start), "--id", RUN]);
@@ -132,7 +135,7 @@ function untilApproval(env) {
 }
 
 const approve = (env) => env.ok(["approve", RUN, REQUEST, "--by", "on-call engineer"]);
-const actionsApplied = (env) => env.kv("service/payments-api").actions_applied;
+const actionsApplied = (env) => env.kv(world("payments-api")).actions_applied;
 
 function outcome(env) {
   const show = env.show(RUN);
@@ -165,7 +168,7 @@ const experiments = {
     assert.ok(trail.includes("approve-scale_out approved by on-call engineer"), trail);
     assert.equal(trail.split("kv key=INC-7001:scale_out ok").length - 1, 1, trail);
     assert.ok(trail.includes("#6 resume -> done: resolved"), trail);
-    const lease = ["lease", "acquire", "service/payments-api", "--holder", "agent-2", "--ttl", "5"];
+    const lease = ["lease", "acquire", world("payments-api"), "--holder", "agent-2", "--ttl", "5"];
     assert.ok(env.ok(lease).includes('"granted":true'));
   },
   "a rejected plan is not carried out"() {
@@ -203,7 +206,7 @@ const experiments = {
   "experiment 3: a colleague fixes it first"() {
     const env = setup("exp3", {});
     untilApproval(env);
-    env.ok(["kv", "put", "service/payments-api", JSON.stringify({ status: "healthy", memory_pct: 40, actions_applied: 0 })]);
+    env.ok(["kv", "put", world("payments-api"), JSON.stringify({ status: "healthy", memory_pct: 40, actions_applied: 0 })]);
     approve(env);
     env.work();
     const o = outcome(env);
@@ -225,8 +228,8 @@ const experiments = {
   "experiment 5: another holder has the lease"() {
     const env = setup("exp5", {});
     untilApproval(env);
-    env.ok(["lease", "acquire", "service/payments-api", "--holder", "agent-2", "--ttl", "300"]);
-    const err = env.fails(["lease", "acquire", "service/payments-api", "--holder", "agent-3", "--ttl", "9"]);
+    env.ok(["lease", "acquire", world("payments-api"), "--holder", "agent-2", "--ttl", "300"]);
+    const err = env.fails(["lease", "acquire", world("payments-api"), "--holder", "agent-3", "--ttl", "9"]);
     assert.ok(err.includes("agent-2 holds the lease"), err);
     approve(env);
     env.work();
@@ -250,7 +253,7 @@ const experiments = {
   "an unknown model action escalates to a human"() {
     const config = '[tools.llm]\nkind = "static"\nresult = { action = "drop_database", reason = "why not" }\n';
     const env = new Env("escalate", `${config}\n${FAST_LIMITS}`);
-    env.ok(["kv", "put", "service/payments-api", degraded()]);
+    env.ok(["kv", "put", world("payments-api"), degraded()]);
     env.deploy();
     env.ok(["start", opts.agent, "--input", JSON.stringify({ incident: "INC-7002", service: "payments-api" }), "--id", RUN]);
     env.work();
@@ -265,7 +268,7 @@ const experiments = {
     env.deploy();
     const runs = [];
     for (let i = 0; i < 8; i++) {
-      env.ok(["kv", "put", `service/svc-${i}`, degraded()]);
+      env.ok(["kv", "put", world(`svc-${i}`), degraded()]);
       const input = JSON.stringify({ incident: `INC-${i}`, service: `svc-${i}` });
       env.ok(["start", opts.agent, "--id", `inc-${i}`, "--input", input]);
       runs.push(`inc-${i}`);
@@ -298,7 +301,7 @@ const experiments = {
     }
     runs.forEach((run, i) => {
       assert.equal(env.show(run).outcome, "resolved", run);
-      assert.equal(env.kv(`service/svc-${i}`).actions_applied, 1, run);
+      assert.equal(env.kv(world(`svc-${i}`)).actions_applied, 1, run);
       assert.deepEqual(env.checkpointSeqs(run), [1, 2, 3, 4, 5, 6], run);
       const keys = env.recordedCalls(run).map((r) => r.data.key);
       assert.equal(new Set(keys).size, keys.length, `${run}: a tool call was executed twice: ${keys}`);

@@ -297,7 +297,11 @@ impl<'a> Worker<'a> {
             return self.park(claim, reason).map(Some);
         };
         let tools = &self.app.tools;
-        self.chainable = version.granted_tools.iter().all(|t| tools.is_held(t));
+        self.chainable = version
+            .granted_tools
+            .iter()
+            .filter(|t| crate::tools::namespace::qualified_grant(t).is_none())
+            .all(|t| tools.is_held(t));
         let runtime = self.app.runtime()?;
         let store = &self.app.store;
         let loaded = runtime.load_stored(&run.digest, |max| {

@@ -186,7 +186,7 @@ fn the_invoice_agent_runs_through_the_api_and_its_workers() {
     assert_eq!(audit["items"], env.json(&["audit", "inv-1"]));
     assert_eq!(audit["next"], Value::Null);
 
-    let (status, kv) = server.get("/v1/kv/invoices/mail-42");
+    let (status, kv) = server.get("/v1/kv/agent/invoice-mail/invoices/mail-42");
     assert_eq!(status, 200);
     assert_eq!(kv["value"], json!({"amount": 120}));
     let (_, metrics) = server.get("/metrics");
@@ -238,7 +238,7 @@ pub fn incident_with(name: &str, input: Value, extra: &str) -> (Env, Server, Val
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
     let (status, body) = server.request(
         "PUT",
-        "/v1/kv/service/payments-api?expected_version=0",
+        "/v1/kv/agent/incident/service/payments-api?expected_version=0",
         Some(API_TOKEN),
         Some(("application/json", degraded.to_string().into_bytes())),
     );
@@ -297,7 +297,7 @@ fn the_incident_is_approved_through_its_answer_link_once() {
         done["outcome"].as_str().unwrap().contains("resolved"),
         "{done}"
     );
-    let (_, kv) = server.get("/v1/kv/service/payments-api");
+    let (_, kv) = server.get("/v1/kv/agent/incident/service/payments-api");
     assert_eq!(kv["value"]["actions_applied"], 1, "{kv}");
     let (_, audit) = server.get("/v1/audit?limit=1000");
     assert!(

@@ -32,8 +32,16 @@ fn every_operator_act_on_the_command_line_names_who_did_it() {
     dave.ok(&["send", "--topic", "tick", "--id", "t2", "--by", "carol"]);
     dave.ok(&["pause", "--run", "c"]);
     dave.ok(&["resume", "--run", "c", "--by", "carol"]);
-    dave.ok(&["kv", "put", "k", "1"]);
-    dave.ok(&["lease", "acquire", "db", "--holder", "me", "--ttl", "60"]);
+    dave.ok(&["kv", "put", "shared/ops/k", "1"]);
+    dave.ok(&[
+        "lease",
+        "acquire",
+        "shared/ops/db",
+        "--holder",
+        "me",
+        "--ttl",
+        "60",
+    ]);
     let v2 = agent("counter-v2");
     dave.ok(&["deploy", v2.to_str().unwrap(), "--grant", "kv"]);
     dave.ok(&["upgrade", "d", "--to", "2.0.0", "--allow-new-tools"]);
@@ -130,7 +138,7 @@ fn every_operator_act_through_the_api_names_the_token_that_made_it() {
     post(bob, "/v1/runs/c/cancel", json!({"reason": "enough"}));
     let (status, body) = server.request(
         "PUT",
-        "/v1/kv/k",
+        "/v1/kv/shared/ops/k",
         alice,
         Some(("application/json", b"1".to_vec())),
     );

@@ -185,7 +185,7 @@ fn deploy_and_run(env: &Env, wasm: &std::path::Path, name: &str) {
     let show = env.show("r1");
     assert_eq!(show["status"], "done", "{show}");
     assert_eq!(
-        env.kv(&format!("{name}/r1")),
+        env.kv(&format!("agent/{name}/{name}/r1")),
         serde_json::json!({"hello": "world"})
     );
 }

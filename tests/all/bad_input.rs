@@ -96,7 +96,7 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
         &big,
     ]);
     assert!(err.contains("the limit is 262144"), "{err}");
-    let err = env.fails(&["kv", "put", "k", "{oops"]);
+    let err = env.fails(&["kv", "put", "shared/t/k", "{oops"]);
     assert!(err.contains("not valid JSON"), "{err}");
 
     assert_eq!(
@@ -104,7 +104,7 @@ fn bad_input_is_refused_clearly_and_changes_nothing() {
         before,
         "bad input changed stored data"
     );
-    assert_eq!(env.kv("k"), Value::Null);
+    assert_eq!(env.kv("shared/t/k"), Value::Null);
 }
 
 #[test]
@@ -136,7 +136,15 @@ fn a_tool_not_granted_is_denied_to_the_guest() {
     assert_eq!(show["status"], "done", "{show}");
     let outcome = show["outcome"].as_str().unwrap();
     assert!(outcome.contains("not granted"), "{outcome}");
-    let out = env.ok(&["lease", "acquire", "r", "--holder", "other", "--ttl", "5"]);
+    let out = env.ok(&[
+        "lease",
+        "acquire",
+        "agent/hostile/r",
+        "--holder",
+        "other",
+        "--ttl",
+        "5",
+    ]);
     assert!(
         out.contains("\"granted\":true"),
         "the denied call took no lease: {out}"
@@ -146,11 +154,11 @@ fn a_tool_not_granted_is_denied_to_the_guest() {
 #[test]
 fn a_data_file_from_a_newer_wakeful_is_refused_untouched() {
     let env = Env::sqlite("newer-file", "");
-    env.ok(&["kv", "put", "k", "1"]);
+    env.ok(&["kv", "put", "shared/t/k", "1"]);
     let db = env.sqlite_file();
     env.sql_execute("PRAGMA user_version = 999");
     let before = std::fs::read(&db).unwrap();
-    let err = env.fails(&["kv", "get", "k"]);
+    let err = env.fails(&["kv", "get", "shared/t/k"]);
     assert!(
         err.contains("newer wakeful") && err.contains("schema 999"),
         "{err}"

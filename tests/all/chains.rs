@@ -23,7 +23,12 @@ fn incident(name: &str, limits: &str) -> Env {
 
 fn with_incident(env: Env) -> Env {
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/svc-0", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/svc-0",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-0", "service": "svc-0"});
     env.ok(&[
@@ -42,7 +47,7 @@ fn approve(env: &Env) {
 }
 
 fn service(env: &Env) -> Value {
-    env.json(&["kv", "get", "service/svc-0"])["value"].clone()
+    env.json(&["kv", "get", "agent/incident/service/svc-0"])["value"].clone()
 }
 
 /// The statuses of the run's checkpoints, oldest first.
@@ -76,7 +81,7 @@ fn steps_that_continue_share_one_commit_and_see_each_others_writes() {
     let lease = env.json(&[
         "lease",
         "acquire",
-        "service/svc-0",
+        "agent/incident/service/svc-0",
         "--holder",
         "other",
         "--ttl",

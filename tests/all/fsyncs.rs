@@ -86,7 +86,7 @@ fn incidents(name: &str, limits: &str) -> (Env, Vec<usize>) {
         env.ok(&[
             "kv",
             "put",
-            &format!("service/svc-{i}"),
+            &format!("agent/incident/service/svc-{i}"),
             &degraded.to_string(),
         ]);
     }

@@ -67,7 +67,12 @@ fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
     let limits = "[limits]\nsteps_per_commit = 16\nretry_backoff_ms = 60000\n";
     let env = Env::new("group-void", &format!("{INCIDENT_TOOLS}\n{limits}"));
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/payments-api",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let runs = ["inc-a", "inc-b"];
     for (i, run) in runs.iter().enumerate() {
@@ -79,7 +84,7 @@ fn of_two_runs_writing_one_key_in_a_group_the_second_is_void_and_runs_again() {
         env.approve(run, "approve-scale_out", &["--by", "on-call"]);
     }
     env.work();
-    let service = env.kv("service/payments-api");
+    let service = env.kv("agent/incident/service/payments-api");
     assert_eq!(service["actions_applied"], 1, "{service}");
     let outcomes: Vec<String> = runs
         .iter()

@@ -20,7 +20,7 @@ pub fn degraded() -> Value {
 /// Puts service `svc-n`'s kv and starts incident run `inc-n` on it, both
 /// over the API at `base`.
 pub fn start_incident(api: &Api, base: &str, n: usize) {
-    let put = format!("/v1/kv/service/svc-{n}?expected_version=0");
+    let put = format!("/v1/kv/agent/incident/service/svc-{n}?expected_version=0");
     api.expect(base, "PUT", &put, &degraded(), 200);
     let start = json!({
         "agent": "incident",
@@ -213,7 +213,7 @@ pub fn assert_all_resolved_once(client: &mut postgres::Client, runs: usize, base
     }
     let kv = client
         .query(
-            "SELECT key, value FROM kv WHERE key LIKE 'service/svc-%'",
+            "SELECT key, value FROM kv WHERE key LIKE 'agent/incident/service/svc-%'",
             &[],
         )
         .unwrap();

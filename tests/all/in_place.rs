@@ -23,7 +23,8 @@ fn thread_names(pid: u32) -> Vec<String> {
 fn serve_an_incident(lang: Lang) -> Vec<String> {
     let env = Env::new(&lang.agent_name("in-place"), INCIDENT_TOOLS);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/checkout", &degraded.to_string()]);
+    let world = format!("agent/{}/service/checkout", lang.agent_name("incident"));
+    env.ok(&["kv", "put", &world, &degraded.to_string()]);
     // Deployed and started from the command line: the server itself
     // calls no guest outside its workers.
     let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);

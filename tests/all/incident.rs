@@ -54,12 +54,18 @@ fn degraded() -> String {
     json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0}).to_string()
 }
 
+/// The operator's address of a service's world: a key of the incident
+/// agent's own namespace.
+fn world(lang: Lang, service: &str) -> String {
+    format!("agent/{}/service/{service}", lang.agent_name("incident"))
+}
+
 /// A host with the incident agent in `lang` deployed, the service
 /// degraded, and a run started. `input` overrides fields of the start
 /// input.
 fn setup(lang: Lang, name: &str, input: Value) -> Env {
     let env = Env::new(name, &format!("{INCIDENT_TOOLS}\n{FAST_LIMITS}"));
-    env.ok(&["kv", "put", "service/payments-api", &degraded()]);
+    env.ok(&["kv", "put", &world(lang, "payments-api"), &degraded()]);
     let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);
     let mut start = json!({"incident": "INC-7001", "service": "payments-api"});
     start
@@ -99,8 +105,8 @@ fn approve(env: &Env) {
     env.approve(RUN, REQUEST, &["--by", "on-call engineer"]);
 }
 
-fn actions_applied(env: &Env) -> i64 {
-    env.kv("service/payments-api")["actions_applied"]
+fn actions_applied(env: &Env, lang: Lang) -> i64 {
+    env.kv(&world(lang, "payments-api"))["actions_applied"]
         .as_i64()
         .unwrap()
 }
@@ -122,7 +128,7 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes(lang: Lang) {
     assert_eq!(outcome(&env), "resolved");
     let history = env.json(&["history", RUN]);
     assert!(history.as_array().unwrap().len() >= 6, "{history}");
-    assert_eq!(actions_applied(&env), 1);
+    assert_eq!(actions_applied(&env, lang), 1);
     let approvals = env.audit_rows(RUN, "approval");
     assert_eq!(approvals.len(), 1);
     // The command line answers as the OS user; `--by` is what it said.
@@ -147,7 +153,7 @@ fn experiment_1_pause_at_approval_and_finish_from_new_processes(lang: Lang) {
     let lease = [
         "lease",
         "acquire",
-        "service/payments-api",
+        &world(lang, "payments-api"),
         "--holder",
         "agent-2",
         "--ttl",
@@ -179,7 +185,7 @@ fn a_rejected_plan_is_not_carried_out(lang: Lang) {
             crate::principal::os_principal()
         )
     );
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
 }
 
 fn killed_worker(env: &Env, failpoint: &str) {
@@ -210,7 +216,7 @@ fn experiment_2_crash_after_the_model_call(lang: Lang) {
     approve(&env);
     env.work();
     assert_eq!(outcome(&env), "resolved");
-    assert_eq!(actions_applied(&env), 1);
+    assert_eq!(actions_applied(&env, lang), 1);
 }
 
 fn experiment_2_crash_after_the_action_before_its_checkpoint(lang: Lang) {
@@ -224,20 +230,29 @@ fn experiment_2_crash_after_the_action_before_its_checkpoint(lang: Lang) {
     // no commit can take back, is `crash::` and the model call above.)
     // Revalidating continued into the same commit, and is gone with it:
     // the run is back at its answered approval.
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
     let show = env.show(RUN);
     assert_eq!(show["steps"], 3, "{show}");
     assert_eq!(show["status"], "waiting", "{show}");
     env.work();
     assert_eq!(outcome(&env), "resolved");
-    assert_eq!(actions_applied(&env), 1, "the action ran exactly once");
+    assert_eq!(
+        actions_applied(&env, lang),
+        1,
+        "the action ran exactly once"
+    );
 }
 
 fn experiment_3_a_colleague_fixes_it_first(lang: Lang) {
     let env = setup(lang, "exp3", json!({}));
     until_approval(&env);
     let fixed = json!({"status": "healthy", "memory_pct": 40, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/payments-api", &fixed.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        &world(lang, "payments-api"),
+        &fixed.to_string(),
+    ]);
     approve(&env);
     env.work();
     let outcome = outcome(&env);
@@ -246,7 +261,7 @@ fn experiment_3_a_colleague_fixes_it_first(lang: Lang) {
         "{outcome}"
     );
     assert!(outcome.contains("healthy"), "{outcome}");
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
 }
 
 fn experiment_4_a_stale_approval_is_refused(lang: Lang) {
@@ -258,7 +273,7 @@ fn experiment_4_a_stale_approval_is_refused(lang: Lang) {
     assert!(err.contains("expired"), "{err}");
     env.work();
     assert_eq!(outcome(&env), "approval expired; needs a fresh plan");
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
     let refused = env.audit_rows(RUN, "approval refused");
     assert_eq!(refused.len(), 1, "the late answer is in the audit log");
 }
@@ -269,7 +284,7 @@ fn experiment_5_another_holder_has_the_lease(lang: Lang) {
     env.ok(&[
         "lease",
         "acquire",
-        "service/payments-api",
+        &world(lang, "payments-api"),
         "--holder",
         "agent-2",
         "--ttl",
@@ -278,7 +293,7 @@ fn experiment_5_another_holder_has_the_lease(lang: Lang) {
     let lease = [
         "lease",
         "acquire",
-        "service/payments-api",
+        &world(lang, "payments-api"),
         "--holder",
         "agent-3",
         "--ttl",
@@ -292,7 +307,7 @@ fn experiment_5_another_holder_has_the_lease(lang: Lang) {
         outcome(&env),
         "agent-2 holds the lease on payments-api; backed off"
     );
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
 }
 
 fn experiment_6_the_kill_switch_pauses_without_losing_anything(lang: Lang) {
@@ -308,13 +323,13 @@ fn experiment_6_the_kill_switch_pauses_without_losing_anything(lang: Lang) {
     env.ok(&["resume", "--all"]);
     env.work();
     assert_eq!(outcome(&env), "resolved");
-    assert_eq!(actions_applied(&env), 1);
+    assert_eq!(actions_applied(&env, lang), 1);
 }
 
 fn an_unknown_model_action_escalates_to_a_human(lang: Lang) {
     let config = "[tools.llm]\nkind = \"static\"\nresult = { action = \"drop_database\", reason = \"why not\" }\n";
     let env = Env::new("escalate", &format!("{config}\n{FAST_LIMITS}"));
-    env.ok(&["kv", "put", "service/payments-api", &degraded()]);
+    env.ok(&["kv", "put", &world(lang, "payments-api"), &degraded()]);
     let env = env.deploy_in(lang, "incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-7002", "service": "payments-api"}).to_string();
     let agent = lang.agent_name("incident");
@@ -323,7 +338,7 @@ fn an_unknown_model_action_escalates_to_a_human(lang: Lang) {
     let outcome = outcome(&env);
     assert!(outcome.starts_with("escalated to a human"), "{outcome}");
     assert!(outcome.contains("drop_database"), "{outcome}");
-    assert_eq!(actions_applied(&env), 0);
+    assert_eq!(actions_applied(&env, lang), 0);
 }
 
 /// Workers SIGKILLed at arbitrary moments, over and over, while several
@@ -337,7 +352,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing(lang: Lan
     let runs: Vec<String> = (0..8)
         .map(|i| {
             let service = format!("svc-{i}");
-            env.ok(&["kv", "put", &format!("service/{service}"), &degraded()]);
+            env.ok(&["kv", "put", &world(lang, &service), &degraded()]);
             let input = json!({"incident": format!("INC-{i}"), "service": service});
             let id = format!("inc-{i}");
             env.ok(&["start", &agent, "--id", &id, "--input", &input.to_string()]);
@@ -386,7 +401,7 @@ fn workers_killed_at_arbitrary_moments_lose_nothing_and_repeat_nothing(lang: Lan
     for (i, run) in runs.iter().enumerate() {
         let show = env.show(run);
         assert_eq!(show["outcome"], "resolved", "{show}");
-        let service = env.kv(&format!("service/svc-{i}"));
+        let service = env.kv(&world(lang, &format!("svc-{i}")));
         assert_eq!(service["actions_applied"], 1, "{run}: {service}");
         let seqs = env.checkpoint_seqs(run);
         assert_eq!(seqs, (1..=6).collect::<Vec<u64>>(), "{run}");

@@ -53,7 +53,7 @@ fn invoice_mail_is_filed_once_despite_a_duplicated_delivery() {
         "{show}"
     );
     assert_eq!(show["steps"], 2);
-    let filed = env.ok(&["kv", "get", "invoices/mail-42"]);
+    let filed = env.ok(&["kv", "get", "agent/invoice-mail/invoices/mail-42"]);
     let filed: serde_json::Value = serde_json::from_str(&filed).unwrap();
     assert_eq!(filed["version"], 1, "filed exactly once: {filed}");
     assert_eq!(filed["value"]["amount"], 120);

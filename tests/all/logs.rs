@@ -25,7 +25,7 @@ fn approved_incident(server: &Server) -> (String, Value) {
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
     let (status, body) = server.request(
         "PUT",
-        "/v1/kv/service/payments-api?expected_version=0",
+        "/v1/kv/agent/incident/service/payments-api?expected_version=0",
         Some(API_TOKEN),
         Some(("application/json", degraded.to_string().into_bytes())),
     );

@@ -43,6 +43,7 @@ mod ledger;
 mod logs;
 mod manners;
 mod migrate_store;
+mod namespaces;
 mod operator;
 mod paging;
 mod pg_cluster;

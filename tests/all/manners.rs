@@ -89,30 +89,32 @@ fn listing_into_a_closed_pipe_ends_quietly() {
 fn kv_list_shows_keys_in_order_a_page_at_a_time_in_text_json_and_the_api() {
     let env = Env::new("kv-list", "");
     for (key, value) in [
-        ("app/b", "2"),
-        ("app/a", r#"{"n":1}"#),
-        ("app/c", "3"),
-        ("other", "0"),
+        ("shared/app/b", "2"),
+        ("shared/app/a", r#"{"n":1}"#),
+        ("shared/app/c", "3"),
+        ("shared/zz/other", "0"),
     ] {
         env.ok(&["kv", "put", key, value]);
     }
-    env.ok(&["kv", "put", "app/b", "22"]);
-    env.ok(&["kv", "delete", "app/c"]);
+    env.ok(&["kv", "put", "shared/app/b", "22"]);
+    env.ok(&["kv", "delete", "shared/app/c"]);
 
-    let text = env.ok(&["kv", "list", "app/"]);
+    let text = env.ok(&["kv", "list", "shared/app/"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines.len(),
         3,
         "a header and two keys (app/c was deleted):\n{text}"
     );
-    assert!(lines[0].starts_with("KEY"), "{text}");
+    assert!(lines[0].starts_with("NAMESPACE"), "{text}");
     assert!(
-        lines[1].starts_with("app/a") && lines[1].contains(r#"{"n":1}"#),
+        lines[1].starts_with("shared/app ")
+            && lines[1].contains("shared/app/a")
+            && lines[1].contains(r#"{"n":1}"#),
         "{text}"
     );
     assert!(
-        lines[2].starts_with("app/b") && lines[2].contains(" 2 "),
+        lines[2].contains("shared/app/b") && lines[2].contains(" 2 "),
         "{text}"
     );
 
@@ -120,46 +122,54 @@ fn kv_list_shows_keys_in_order_a_page_at_a_time_in_text_json_and_the_api() {
     assert_eq!(
         all,
         json!([
-            {"key": "app/a", "value": {"n": 1}, "version": 1},
-            {"key": "app/b", "value": 22, "version": 2},
-            {"key": "other", "value": 0, "version": 1},
+            {"key": "shared/app/a", "namespace": "shared/app", "value": {"n": 1}, "version": 1},
+            {"key": "shared/app/b", "namespace": "shared/app", "value": 22, "version": 2},
+            {"key": "shared/zz/other", "namespace": "shared/zz", "value": 0, "version": 1},
         ])
     );
 
     let out = env.output(&["kv", "list", "--limit", "1", "--json"]);
     assert!(out.status.success());
     let page: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(page[0]["key"], "app/a");
+    assert_eq!(page[0]["key"], "shared/app/a");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("more: pass --after app/a"), "{stderr}");
-    let rest = env.json(&["kv", "list", "--after", "app/a"]);
+    assert!(
+        stderr.contains("more: pass --after shared/app/a"),
+        "{stderr}"
+    );
+    let rest = env.json(&["kv", "list", "--after", "shared/app/a"]);
     let keys: Vec<&str> = rest
         .as_array()
         .unwrap()
         .iter()
         .map(|e| e["key"].as_str().unwrap())
         .collect();
-    assert_eq!(keys, ["app/b", "other"]);
+    assert_eq!(keys, ["shared/app/b", "shared/zz/other"]);
     let err = env.fails(&["kv", "list", "--limit", "0"]);
     assert!(err.contains("--limit 0 lists nothing"), "{err}");
 
     let server = env.serve();
-    let (status, page) = server.get("/v1/kv?prefix=app/&limit=1");
+    let (status, page) = server.get("/v1/kv?prefix=shared/app/&limit=1");
     assert_eq!(status, 200, "{page}");
     assert_eq!(
         page,
-        json!({"items": [{"key": "app/a", "value": {"n": 1}, "version": 1}], "next": "app/a"})
+        json!({"items": [{"key": "shared/app/a", "namespace": "shared/app",
+            "value": {"n": 1}, "version": 1}], "next": "shared/app/a"})
     );
-    let (status, page) = server.get("/v1/kv?prefix=app/&after=app/a");
+    let (status, page) = server.get("/v1/kv?prefix=shared/app/&after=shared/app/a");
     assert_eq!(status, 200, "{page}");
-    assert_eq!(page["items"][0]["key"], "app/b");
+    assert_eq!(page["items"][0]["key"], "shared/app/b");
     assert_eq!(page["next"], Value::Null);
     let (status, err) = server.get("/v1/kv?limit=0");
     assert_eq!(status, 400, "{err}");
     let (status, err) = server.get("/v1/kv?bogus=1");
     assert_eq!(status, 400, "{err}");
-    let (status, one) = server.get("/v1/kv/app/a");
+    let (status, one) = server.get("/v1/kv/shared/app/a");
     assert_eq!((status, &one["value"]), (200, &json!({"n": 1})), "{one}");
+    assert_eq!(one["namespace"], "shared/app");
+    let (status, err) = server.get("/v1/kv/app/a");
+    assert_eq!(status, 400, "{err}");
+    assert!(err.to_string().contains("names no namespace"), "{err}");
 }
 
 #[test]
@@ -218,9 +228,15 @@ fn redeploying_with_another_owner_changes_the_owner_and_says_so() {
 fn lease_audit_rows_are_json_fields() {
     let env = Env::new("lease-audit", "");
     env.ok(&[
-        "lease", "acquire", "db/main", "--holder", "bob", "--ttl", "60",
+        "lease",
+        "acquire",
+        "shared/db/main",
+        "--holder",
+        "bob",
+        "--ttl",
+        "60",
     ]);
-    env.ok(&["lease", "release", "db/main", "--holder", "bob"]);
+    env.ok(&["lease", "release", "shared/db/main", "--holder", "bob"]);
     let rows = env.json(&["audit"]);
     let leases: Vec<&Value> = rows
         .as_array()
@@ -234,11 +250,11 @@ fn lease_audit_rows_are_json_fields() {
     assert_eq!(leases[0]["ttl_ms"], 60_000);
     assert_eq!(leases[0]["result"]["granted"], true);
     assert_eq!(leases[1]["op"], "release", "{}", leases[1]);
-    assert_eq!(leases[1]["resource"], "db/main");
+    assert_eq!(leases[1]["resource"], "shared/db/main");
     assert_eq!(leases[1]["holder"], "bob");
     assert_eq!(leases[1]["result"], json!({"released": true}));
     let text = env.ok(&["audit"]);
-    assert!(text.contains("release db/main by bob"), "{text}");
+    assert!(text.contains("release shared/db/main by bob"), "{text}");
 }
 
 #[test]

@@ -76,7 +76,12 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     // what is moved.
     let env = Env::sqlite("migrate-store", INCIDENT_TOOLS);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/payments-api",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     env.deploy("waiter", &[]);
     let incident = json!({"incident": "INC-7001", "service": "payments-api"});
@@ -162,7 +167,7 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     assert!(outcome("on-approval").starts_with(&format!("approved=true by {me}")));
     assert_eq!(outcome("on-event"), "event d1 on deploys");
     assert_eq!(outcome("on-broadcast"), "event n1 on news");
-    let applied = moved.kv("service/payments-api")["actions_applied"].clone();
+    let applied = moved.kv("agent/incident/service/payments-api")["actions_applied"].clone();
     assert_eq!(applied, 1);
 
     // Each run's history goes on from where it stopped.

@@ -102,9 +102,18 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
 fn a_value_put_by_an_operator_reads_back_compact_to_guests_and_operators() {
     let env = Env::new("kv-compact", "");
     env.deploy("hostile", &["kv"]);
-    env.ok(&["kv", "put", "k", r#"{ "b": [1, "x\"y"],  "a": 2 }"#]);
+    let put = [
+        "kv",
+        "put",
+        "agent/hostile/k",
+        r#"{ "b": [1, "x\"y"],  "a": 2 }"#,
+    ];
+    env.ok(&put);
+    // The guest names the key as it addressed it; the operator by its
+    // whole address, with its namespace.
     let compact = r#"{"key":"k","value":{"a":2,"b":[1,"x\"y"]},"version":1}"#;
-    assert_eq!(env.ok(&["kv", "get", "k"]).trim(), compact);
+    let shown = r#"{"key":"agent/hostile/k","namespace":"agent/hostile","value":{"a":2,"b":[1,"x\"y"]},"version":1}"#;
+    assert_eq!(env.ok(&["kv", "get", "agent/hostile/k"]).trim(), shown);
     env.start(
         "hostile",
         "h",
@@ -119,7 +128,7 @@ fn a_value_put_by_an_operator_reads_back_compact_to_guests_and_operators() {
 fn a_paused_tool_holds_the_step_unchanged_until_the_switch_lifts() {
     let env = Env::new("tool-pause", "");
     env.deploy("hostile", &["kv"]);
-    env.ok(&["kv", "put", "k", "41"]);
+    env.ok(&["kv", "put", "agent/hostile/k", "41"]);
     env.ok(&["pause", "--tool", "kv", "--reason", "kv migration"]);
     env.start(
         "hostile",
@@ -451,7 +460,12 @@ fn a_run_told_to_keep_two_checkpoints_keeps_its_newest_two_and_nothing_else_is_l
     let config = format!("{INCIDENT_TOOLS}\n[retention]\ncheckpoints_per_run = 2\n");
     let env = Env::new("keep-checkpoints", &config);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/payments-api",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let input = json!({"incident": "INC-1", "service": "payments-api"});
     env.start("incident", "inc-1", input);
@@ -468,7 +482,7 @@ fn a_run_told_to_keep_two_checkpoints_keeps_its_newest_two_and_nothing_else_is_l
     );
     assert_eq!(env.checkpoint_seqs("inc-1"), [5, 6]);
     assert_eq!(
-        env.kv("service/payments-api")["actions_applied"],
+        env.kv("agent/incident/service/payments-api")["actions_applied"],
         1,
         "the action ran once"
     );

@@ -47,9 +47,12 @@ fn two_workers_at_once_never_step_a_run_twice() {
         assert_eq!(show["status"], "done", "{show}");
         assert_eq!(env.checkpoint_seqs(run), vec![1, 2], "{run}");
         assert_eq!(steps_per_run.get(run), Some(&2), "{run} was stepped twice");
-        let filed: serde_json::Value =
-            serde_json::from_str(&env.ok(&["kv", "get", &format!("invoices/m{}", &run[5..])]))
-                .unwrap();
+        let filed: serde_json::Value = serde_json::from_str(&env.ok(&[
+            "kv",
+            "get",
+            &format!("agent/invoice-mail/invoices/m{}", &run[5..]),
+        ]))
+        .unwrap();
         assert_eq!(filed["version"], 1);
     }
 }

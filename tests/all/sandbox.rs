@@ -350,7 +350,7 @@ fn a_run_that_spends_its_step_budget_is_parked() {
     );
     assert_eq!(show["steps"], 1);
     assert_eq!(
-        env.kv("invoices/m1"),
+        env.kv("agent/invoice-mail/invoices/m1"),
         Value::Null,
         "no step ran past the budget"
     );
@@ -393,8 +393,14 @@ fn resuming_a_run_parked_on_its_budget_grants_more_and_delivers_its_wake() {
         show["status"], "done",
         "the parked-on event was delivered: {show}"
     );
-    assert_eq!(env.kv("invoices/m1")["from"], Value::Null);
-    assert_eq!(env.json(&["kv", "get", "invoices/m1"])["version"], 1);
+    assert_eq!(
+        env.kv("agent/invoice-mail/invoices/m1")["from"],
+        Value::Null
+    );
+    assert_eq!(
+        env.json(&["kv", "get", "agent/invoice-mail/invoices/m1"])["version"],
+        1
+    );
 }
 
 /// The component at `path` with a custom section of `extra` bytes appended:

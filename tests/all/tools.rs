@@ -213,7 +213,12 @@ fn incident(name: &str, model_url: &str, extra: &str) -> Env {
     );
     let env = Env::new(name, &config);
     let degraded = json!({"status": "degraded", "memory_pct": 97, "actions_applied": 0});
-    env.ok(&["kv", "put", "service/payments-api", &degraded.to_string()]);
+    env.ok(&[
+        "kv",
+        "put",
+        "agent/incident/service/payments-api",
+        &degraded.to_string(),
+    ]);
     env.deploy("incident", &["kv", "lease", "llm"]);
     let start = json!({"incident": "INC-7001", "service": "payments-api"}).to_string();
     env.ok(&["start", "incident", "--input", &start, "--id", "inc-7001"]);

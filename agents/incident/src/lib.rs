@@ -1,8 +1,9 @@
 //! The incident agent of the field notes: triage → diagnose → approve →
 //! revalidate → act → verify, one phase per step.
 //!
-//! The world is the `kv` value at `service/<name>`
-//! (`{"status", "memory_pct", "actions_applied"}`); its kv version tells
+//! The world is the `kv` value at `service/<name>` in this agent's own
+//! namespace (operators address it as `agent/incident/service/<name>`):
+//! `{"status", "memory_pct", "actions_applied"}`; its kv version tells
 //! whether the world changed since the plan. The agent acts only on a plan
 //! a human approved, only if the approval is still fresh and the world is
 //! still the one the plan was made for, and only while holding the
@@ -26,15 +27,8 @@ const LEASE_TTL_MS: u64 = 300_000;
 struct Input {
     incident: String,
     service: String,
-    /// Who this agent is when it takes the service's lease.
-    #[serde(default = "default_holder")]
-    holder: String,
     #[serde(default = "default_approval_valid_ms")]
     approval_valid_ms: u64,
-}
-
-fn default_holder() -> String {
-    "agent-1".to_owned()
 }
 
 fn default_approval_valid_ms() -> u64 {
@@ -303,7 +297,7 @@ fn act(state: &mut State) -> Result<Step, String> {
         need(&state.plan, "plan")?,
     );
     let resource = input.resource();
-    let lease = lease::acquire(&resource, &input.holder, LEASE_TTL_MS, &input.key("lease"))
+    let lease = lease::acquire(&resource, LEASE_TTL_MS, &input.key("lease"))
         .map_err(|e| format!("lease acquire {resource}: {e}"))?;
     if !lease.granted {
         return Ok(Step::done(format!(
@@ -352,7 +346,7 @@ fn read_service(input: &Input, phase: &str) -> Result<kv::Versioned<Service>, St
 
 fn release(input: &Input) -> Result<bool, String> {
     let resource = input.resource();
-    lease::release(&resource, &input.holder, &input.key("release"))
+    lease::release(&resource, &input.key("release"))
         .map_err(|e| format!("lease release {resource}: {e}"))
 }
 

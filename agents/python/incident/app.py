@@ -36,7 +36,6 @@ from wakeful_sdk.tools import cannot_read
 ACTIONS = ["restart_service", "clear_disk_space", "scale_out", "escalate_to_human"]
 ESCALATE = "escalate_to_human"
 LEASE_TTL_MS = 300_000
-DEFAULT_HOLDER = "agent-1"
 DEFAULT_APPROVAL_VALID_MS = 30 * 60 * 1000
 
 
@@ -88,7 +87,6 @@ def read_input(wake):
     fields = {
         "incident": (str, None),
         "service": (str, None),
-        "holder": (str, DEFAULT_HOLDER),
         "approval_valid_ms": (int, DEFAULT_APPROVAL_VALID_MS),
     }
     out = {}
@@ -247,7 +245,7 @@ def act(state):
     inp, facts, plan = need(state, "input"), need(state, "facts"), need(state, "plan")
     res = resource(inp)
     try:
-        held = lease.acquire(res, inp["holder"], LEASE_TTL_MS, key(inp, "lease"))
+        held = lease.acquire(res, LEASE_TTL_MS, key(inp, "lease"))
     except ToolError as e:
         raise StepError(f"lease acquire {res}: {e}") from None
     if not held.granted:
@@ -313,7 +311,7 @@ def service_of(value):
 def release(inp):
     res = resource(inp)
     try:
-        return lease.release(res, inp["holder"], key(inp, "release"))
+        return lease.release(res, key(inp, "release"))
     except ToolError as e:
         raise StepError(f"lease release {res}: {e}") from None
 

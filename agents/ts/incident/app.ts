@@ -43,8 +43,6 @@ const LEASE_TTL_MS = 300_000;
 export interface Input {
   incident: string;
   service: string;
-  /** Who this agent is when it takes the service's lease. */
-  holder: string;
   approval_valid_ms: number;
 }
 
@@ -261,7 +259,7 @@ function act(state: State): Step {
   const plan = need(state.plan, "plan");
   const resource = resourceOf(input);
   const held = context(`lease acquire ${resource}`, () =>
-    lease.acquire(resource, input.holder, LEASE_TTL_MS, key(input, "lease")),
+    lease.acquire(resource, LEASE_TTL_MS, key(input, "lease")),
   );
   if (!held.granted) {
     return Step.done(`${held.holder} holds the lease on ${input.service}; backed off`);
@@ -308,7 +306,7 @@ function readService(input: Input, phase: string): kv.Versioned<Service> {
 
 function release(input: Input): boolean {
   const resource = resourceOf(input);
-  return context(`lease release ${resource}`, () => lease.release(resource, input.holder, key(input, "release")));
+  return context(`lease release ${resource}`, () => lease.release(resource, key(input, "release")));
 }
 
 /** A part of the state that an earlier phase wrote. */
@@ -326,7 +324,6 @@ export function readInput(value: JsonValue): Input {
     return {
       incident: field(object, "incident", expect.string),
       service: field(object, "service", expect.string),
-      holder: field(object, "holder", expect.string, () => "agent-1"),
       approval_valid_ms: field(object, "approval_valid_ms", expect.u64, () => 30 * 60 * 1000),
     };
   } catch (e) {

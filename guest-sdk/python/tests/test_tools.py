@@ -105,17 +105,22 @@ class BuiltInToolsTest(unittest.TestCase):
 
     def test_lease_requests_and_results(self):
         self.assertEqual(
-            lease.acquire_args("service/api", "agent-1", 300_000),
-            {"op": "acquire", "resource": "service/api", "holder": "agent-1", "ttl_ms": 300_000},
+            lease.acquire_args("service/api", 300_000),
+            {"op": "acquire", "resource": "service/api", "ttl_ms": 300_000},
         )
-        self.assertEqual(lease.release_args("service/api", "agent-1"), {"op": "release", "resource": "service/api", "holder": "agent-1"})
-        self.answer({"granted": False, "holder": "agent-2", "expires_at": 99})
-        self.assertEqual(lease.acquire("service/api", "agent-1", 5, "k"), lease.Lease(False, "agent-2", 99))
+        self.assertEqual(
+            lease.acquire_args("service/api", 300_000, "fleet"),
+            {"op": "acquire", "resource": "service/api", "holder": "fleet", "ttl_ms": 300_000},
+        )
+        self.assertEqual(lease.release_args("service/api"), {"op": "release", "resource": "service/api"})
+        self.assertEqual(lease.release_args("service/api", "fleet"), {"op": "release", "resource": "service/api", "holder": "fleet"})
+        self.answer({"granted": False, "holder": "run:r2", "expires_at": 99})
+        self.assertEqual(lease.acquire("service/api", 5, "k"), lease.Lease(False, "run:r2", 99))
         self.answer({"released": True})
-        self.assertTrue(lease.release("service/api", "agent-1", "k2"))
+        self.assertTrue(lease.release("service/api", "k2"))
         self.answer({"released": "maybe"})
         with self.assertRaises(Failed):
-            lease.release("service/api", "agent-1", "k3")
+            lease.release("service/api", "k3")
 
     def test_callback_request_and_result(self):
         self.assertEqual(callback.create_args("approval", 60_000), {"op": "create", "id": "approval", "valid_for_ms": 60_000})

@@ -203,21 +203,22 @@ test("kv refuses a value or a version that is not JSON before calling", () => {
 });
 
 test("lease requests and results have the host's shapes", () => {
-  const results = [{ granted: false, holder: "agent-2", expires_at: 99 }, { released: true }];
+  const results = [{ granted: false, holder: "run:r2", expires_at: 99 }, { released: true }];
   testing.onTool(() => results.shift());
-  assert.deepEqual(lease.acquire("service/api", "agent-1", 300_000, "k1"), {
+  assert.deepEqual(lease.acquire("service/api", 300_000, "k1"), {
     granted: false,
-    holder: "agent-2",
+    holder: "run:r2",
     expiresAt: 99,
   });
-  assert.equal(lease.release("service/api", "agent-1", "k2"), true);
+  assert.equal(lease.release("service/api", "k2"), true);
   assert.deepEqual(
     [0, 1].map(argsText),
     [
-      '{"op":"acquire","resource":"service/api","holder":"agent-1","ttl_ms":300000}',
-      '{"op":"release","resource":"service/api","holder":"agent-1"}',
+      '{"op":"acquire","resource":"service/api","ttl_ms":300000}',
+      '{"op":"release","resource":"service/api"}',
     ],
   );
+  assert.equal(lease.request("acquire", "service/api", "fleet", 5), '{"op":"acquire","resource":"service/api","holder":"fleet","ttl_ms":5}');
 });
 
 test("callback links have the host's shapes", () => {

@@ -289,5 +289,5 @@ pub async fn kv_list(
 }
 
 fn rendered(outcome: &KvOutcome) -> Value {
-    serde_json::from_str(&tools::kv::render(outcome)).unwrap_or(Value::Null)
+    serde_json::from_str(&tools::kv::render_for_operator(outcome)).unwrap_or(Value::Null)
 }

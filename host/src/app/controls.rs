@@ -85,12 +85,13 @@ impl App {
     /// its `kv write` audit row are one transaction; a read writes nothing.
     pub fn kv(&mut self, op: &KvOp, by: &str) -> Result<KvOutcome> {
         let now = self.now();
-        if let KvOp::Get { .. } = op {
-            return Ok(self.store.kv(op)?);
-        }
         let key = match op {
             KvOp::Put { key, .. } | KvOp::Delete { key, .. } | KvOp::Get { key } => key.clone(),
         };
+        crate::tools::namespace::operator_address(&key).map_err(AppError::Invalid)?;
+        if let KvOp::Get { .. } = op {
+            return Ok(self.store.kv(op)?);
+        }
         let audit = |outcome: &KvOutcome| AuditEntry {
             run_id: None,
             kind: "kv write".into(),

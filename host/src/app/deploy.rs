@@ -50,8 +50,12 @@ impl App {
             .info(&loaded)
             .map_err(|e| AppError::Invalid(format!("the component's `info` export failed: {e}")))?;
         check_info(&info).map_err(AppError::Invalid)?;
+        // Grants that qualify a tool (`kv:shared/<ns>`, `lease:holder`)
+        // are the operator's to give: `--grant-all` gives the tools the
+        // component asks for, and adds these.
+        let (qualified, grants) = qualified_grants(grants, &info)?;
         let granted: Vec<String> = if grant_all {
-            info.tools.clone()
+            info.tools.iter().cloned().chain(qualified).collect()
         } else {
             if let Some(extra) = grants.iter().find(|g| !info.tools.contains(g)) {
                 return Err(AppError::Invalid(format!(
@@ -61,7 +65,7 @@ impl App {
                     list_or_none(&info.tools)
                 )));
             }
-            grants.to_vec()
+            grants.into_iter().chain(qualified).collect()
         };
         let missing: Vec<String> = info
             .tools
@@ -107,6 +111,7 @@ impl App {
         let unconfigured_tools = version
             .granted_tools
             .iter()
+            .filter(|t| crate::tools::namespace::qualified_grant(t).is_none())
             .filter(|t| !self.tools.knows(t))
             .cloned()
             .collect();
@@ -143,6 +148,32 @@ pub fn check_info(info: &AgentInfo) -> std::result::Result<(), String> {
         )
     })?;
     Ok(())
+}
+
+/// Splits the grants into those that qualify a tool the component asks
+/// for and plain tool names, refusing a malformed one or one that
+/// qualifies a tool it does not ask for.
+fn qualified_grants(grants: &[String], info: &AgentInfo) -> Result<(Vec<String>, Vec<String>)> {
+    let mut qualified = Vec::new();
+    let mut plain = Vec::new();
+    for grant in grants {
+        match crate::tools::namespace::qualified_grant(grant) {
+            None => plain.push(grant.clone()),
+            Some(Err(why)) => return Err(AppError::Invalid(why)),
+            Some(Ok(tool)) if !info.tools.iter().any(|t| t == tool) => {
+                return Err(AppError::Invalid(format!(
+                    "--grant {grant} qualifies tool `{tool}`, which {}@{} does not ask for; \
+                     it asks for: {}",
+                    info.name,
+                    info.version,
+                    list_or_none(&info.tools)
+                )));
+            }
+            Some(Ok(_)) if qualified.contains(grant) => {}
+            Some(Ok(_)) => qualified.push(grant.clone()),
+        }
+    }
+    Ok((qualified, plain))
 }
 
 fn list_or_none(items: &[String]) -> String {

@@ -204,6 +204,7 @@ pub fn workload(name: &str) -> Result<Workload, AppError> {
         _ => {
             // One service per run: runs acting on one service would find
             // the world changed by each other and stop short.
+            let agent = name.to_string();
             let llm = Config::parse(INCIDENT_LLM)
                 .map_err(AppError::Invalid)?
                 .tools
@@ -215,9 +216,11 @@ pub fn workload(name: &str) -> Result<Workload, AppError> {
                     serde_json::json!({"incident": format!("BENCH-{i}"), "service": format!("svc-{i}")})
                         .to_string()
                 }),
-                world: Box::new(|i| {
+                // Keys of the agent's own namespace: the workload's name is
+                // the name its agent deploys under (`incident`, `incident-py`).
+                world: Box::new(move |i| {
                     vec![(
-                        format!("service/svc-{i}"),
+                        format!("agent/{agent}/service/svc-{i}"),
                         r#"{"status":"degraded","memory_pct":97,"actions_applied":0}"#.into(),
                     )]
                 }),

@@ -56,7 +56,7 @@ pub(super) fn kv(app: &mut App, op: KvCommand, json: bool, by: &str) -> Result<(
         },
     };
     let outcome = app.kv(&op, by)?;
-    println!("{}", tools::kv::render(&outcome));
+    println!("{}", tools::kv::render_for_operator(&outcome));
     if let KvOutcome::Wrote(w) = outcome
         && !w.ok
     {
@@ -97,6 +97,10 @@ pub(super) fn lease(app: &mut App, op: LeaseCommand, by: &str) -> Result<()> {
             json!({"op": "release", "resource": resource, "holder": holder})
         }
     };
+    let resource = match &op {
+        LeaseOp::Acquire { resource, .. } | LeaseOp::Release { resource, .. } => resource,
+    };
+    tools::namespace::operator_address(resource).map_err(anyhow::Error::msg)?;
     data["by"] = json!(by);
     // The lease and its audit row are one transaction: no act unrecorded.
     let audit = |outcome: &LeaseOutcome| {

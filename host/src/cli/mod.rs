@@ -62,7 +62,9 @@ pub enum Command {
     Deploy {
         /// The agent component, built for `wasm32-wasip2`.
         file: PathBuf,
-        /// Grant a tool the agent asks for (repeatable).
+        /// Grant a tool the agent asks for (repeatable); or a shared
+        /// namespace (`kv:shared/NAME`, `lease:shared/NAME`), or naming its
+        /// own lease holder (`lease:holder`).
         #[arg(long = "grant", value_name = "TOOL")]
         grants: Vec<String>,
         /// Grant every tool the agent asks for.

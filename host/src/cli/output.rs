@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::app::RunRecord;
 use crate::clock::rfc3339;
 use crate::store::{AgentVersion, AuditRow, Checkpoint, KvEntry, Run, Switch};
+use crate::tools::namespace::namespace_of;
 use crate::view::{self, AnswerLinks};
 use crate::worker::{next_summary, wake_summary};
 
@@ -444,15 +445,25 @@ pub fn kv_entries(entries: &[KvEntry], json: bool) -> Result<()> {
     if json {
         let docs: Vec<_> = entries
             .iter()
-            .map(|e| serde_json::json!({"key": e.key, "value": value(e), "version": e.version}))
+            .map(|e| {
+                serde_json::json!({"key": e.key, "namespace": namespace_of(&e.key),
+                    "value": value(e), "version": e.version})
+            })
             .collect();
         return print_json(&docs);
     }
     table(
-        &["KEY", "VERSION", "VALUE"],
+        &["NAMESPACE", "KEY", "VERSION", "VALUE"],
         entries
             .iter()
-            .map(|e| vec![e.key.clone(), e.version.to_string(), value(e).to_string()])
+            .map(|e| {
+                vec![
+                    namespace_of(&e.key).unwrap_or("-").to_string(),
+                    e.key.clone(),
+                    e.version.to_string(),
+                    value(e).to_string(),
+                ]
+            })
             .collect(),
     );
     Ok(())

@@ -473,9 +473,13 @@ impl StepGate<'_> {
             args: args.to_string(),
         };
         if self.tools.is_held(name) {
+            let guest = crate::tools::Guest {
+                agent: self.agent,
+                granted: self.granted,
+            };
             let result = self
                 .tools
-                .hold(&*self.store, &mut self.effects, &call, self.now)
+                .hold(&*self.store, &mut self.effects, &call, self.now, &guest)
                 .map_err(fault)?;
             let result = self.bounded(result);
             self.effects.record(call, result.clone());

@@ -6,12 +6,16 @@
 //! written; a delete bumps the version and leaves no value) and
 //! `{"ok":bool,"version":N}` for writes; a failed compare-and-set is
 //! `ok:false`, a value the guest handles, not an error.
+//!
+//! A guest's key is its agent's own unless it is a shared namespace's
+//! address (`shared/<ns>/<name>`, granted by `kv:shared/<ns>`): see
+//! [`super::namespace`]. Results name the key as the guest gave it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::parse_args;
+use super::{Guest, namespace, parse_args};
 use crate::model::ToolError;
 use crate::store::{Effects, KvOp, KvOutcome, Store, StoreError};
 
@@ -59,23 +63,49 @@ impl From<Args> for KvOp {
 /// The JSON result of a kv operation, as guests and `--json` readers see it.
 pub fn render(outcome: &KvOutcome) -> String {
     match outcome {
-        KvOutcome::Read(entry) => {
-            // The stored text is spliced in as it is: a put stores its value
-            // as serde_json writes it, so parsing it into a `Value` only to
-            // write it again would give the same bytes.
-            let value = entry
-                .value
-                .as_deref()
-                .and_then(|v| serde_json::from_str::<&RawValue>(v).ok());
-            serde_json::to_string(&Read {
-                key: &entry.key,
-                value,
-                version: entry.version,
-            })
-            .expect("a kv read renders as JSON")
-        }
+        KvOutcome::Read(entry) => serde_json::to_string(&Read {
+            key: &entry.key,
+            value: stored_value(entry),
+            version: entry.version,
+        })
+        .expect("a kv read renders as JSON"),
         KvOutcome::Wrote(w) => json!({"ok": w.ok, "version": w.version}).to_string(),
     }
+}
+
+/// An operator's view of a kv result: a read also names the key's
+/// namespace.
+pub fn render_for_operator(outcome: &KvOutcome) -> String {
+    let KvOutcome::Read(entry) = outcome else {
+        return render(outcome);
+    };
+    serde_json::to_string(&OperatorRead {
+        key: &entry.key,
+        namespace: namespace::namespace_of(&entry.key),
+        value: stored_value(entry),
+        version: entry.version,
+    })
+    .expect("a kv read renders as JSON")
+}
+
+/// The stored text, spliced in as it is: a put stores its value as
+/// serde_json writes it, so parsing it into a `Value` only to write it
+/// again would give the same bytes.
+fn stored_value(entry: &crate::store::KvEntry) -> Option<&RawValue> {
+    entry
+        .value
+        .as_deref()
+        .and_then(|v| serde_json::from_str::<&RawValue>(v).ok())
+}
+
+/// A read as operators see it, its fields in the order a `Value` map
+/// writes them.
+#[derive(Serialize)]
+struct OperatorRead<'a> {
+    key: &'a str,
+    namespace: Option<&'a str>,
+    value: Option<&'a RawValue>,
+    version: u64,
 }
 
 /// A read's result, its fields in the order a `Value` map writes them.
@@ -91,12 +121,25 @@ pub(super) fn call(
     store: &dyn Store,
     effects: &mut Effects,
     args: &str,
+    guest: &Guest<'_>,
 ) -> Result<Result<String, ToolError>, StoreError> {
-    let op: KvOp = match parse_args::<Args>("kv", args) {
+    let mut op: KvOp = match parse_args::<Args>("kv", args) {
         Ok(args) => args.into(),
         Err(e) => return Ok(Err(e)),
     };
-    let outcome = effects.kv(&op, |key| store.kv_peek(key))?;
+    let key = match &mut op {
+        KvOp::Get { key } | KvOp::Put { key, .. } | KvOp::Delete { key, .. } => key,
+    };
+    let given = key.clone();
+    *key = match namespace::resolve("kv", &given, guest.agent, guest.granted) {
+        Ok(Ok(stored)) => stored,
+        Ok(Err(why)) => return Ok(Err(ToolError::Invalid(why))),
+        Err(why) => return Ok(Err(ToolError::Denied(why))),
+    };
+    let mut outcome = effects.kv(&op, |key| store.kv_peek(key))?;
+    if let KvOutcome::Read(entry) = &mut outcome {
+        entry.key = given;
+    }
     Ok(Ok(render(&outcome)))
 }
 

@@ -17,6 +17,7 @@ pub mod http;
 pub mod kv;
 pub mod lease;
 pub mod llm;
+pub mod namespace;
 
 use std::collections::BTreeMap;
 
@@ -69,6 +70,13 @@ impl From<ToolError> for CallError {
             unsent: true,
         }
     }
+}
+
+/// Who makes a held call: the run's agent and the grants of its version,
+/// which decide the namespaces its `kv` and `lease` calls reach.
+pub struct Guest<'a> {
+    pub agent: &'a str,
+    pub granted: &'a [String],
 }
 
 /// What executing a call did.
@@ -246,10 +254,11 @@ impl Tools {
         effects: &mut Effects,
         call: &LedgerWrite,
         now: Millis,
+        guest: &Guest<'_>,
     ) -> Result<Result<String, ToolError>, StoreError> {
         match call.tool.as_str() {
-            "kv" => kv::call(store, effects, &call.args),
-            "lease" => lease::call(store, effects, &call.args, now),
+            "kv" => kv::call(store, effects, &call.args, guest),
+            "lease" => lease::call(store, effects, &call.args, now, &call.run_id, guest),
             name => Ok(match self.configured.get(name) {
                 Some(Configured::Static(result)) => Ok(result.clone()),
                 _ => Err(ToolError::Unknown(name.to_string())),

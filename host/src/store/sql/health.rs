@@ -168,8 +168,26 @@ pub(super) fn backup(conn: &super::db::Connection, to: &Path) -> Result<()> {
     let target = to
         .to_str()
         .ok_or_else(|| StoreError::Db(format!("{} is not a UTF-8 path", to.display())))?;
-    conn.execute("VACUUM INTO ?1", [target])
-        .ctx_with(|| format!("copying the store to {target}"))?;
+    // Made here, 0600 and empty (which `VACUUM INTO` writes into), so that
+    // the copy is never readable by others, whatever the umask.
+    match super::sqlite::create_private(to) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(StoreError::Db(format!(
+                "{target} exists; a backup never overwrites a file"
+            )));
+        }
+        Err(e) => {
+            return Err(StoreError::Db(format!(
+                "creating the backup file {target}: {e}"
+            )));
+        }
+    }
+    if let Err(e) = conn.execute("VACUUM INTO ?1", [target]) {
+        // The empty file made above is no backup.
+        let _ = std::fs::remove_file(to);
+        return Err(e).ctx_with(|| format!("copying the store to {target}"));
+    }
     let copy = Connection::open(to).ctx_with(|| format!("opening the copy {target}"))?;
     quick_check(&copy, to)
 }

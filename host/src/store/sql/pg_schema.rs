@@ -20,6 +20,7 @@ pub(super) const PG_MIGRATIONS: &[(i64, &str)] = &[
     (13, super::schema::SCHEMA_V13),
     (14, PG_SCHEMA_V14),
     (15, PG_SCHEMA_V15),
+    (16, super::schema::SCHEMA_V16),
 ];
 
 /// SQLite's, and the stored link tokens replaced by their SHA-256.

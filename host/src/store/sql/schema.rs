@@ -5,7 +5,7 @@
 /// Append only; never edit a migration that has shipped.
 pub(super) const MIGRATIONS: &[&str] = &[
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,
-    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13, SCHEMA_V14, SCHEMA_V15,
+    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11, SCHEMA_V12, SCHEMA_V13, SCHEMA_V14, SCHEMA_V15, SCHEMA_V16,
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -393,4 +393,48 @@ CREATE TABLE principal_sessions (
     generation INTEGER NOT NULL,
     secret     TEXT NOT NULL
 );
+"#;
+
+/// `kv` keys and leases move into namespaces (`tools/namespace.rs`): a
+/// guest's bare key `K` is now stored as `agent/<agent>/K`. Who wrote an
+/// existing key is not known (the ledger of pruned and archived runs is
+/// gone, and operators' writes have none), so each key is copied into the
+/// namespace of every agent that has a version granted `kv`: every such
+/// agent reads what it read before, and none gains access to anything, as
+/// every one of them could read every key. The key is also kept as
+/// `shared/legacy/K`, so that nothing is lost when no agent has `kv`; only
+/// a version granted `kv:shared/legacy` reaches it. A key already shaped like a
+/// shared address (`shared/<ns>/<name>`) keeps it: its guests' address
+/// means that namespace now, opened by `--grant kv:shared/<ns>`. Leases
+/// are copied likewise, with their holders: a lease taken before stays
+/// taken until it expires (its old holder string is no run's). The same
+/// text runs on both stores.
+pub(super) const SCHEMA_V16: &str = r#"
+CREATE TABLE kv_before_namespaces AS SELECT key, value, version FROM kv;
+DELETE FROM kv;
+INSERT INTO kv (key, value, version)
+SELECT key, value, version FROM kv_before_namespaces
+ WHERE substr(key, 1, 7) = 'shared/' AND key LIKE 'shared/_%/_%';
+INSERT INTO kv (key, value, version)
+SELECT 'agent/' || a.name || '/' || k.key, k.value, k.version
+  FROM kv_before_namespaces k,
+       (SELECT DISTINCT name FROM agents WHERE granted_tools LIKE '%"kv"%') a
+ WHERE NOT (substr(k.key, 1, 7) = 'shared/' AND k.key LIKE 'shared/_%/_%');
+INSERT INTO kv (key, value, version)
+SELECT 'shared/legacy/' || key, value, version FROM kv_before_namespaces
+ WHERE NOT (substr(key, 1, 7) = 'shared/' AND key LIKE 'shared/_%/_%')
+ON CONFLICT (key) DO NOTHING;
+DROP TABLE kv_before_namespaces;
+
+CREATE TABLE leases_before_namespaces AS SELECT resource, holder, expires_at FROM leases;
+DELETE FROM leases;
+INSERT INTO leases (resource, holder, expires_at)
+SELECT resource, holder, expires_at FROM leases_before_namespaces
+ WHERE substr(resource, 1, 7) = 'shared/' AND resource LIKE 'shared/_%/_%';
+INSERT INTO leases (resource, holder, expires_at)
+SELECT 'agent/' || a.name || '/' || l.resource, l.holder, l.expires_at
+  FROM leases_before_namespaces l,
+       (SELECT DISTINCT name FROM agents WHERE granted_tools LIKE '%"lease"%') a
+ WHERE NOT (substr(l.resource, 1, 7) = 'shared/' AND l.resource LIKE 'shared/_%/_%');
+DROP TABLE leases_before_namespaces;
 "#;

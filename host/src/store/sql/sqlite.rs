@@ -22,13 +22,14 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
     if let Some(parent) = path.parent()
         && !parent.as_os_str().is_empty()
     {
-        std::fs::create_dir_all(parent).map_err(|e| {
+        private_dir(parent).map_err(|e| {
             StoreError::Db(format!(
                 "creating the directory {} for {shown}: {e}",
                 parent.display()
             ))
         })?;
     }
+    create_private(path).map_err(|e| StoreError::Db(format!("creating {shown}: {e}")))?;
     // Before SQLite touches it: a damaged file is refused as it is.
     health::check_file_once(path)?;
     let layer = super::db::file_layer().map_err(StoreError::Db)?;
@@ -160,6 +161,42 @@ fn too_new(path: &str, found: i64) -> StoreError {
         path: path.to_string(),
         found,
         supported: SCHEMA_VERSION,
+    }
+}
+
+/// Creates the directories of `dir` that are missing, for this user only
+/// (0700, whatever the umask): the store, its WAL and the API token are in
+/// it.
+pub(super) fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Creates `path` empty and 0600 (whatever the umask) when it does not
+/// exist, before SQLite opens it: SQLite makes a new file 0644, and gives
+/// the WAL and shared-memory files the main file's mode. A file that
+/// exists is left as it is: false.
+pub(super) fn create_private(path: &Path) -> std::io::Result<bool> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(file) => {
+            // The mode given is filtered by the umask; 0600 is what it
+            // must be.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            }
+            file.sync_all().map(|()| true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e),
     }
 }
 

@@ -120,7 +120,8 @@ fn requests_stored_before_votes_and_used_calls_read_back_with_none() {
              ALTER TABLE approvals DROP COLUMN votes; \
              ALTER TABLE approvals DROP COLUMN used_calls; \
              ALTER TABLE approvals DROP COLUMN answered_said; \
-             ALTER TABLE agents DROP COLUMN deployed_by;",
+             ALTER TABLE agents DROP COLUMN deployed_by; \
+             DROP TABLE principal_sessions;",
         )
         .unwrap();
         conn.pragma_update(None, "user_version", 12).unwrap();
@@ -174,6 +175,7 @@ fn the_migration_hashes_stored_link_tokens_and_their_links_keep_working() {
          UPDATE callbacks SET token = 'plain-callback-token';
          ALTER TABLE approvals DROP COLUMN answered_said;
          ALTER TABLE agents DROP COLUMN deployed_by;
+         DROP TABLE principal_sessions;
          {set_version}"
     ));
     let mut store = db.open();
@@ -200,4 +202,68 @@ fn the_migration_hashes_stored_link_tokens_and_their_links_keep_working() {
         .use_callback("plain-callback-token", "{}", None, 30)
         .unwrap();
     assert!(used.is_ok(), "{used:?}");
+}
+
+/// A store of the build before namespaces (schema 15, on SQLite or
+/// PostgreSQL): its keys are bare. Opened by this build, every bare key is
+/// in the namespace of each agent granted `kv` (and no other) and kept in
+/// `shared/legacy`, a key shaped
+/// like a shared address stays there, and leases move likewise.
+#[test]
+fn keys_and_leases_of_a_store_before_namespaces_move_into_them() {
+    let db = TempDb::new("namespaces");
+    {
+        let mut store = db.open();
+        let mut lease = agent_version("incident", "1.0.0", "d-incident");
+        lease.granted_tools = vec!["kv".into(), "lease".into()];
+        store.put_agent(&lease, b"wasm").unwrap();
+        store
+            .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
+            .unwrap();
+        store
+            .put_agent(&agent_version("mail", "1.1.0", "d-mail-2"), b"wasm")
+            .unwrap();
+        let mut none = agent_version("quiet", "1.0.0", "d-quiet");
+        none.granted_tools = vec![];
+        store.put_agent(&none, b"wasm").unwrap();
+    }
+    // What the build before wrote: bare keys and resources, and schema 15.
+    let back = if db.is_postgres() {
+        "UPDATE wakeful_schema SET version = 15"
+    } else {
+        "PRAGMA user_version = 15"
+    };
+    db.execute_batch(&format!(
+        "INSERT INTO kv (key, value, version) VALUES ('service/api', '{{\"s\":1}}', 3), \
+         ('shared/services/api', '2', 1), ('shared/odd', '4', 1); \
+         INSERT INTO leases (resource, holder, expires_at) VALUES ('service/api', 'agent-1', 99); \
+         {back}"
+    ));
+    let store = db.open();
+    assert_eq!(stored_version(&db), SCHEMA_VERSION);
+    let page = store.kv_page("", None, 100).unwrap();
+    let keys: Vec<(&str, Option<&str>, u64)> = page
+        .items
+        .iter()
+        .map(|e| (e.key.as_str(), e.value.as_deref(), e.version))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("agent/incident/service/api", Some("{\"s\":1}"), 3),
+            ("agent/incident/shared/odd", Some("4"), 1),
+            ("agent/mail/service/api", Some("{\"s\":1}"), 3),
+            ("agent/mail/shared/odd", Some("4"), 1),
+            ("shared/legacy/service/api", Some("{\"s\":1}"), 3),
+            ("shared/legacy/shared/odd", Some("4"), 1),
+            ("shared/services/api", Some("2"), 1),
+        ]
+    );
+    let held = store.lease_peek("agent/incident/service/api").unwrap();
+    assert_eq!(
+        held.map(|h| (h.holder, h.expires_at)),
+        Some(("agent-1".into(), 99))
+    );
+    assert_eq!(store.lease_peek("agent/mail/service/api").unwrap(), None);
+    assert_eq!(store.lease_peek("service/api").unwrap(), None);
 }
