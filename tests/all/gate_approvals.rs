@@ -58,7 +58,7 @@ fn a_run_that_ignores_a_rejection_is_refused_and_audited() {
     let env = host("gate-ignore", "");
     env.start("gated", "r", json!({"mode": "ignore_rejection"}));
     env.work();
-    env.ok(&["approve", "r", "pay", "--reject", "--by", "bob"]);
+    env.approve("r", "pay", &["--reject", "--by", "bob"]);
     env.work();
     let show = env.show("r");
     assert!(needs_approval(&show["outcome"]), "{show}");
@@ -74,7 +74,7 @@ fn an_approved_call_runs_once_and_other_arguments_are_refused() {
     env.start("gated", "again", json!({"mode": "again"}));
     env.work();
     for run in ["twice", "other", "again"] {
-        env.ok(&["approve", run, "pay", "--by", "bob"]);
+        env.approve(run, "pay", &["--by", "bob"]);
     }
     env.work();
     let twice = env.show("twice")["outcome"].clone();
@@ -113,8 +113,8 @@ fn an_honest_run_is_let_through_and_a_built_in_tool_can_be_gated() {
         json!({"mode": "honest", "tool": "kv", "args": get}),
     );
     env.work();
-    env.ok(&["approve", "r", "pay", "--by", "bob"]);
-    env.ok(&["approve", "kv", "pay", "--by", "bob"]);
+    env.approve("r", "pay", &["--by", "bob"]);
+    env.approve("kv", "pay", &["--by", "bob"]);
     env.work();
     assert_eq!(env.show("r")["outcome"], r#"ok: {"refunded":true}"#);
     assert!(needs_approval(&env.show("kv-never")["outcome"]));
@@ -127,7 +127,7 @@ fn a_crash_before_the_commit_consumes_nothing() {
     let env = host("gate-crash", "");
     env.start("gated", "r", json!({"mode": "honest"}));
     env.work();
-    env.ok(&["approve", "r", "pay", "--by", "bob"]);
+    env.approve("r", "pay", &["--by", "bob"]);
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", "before-commit:r")
         .output(&["work", "--until-idle"]);
@@ -275,15 +275,16 @@ fn an_allowed_no_rejects_at_once_and_the_run_cannot_call() {
         &json!({"agent": "gated", "input": input, "id": "q"}),
     );
     assert_eq!(status, 201, "{body}");
-    server.wait_run("q", "the request", |r| {
+    let asking = server.wait_run("q", "the request", |r| {
         r["pending_approvals"]
             .as_array()
             .is_some_and(|p| !p.is_empty())
     });
-    let body = json!({"by": "x", "approved": true});
+    let digest = asking["pending_approvals"][0]["details_digest"].clone();
+    let body = json!({"by": "x", "approved": true, "digest": digest});
     let (status, _) = server.post_as("/v1/runs/q/approvals/pay", Some("alice-token-0001"), &body);
     assert_eq!(status, 200);
-    let body = json!({"by": "x", "approved": false});
+    let body = json!({"by": "x", "approved": false, "digest": digest});
     let (status, body) = server.post_as("/v1/runs/q/approvals/pay", Some("bob-token-00002"), &body);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["answer"]["approved"], false, "{body}");

@@ -313,7 +313,8 @@ fn a_steps_kv_writes_are_in_the_store_before_a_call_leaves_and_gone_with_a_faile
         let (slot, seen) = (slot.clone(), seen.clone());
         FakeServer::start(move |_| {
             let env = slot.get().expect("the host is set up before any call");
-            let rows = env.sql_query("SELECT value, version FROM kv WHERE key = 'plan'");
+            let rows =
+                env.sql_query("SELECT value, version FROM kv WHERE key = 'agent/caller/plan'");
             seen.lock().unwrap().push(rows);
             Reply::Json(200, json!({"paged": true}))
         })
@@ -351,7 +352,7 @@ fn a_steps_kv_writes_are_in_the_store_before_a_call_leaves_and_gone_with_a_faile
     let show = env.show("f");
     assert_eq!(show["status"], "parked", "{show}");
     assert!(
-        env.sql_query("SELECT version FROM kv WHERE key = 'doomed'")
+        env.sql_query("SELECT version FROM kv WHERE key = 'agent/caller/doomed'")
             .is_empty(),
         "a failed step's kv write was kept"
     );

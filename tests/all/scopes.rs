@@ -28,6 +28,8 @@ fn tokens() -> String {
         + &token_config("bot", BOT, &["operate"])
         + &approver("refunds", REFUNDS, "refund")
         + &approver("incidents", INCIDENTS, "incident")
+        // The admin token deploys the agent here and answers too.
+        + "[approvals]\ndeployer_may_answer = true\n"
 }
 
 #[test]

@@ -67,7 +67,7 @@ fn approving_on_the_page_resolves_the_incident() {
     let recorded = answers(&env, RUN);
     assert_eq!(recorded.len(), 1, "{recorded:?}");
     assert_eq!(recorded[0]["data"]["said"], "Ann On-Call", "{recorded:?}");
-    let (_, kv) = server.get("/v1/kv/service/payments-api");
+    let (_, kv) = server.get("/v1/kv/agent/incident/service/payments-api");
     assert_eq!(kv["value"]["actions_applied"], 1, "{kv}");
 }
 

@@ -53,7 +53,10 @@ fn the_console_signs_in_with_the_token_only_into_a_cookie_no_script_reads() {
         text.contains(RUN) && text.contains("approval:approve-scale_out"),
         "the runs list shows the run and what it waits for:\n{text}"
     );
-    assert!(text.contains("Signed in as api"), "{text}");
+    assert!(
+        text.contains(&format!("Signed in as {API_TOKEN_NAME}")),
+        "{text}"
+    );
     let cookies = browser.cookies();
     let session = cookies
         .iter()
