@@ -290,7 +290,7 @@ fn a_flood_of_slow_connections_from_one_address_leaves_answer_links_callbacks_an
             show["outcome"]
                 .as_str()
                 .unwrap()
-                .starts_with("approved=true by ann"),
+                .starts_with("approved=true by link:"),
             "{show}"
         );
         let show = server.wait_run(&format!("cb{i}"), "done", |r| r["status"] == "done");

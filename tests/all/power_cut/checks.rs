@@ -120,9 +120,12 @@ pub fn acknowledged_and_whole(db: &Path, acks: &Acks) -> Result<(), String> {
         }
     }
     for token in &acks.callbacks {
+        // The store keeps a link's token as its SHA-256 only.
+        use sha2::Digest;
+        let stored = hex::encode(sha2::Sha256::digest(token.as_bytes()));
         let sql =
             "SELECT EXISTS (SELECT 1 FROM callbacks WHERE token = ?1 AND used_at IS NOT NULL)";
-        if !one(sql, &[token])? {
+        if !one(sql, &[&stored])? {
             return Err(format!(
                 "a POST to callback link {token} was answered and is lost"
             ));

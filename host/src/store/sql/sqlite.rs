@@ -186,6 +186,13 @@ pub(super) fn create_private(path: &Path) -> std::io::Result<bool> {
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     match options.open(path) {
         Ok(file) => {
+            // Made here, not by SQLite's open: the power-cut log (when
+            // recording) learns of the new file as it would from SQLite.
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                crate::power_log::opened(path.as_os_str().as_bytes(), true, false);
+            }
             // The mode given is filtered by the umask; 0600 is what it
             // must be.
             #[cfg(unix)]
