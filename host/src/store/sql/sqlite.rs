@@ -188,7 +188,7 @@ pub(super) fn create_private(path: &Path) -> std::io::Result<bool> {
         Ok(file) => {
             // Made here, not by SQLite's open: the power-cut log (when
             // recording) learns of the new file as it would from SQLite.
-            #[cfg(unix)]
+            #[cfg(feature = "failpoints")]
             {
                 use std::os::unix::ffi::OsStrExt;
                 crate::power_log::opened(path.as_os_str().as_bytes(), true, false);
