@@ -32,7 +32,8 @@ say "every process has ended: the run is rows in $WAKEFUL_DATA/wakeful.db, waiti
 $wakeful show "$run"
 
 say "an on-call engineer approves what show printed (its digest), from another process"
-digest=$($wakeful show "$run" | awk '$1 == "digest" { print $2; exit }')
+# awk reads to the end, so `show` is never cut off by a closed pipe.
+digest=$($wakeful show "$run" | awk '$1 == "digest" && !d { d = $2 } END { print d }')
 $wakeful approve "$run" approve-scale_out --digest "$digest" --by "on-call engineer" --comment "go ahead"
 
 say "a new worker finishes the run"
