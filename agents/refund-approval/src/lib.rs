@@ -12,7 +12,7 @@
 //! retried step repeats nothing and gets the same link back.
 //!
 //! With `"human_approval": true` in the start input (for a host that
-//! configures `[approval.tools.refunds] requires_approval = true`), the
+//! configures `[approvals.tools.refunds] requires_approval = true`), the
 //! service's yes is not enough: the agent then asks the host's approvers to
 //! approve exactly this refund call (request `refund-<order>`, whose details
 //! name the call and its arguments' digest), and calls `refunds` only once

@@ -1,7 +1,7 @@
 """Calls of tools the host lets through only with an approval: ask a human
 to approve exactly these calls, then make them with the same arguments.
 
-A host configured with ``[approval.tools.<name>] requires_approval = true``
+A host configured with ``[approvals.tools.<name>] requires_approval = true``
 refuses every call of that tool (``denied: needs approval``) unless the run
 holds an approved request whose details name the call: its tool, its
 arguments and the SHA-256 of their exact text. Each named call may be made
