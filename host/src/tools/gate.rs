@@ -392,43 +392,10 @@ impl StepGate<'_> {
                 name.len()
             ))));
         }
-        // A recorded call keeps its args whole: a repeat is the same call
-        // when its tool and args are, which needs no digest of either.
-        if let Some((call, result)) = self.effects.recorded(key) {
-            if call.tool != name || call.args != args {
-                let tool = call.tool.clone();
-                return Ok(Err(self.refuse_reuse(key, name, &tool)));
-            }
-            let result = result.clone();
-            self.replayed += 1;
-            self.note = Some("replayed");
-            return Ok(self.bounded(result));
+        if let Some(replayed) = self.replay(name, args, key).map_err(fault)? {
+            return Ok(replayed);
         }
-        if let Some(entry) = self.store.ledger_get(self.run_id, key).map_err(fault)? {
-            if entry.tool != name || entry.args != args {
-                return Ok(Err(self.refuse_reuse(key, name, &entry.tool)));
-            }
-            self.replayed += 1;
-            self.note = Some("replayed");
-            return Ok(self.bounded(entry.result));
-        }
-        // A switch turned on while the step ran stops it here, before
-        // anything more happens: the step is retried once the switch lifts.
-        if let Some(switch) = self.switch_covering(name).map_err(fault)? {
-            self.note = Some("paused");
-            let why = format!(
-                "kill switch `{}` is on{}: the step is abandoned unchanged and retried when it \
-                 lifts",
-                switch.scope,
-                switch
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default()
-            );
-            self.held = Some(switch);
-            return Err(HostFault(why));
-        }
+        self.stop_if_switched(name)?;
         let external = self.tools.is_external(name);
         // An intent keeps only the digest of the call's tool and args.
         let digest = external.then(|| call_digest(name, args));
@@ -473,24 +440,7 @@ impl StepGate<'_> {
             args: args.to_string(),
         };
         if self.tools.is_held(name) {
-            let guest = crate::tools::Guest {
-                agent: self.agent,
-                granted: self.granted,
-            };
-            let result = self
-                .tools
-                .hold(&*self.store, &mut self.effects, &call, self.now, &guest)
-                .map_err(fault)?;
-            let result = self.bounded(result);
-            self.effects.record(call, result.clone());
-            if self.effects.bytes() > MAX_HELD_BYTES {
-                self.before_write()?;
-                self.write_effects().map_err(fault)?;
-            }
-            self.note = Some(RECORDED);
-            self.executed += 1;
-            failpoint::hit("after-call", key);
-            return Ok(result);
+            return self.hold(call);
         }
         // What the step's held calls did is written before anything that
         // another system (or a callback's caller) may act on.
@@ -523,6 +473,100 @@ impl StepGate<'_> {
         if let Some(spent) = executed.charge.filter(|_| executed.usage.is_none()) {
             self.charge_unrecorded(key, &spent).map_err(fault)?;
         }
+        self.settle(&call, executed, external)
+    }
+}
+
+impl StepGate<'_> {
+    /// The recorded result of a call made before under `key` (in this
+    /// step, or in the ledger); a key reused for another call is refused.
+    /// A recorded call keeps its args whole: a repeat is the same call
+    /// when its tool and args are, which needs no digest of either.
+    fn replay(
+        &mut self,
+        name: &str,
+        args: &str,
+        key: &str,
+    ) -> Result<Option<Result<String, ToolError>>, StoreError> {
+        if let Some((call, result)) = self.effects.recorded(key) {
+            if call.tool != name || call.args != args {
+                let tool = call.tool.clone();
+                return Ok(Some(Err(self.refuse_reuse(key, name, &tool))));
+            }
+            let result = result.clone();
+            self.replayed += 1;
+            self.note = Some("replayed");
+            return Ok(Some(self.bounded(result)));
+        }
+        if let Some(entry) = self.store.ledger_get(self.run_id, key)? {
+            if entry.tool != name || entry.args != args {
+                return Ok(Some(Err(self.refuse_reuse(key, name, &entry.tool))));
+            }
+            self.replayed += 1;
+            self.note = Some("replayed");
+            return Ok(Some(self.bounded(entry.result)));
+        }
+        Ok(None)
+    }
+
+    /// A switch turned on while the step ran stops it here, before
+    /// anything more happens: the step is retried once the switch lifts.
+    fn stop_if_switched(&mut self, name: &str) -> Result<(), HostFault> {
+        let switch = self
+            .switch_covering(name)
+            .map_err(|e| HostFault(e.to_string()))?;
+        let Some(switch) = switch else {
+            return Ok(());
+        };
+        self.note = Some("paused");
+        let why = format!(
+            "kill switch `{}` is on{}: the step is abandoned unchanged and retried when it \
+             lifts",
+            switch.scope,
+            switch
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        );
+        self.held = Some(switch);
+        Err(HostFault(why))
+    }
+
+    /// A call answered in the step (`kv`, `lease`, `static`): recorded
+    /// with the step's effects, written early only past `MAX_HELD_BYTES`.
+    fn hold(&mut self, call: LedgerWrite) -> Result<Result<String, ToolError>, HostFault> {
+        let fault = |e: StoreError| HostFault(e.to_string());
+        let guest = crate::tools::Guest {
+            agent: self.agent,
+            granted: self.granted,
+        };
+        let result = self
+            .tools
+            .hold(&*self.store, &mut self.effects, &call, self.now, &guest)
+            .map_err(fault)?;
+        let result = self.bounded(result);
+        let key = call.key.clone();
+        self.effects.record(call, result.clone());
+        if self.effects.bytes() > MAX_HELD_BYTES {
+            self.before_write()?;
+            self.write_effects().map_err(fault)?;
+        }
+        self.note = Some(RECORDED);
+        self.executed += 1;
+        failpoint::hit("after-call", &key);
+        Ok(result)
+    }
+
+    /// Records what an executed call came back with, or parks the run
+    /// when it was sent and its outcome is unknown.
+    fn settle(
+        &mut self,
+        call: &LedgerWrite,
+        executed: crate::tools::Executed,
+        external: bool,
+    ) -> Result<Result<String, ToolError>, HostFault> {
+        let fault = |e: StoreError| HostFault(e.to_string());
         let result = self.bounded(executed.result);
         match (&executed.usage, executed.recorded) {
             // Recorded calls have their audit row from the ledger write.
@@ -532,23 +576,23 @@ impl StepGate<'_> {
                 // retried step sends it again.
                 self.note = Some("not sent");
                 self.store
-                    .forget_intent(self.run_id, key, self.epoch)
+                    .forget_intent(self.run_id, &call.key, self.epoch)
                     .map_err(fault)?;
             }
             (None, false) if executed.transient => {
                 // Sent, but what became of it is not known.
-                if external && !self.tools.is_idempotent(name) {
+                if external && !self.tools.is_idempotent(&call.tool) {
                     let why = match &result {
                         Err(e) => e.to_string(),
                         Ok(out) => out[..out.floor_char_boundary(200)].to_string(),
                     };
                     self.note = Some(audit_row::outcome_of(&result));
-                    return Err(self.unknown_outcome(name, key, &why));
+                    return Err(self.unknown_outcome(&call.tool, &call.key, &why));
                 }
             }
             (Some(usage), false) => {
                 self.store
-                    .ledger_put_metered(&call, &result, usage, self.now)
+                    .ledger_put_metered(call, &result, usage, self.now)
                     .map_err(fault)?;
                 self.note = Some(RECORDED);
                 self.spend.tokens_used = self.spend.tokens_used.saturating_add(usage.tokens);
@@ -556,13 +600,13 @@ impl StepGate<'_> {
             }
             (None, false) => {
                 self.store
-                    .ledger_put(&call, &result, self.now)
+                    .ledger_put(call, &result, self.now)
                     .map_err(fault)?;
                 self.note = Some(RECORDED);
             }
         }
         self.executed += 1;
-        failpoint::hit("after-call", key);
+        failpoint::hit("after-call", &call.key);
         Ok(result)
     }
 }
