@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The crash soak at size: workers SIGKILLed at random moments while many
-# multi-step runs call a loopback sink; prints the figures the README quotes.
+# multi-step runs call a loopback sink; prints the figures docs/src/guarantees.md quotes.
 # Usage: scripts/soak.sh [RUNS] [KILLS]   (default 1000 runs, 300 kills)
 set -euo pipefail
 cd "$(dirname "$0")/.."

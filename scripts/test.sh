@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: installs what is missing (the
-# wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, Chromium and
+# wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, mdBook, Chromium and
 # chromedriver for the browser tests, PostgreSQL, componentize-py from
 # PyPI by hash, the TypeScript toolchain from npm by lock file), checks formatting and
-# lints, builds the agents from source, runs the whole test suite, runs the
+# lints, builds the agents from source, builds the book, runs the whole test
+# suite (with the book's checks against the code and its links), runs the
 # end-to-end suite again on PostgreSQL, then each fuzz target for a few
 # seconds.
 set -euo pipefail
@@ -12,6 +13,11 @@ cd "$(dirname "$0")/.."
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+# The book (docs/): the version is pinned, and only the HTML renderer with
+# search is built (no `serve`/`watch`, which pull in a web server).
+if [[ "$(mdbook --version 2>/dev/null)" != "mdbook v0.5.4" ]]; then
+    cargo install mdbook --version 0.5.4 --locked --no-default-features --features search
+fi
 scripts/system-deps.sh
 # A PostgreSQL server for the tests (WAKEFUL_TEST_POSTGRES, the one on
 # 127.0.0.1:5432, or a throwaway cluster; see the script). The store's
@@ -33,6 +39,14 @@ cargo fmt --manifest-path fuzz/Cargo.toml --all --check
 echo "== agents (wasm32-wasip2, from source)"
 scripts/build-agents.sh
 cargo clippy --manifest-path agents/Cargo.toml --target wasm32-wasip2 --all-targets -- -D warnings
+
+echo "== the book (docs/ into target/book; its links and its pages against the code: e2e docs::)"
+# mdBook only warns about a missing {{#include}} file: a warning fails here.
+book_log=$(mdbook build docs 2>&1) || { echo "$book_log"; exit 1; }
+if grep -E '(WARN|ERROR)' <<<"$book_log"; then
+    echo "mdbook build docs: fix the warnings above" >&2
+    exit 1
+fi
 
 echo "== host lints"
 cargo clippy --workspace --all-targets --features wakeful/failpoints -- -D warnings

@@ -24,6 +24,7 @@ mod compiler;
 mod console;
 mod crash;
 mod data_file;
+mod docs;
 mod fake_servers;
 mod fsyncs;
 mod gate_approvals;

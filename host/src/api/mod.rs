@@ -149,7 +149,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .merge(operator)
         .fallback(|request: Request| async move {
             ApiError::NotFound(format!(
-                "no route {} {}; the API lives under /v1 (see the README)",
+                "no route {} {}; the API lives under /v1 (see docs/src/reference/http-api.md)",
                 request.method(),
                 request.uri().path()
             ))
@@ -158,7 +158,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
             ApiError::Rejected(
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!(
-                    "{} is not allowed on {} (see the README for its methods)",
+                    "{} is not allowed on {} (see docs/src/reference/http-api.md for its methods)",
                     request.method(),
                     request.uri().path()
                 ),
