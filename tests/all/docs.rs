@@ -98,7 +98,10 @@ fn sections(page: &str) -> Vec<(String, String)> {
             fenced = !fenced;
         }
         if !fenced && line.starts_with('#') {
-            out.push((line.trim_start_matches('#').trim().to_string(), String::new()));
+            out.push((
+                line.trim_start_matches('#').trim().to_string(),
+                String::new(),
+            ));
         } else {
             let body = &mut out.last_mut().unwrap().1;
             body.push_str(line);
@@ -137,10 +140,14 @@ fn the_cli_page_names_every_command_and_option_and_no_other() {
     for (heading, body) in sections(&page) {
         if heading == "Global options" {
             for flag in global.difference(&flags_in(&body)) {
-                problems.push(format!("the global option {flag} is not under \"Global options\""));
+                problems.push(format!(
+                    "the global option {flag} is not under \"Global options\""
+                ));
             }
             for flag in flags_in(&body).difference(&global) {
-                problems.push(format!("\"Global options\" names {flag}, which is not global"));
+                problems.push(format!(
+                    "\"Global options\" names {flag}, which is not global"
+                ));
             }
         }
         if let Some(rest) = heading.strip_prefix("wakeful ") {
@@ -151,25 +158,38 @@ fn the_cli_page_names_every_command_and_option_and_no_other() {
     for (path, own) in &commands {
         let name = path.join(" ");
         let Some(body) = documented.get(path) else {
-            problems.push(format!("`wakeful {name}` has no section (`### wakeful {name}`)"));
+            problems.push(format!(
+                "`wakeful {name}` has no section (`### wakeful {name}`)"
+            ));
             continue;
         };
         let named = flags_in(body);
         for flag in own.difference(&named) {
-            problems.push(format!("`wakeful {name}` has {flag}, which its section does not name"));
+            problems.push(format!(
+                "`wakeful {name}` has {flag}, which its section does not name"
+            ));
         }
         for flag in named.difference(own) {
             if !global.contains(flag) {
-                problems.push(format!("the section of `wakeful {name}` names {flag}, which it does not have"));
+                problems.push(format!(
+                    "the section of `wakeful {name}` names {flag}, which it does not have"
+                ));
             }
         }
     }
     for path in documented.keys() {
         if !commands.contains_key(path) {
-            problems.push(format!("the page documents `wakeful {}`, which does not exist", path.join(" ")));
+            problems.push(format!(
+                "the page documents `wakeful {}`, which does not exist",
+                path.join(" ")
+            ));
         }
     }
-    assert!(problems.is_empty(), "docs/src/reference/cli.md:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "docs/src/reference/cli.md:\n{}",
+        problems.join("\n")
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -186,7 +206,10 @@ fn annotated_config_env(name: &str, extra: &str) -> Env {
     std::fs::write(&secret, "erp-secret-value\n").unwrap();
     std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
     for path in ["/etc/wakeful/internal-ca.pem", "/run/secrets/erp"] {
-        assert!(text.contains(path), "the example no longer names {path}: update this test");
+        assert!(
+            text.contains(path),
+            "the example no longer names {path}: update this test"
+        );
     }
     let text = text
         .replace("/etc/wakeful/internal-ca.pem", ca.to_str().unwrap())
@@ -216,7 +239,10 @@ fn the_annotated_config_is_accepted_by_the_host() {
     // The check is real: a key the host does not know fails it.
     let env = annotated_config_env("docs-config-unknown", "\n[cache.extra]\nno_such_key = 1\n");
     let err = env.fails(&["wit"]);
-    assert!(err.contains("unknown field") || err.contains("no_such_key") || err.contains("extra"), "{err}");
+    assert!(
+        err.contains("unknown field") || err.contains("no_such_key") || err.contains("extra"),
+        "{err}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -243,7 +269,9 @@ fn cited_tests(text: &str) -> BTreeSet<String> {
             t.contains("::")
                 && t.split("::").all(|seg| {
                     !seg.is_empty()
-                        && seg.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '*')
+                        && seg.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '*'
+                        })
                 })
         })
         .map(String::from)
@@ -275,7 +303,11 @@ fn every_test_the_guarantees_page_cites_exists() {
         }
     }
     let cited = cited_tests(&page);
-    assert!(cited.len() > 100, "only {} tests found on the page: {cited:?}", cited.len());
+    assert!(
+        cited.len() > 100,
+        "only {} tests found on the page: {cited:?}",
+        cited.len()
+    );
     let mut missing = Vec::new();
     for name in &cited {
         let segments: Vec<&str> = name.split("::").collect();
@@ -303,7 +335,10 @@ fn every_test_the_guarantees_page_cites_exists() {
 fn the_readme_is_a_front_door_and_its_agent_is_the_real_one() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let lines = readme.lines().count();
-    assert!(lines <= 250, "README.md has {lines} lines: the manual belongs in docs/");
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines: the manual belongs in docs/"
+    );
     let agent = std::fs::read_to_string(repo().join("agents/invoice-mail/src/lib.rs")).unwrap();
     let block = readme
         .split("```rust\n")
@@ -373,7 +408,11 @@ fn anchors(page: &str) -> BTreeSet<String> {
         let text = line.trim_start_matches('#').replace('`', "");
         let base = slug(&text);
         let n = seen.entry(base.clone()).or_insert(0);
-        out.insert(if *n == 0 { base.clone() } else { format!("{base}-{n}") });
+        out.insert(if *n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        });
         *n += 1;
     }
     out
@@ -406,9 +445,17 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
             Some((file, anchor)) => (file, Some(anchor)),
             None => (target.as_str(), None),
         };
-        let resolved = if file.is_empty() { path.to_path_buf() } else { dir.join(file) };
+        let resolved = if file.is_empty() {
+            path.to_path_buf()
+        } else {
+            dir.join(file)
+        };
         if !resolved.exists() {
-            problems.push(format!("{}: ({target}): no file {}", path.display(), resolved.display()));
+            problems.push(format!(
+                "{}: ({target}): no file {}",
+                path.display(),
+                resolved.display()
+            ));
             continue;
         }
         if let Some(anchor) = anchor
@@ -416,15 +463,28 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
         {
             let linked = std::fs::read_to_string(&resolved).unwrap();
             if !anchors(&linked).contains(anchor) {
-                problems.push(format!("{}: ({target}): no heading #{anchor}", path.display()));
+                problems.push(format!(
+                    "{}: ({target}): no heading #{anchor}",
+                    path.display()
+                ));
             }
         }
     }
     for (i, _) in page.match_indices("{{#include ") {
         let rest = &page[i + "{{#include ".len()..];
-        let file = rest.split("}}").next().unwrap_or("").split(':').next().unwrap_or("").trim();
+        let file = rest
+            .split("}}")
+            .next()
+            .unwrap_or("")
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .trim();
         if !dir.join(file).exists() {
-            problems.push(format!("{}: {{{{#include {file}}}}}: no such file", path.display()));
+            problems.push(format!(
+                "{}: {{{{#include {file}}}}}: no such file",
+                path.display()
+            ));
         }
     }
     problems
@@ -456,20 +516,35 @@ fn every_link_in_the_book_and_the_readme_resolves() {
         let page = std::fs::read_to_string(path).unwrap();
         problems.extend(broken_links(path, &page));
     }
-    assert!(problems.is_empty(), "broken links:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "broken links:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn the_link_check_finds_a_missing_page_a_missing_anchor_and_a_missing_include() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("docs-links-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("docs-links-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("other.md"), "# Other\n\n## A run's life\n\n## A run's life\n").unwrap();
+    std::fs::write(
+        dir.join("other.md"),
+        "# Other\n\n## A run's life\n\n## A run's life\n",
+    )
+    .unwrap();
     let page = dir.join("page.md");
     let text = "# Page\n\n[ok](other.md#a-runs-life), [ok](other.md#a-runs-life-1), [ok](#page)\n\
                 [gone](gone.md), [no anchor](other.md#nowhere), ![img](missing.png)\n\
                 `[in code](nowhere.md)`\n\n```\n[in a block](nowhere.md)\n```\n\n{{#include missing.rs}}\n";
     let problems = broken_links(&page, text);
     assert_eq!(problems.len(), 4, "{problems:#?}");
-    assert!(problems[0].contains("gone.md") && problems[1].contains("#nowhere"), "{problems:#?}");
-    assert!(problems[2].contains("missing.png") && problems[3].contains("missing.rs"), "{problems:#?}");
+    assert!(
+        problems[0].contains("gone.md") && problems[1].contains("#nowhere"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[2].contains("missing.png") && problems[3].contains("missing.rs"),
+        "{problems:#?}"
+    );
 }
