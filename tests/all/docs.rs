@@ -445,29 +445,31 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
             Some((file, anchor)) => (file, Some(anchor)),
             None => (target.as_str(), None),
         };
-        let resolved = if file.is_empty() {
-            path.to_path_buf()
+        // A link to a heading of the same page reads the page itself.
+        let linked = if file.is_empty() {
+            page.to_string()
         } else {
-            dir.join(file)
-        };
-        if !resolved.exists() {
-            problems.push(format!(
-                "{}: ({target}): no file {}",
-                path.display(),
-                resolved.display()
-            ));
-            continue;
-        }
-        if let Some(anchor) = anchor
-            && resolved.extension().is_some_and(|e| e == "md")
-        {
-            let linked = std::fs::read_to_string(&resolved).unwrap();
-            if !anchors(&linked).contains(anchor) {
+            let resolved = dir.join(file);
+            if !resolved.exists() {
                 problems.push(format!(
-                    "{}: ({target}): no heading #{anchor}",
-                    path.display()
+                    "{}: ({target}): no file {}",
+                    path.display(),
+                    resolved.display()
                 ));
+                continue;
             }
+            if resolved.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            std::fs::read_to_string(&resolved).unwrap_or_default()
+        };
+        if let Some(anchor) = anchor
+            && !anchors(&linked).contains(anchor)
+        {
+            problems.push(format!(
+                "{}: ({target}): no heading #{anchor}",
+                path.display()
+            ));
         }
     }
     for (i, _) in page.match_indices("{{#include ") {
