@@ -1,8 +1,9 @@
 //! The book (`docs/`) and the README against the code: the command-line
 //! page names every command and option the binary has and no other, the
 //! annotated `wakeful.toml` is accepted by the host, every test the
-//! guarantees cite exists, the README's agent is the real one, and every
-//! relative link and anchor resolves.
+//! guarantees cite exists, the README's agent is the real one, every
+//! repository path the pages name exists, and every relative link and
+//! anchor resolves.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::PermissionsExt;
@@ -548,5 +549,53 @@ fn the_link_check_finds_a_missing_page_a_missing_anchor_and_a_missing_include() 
     assert!(
         problems[2].contains("missing.png") && problems[3].contains("missing.rs"),
         "{problems:#?}"
+    );
+}
+
+/// Where the repository's files live: a backticked path under one of these
+/// names a file or directory of the repository.
+const REPO_ROOTS: &[&str] = &[
+    "host/",
+    "tests/",
+    "agents/",
+    "guest-sdk/",
+    "scripts/",
+    "wit/",
+    "bench/",
+    "fuzz/",
+    "templates/",
+    "vendor/",
+    "docs/",
+];
+
+#[test]
+fn every_repository_path_the_book_and_the_readme_name_exists() {
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    // The performance log is history: it names files as they were.
+    for page in pages()
+        .into_iter()
+        .filter(|p| !p.ends_with("performance-log.md"))
+    {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for token in text.split('`').skip(1).step_by(2) {
+            let is_path = REPO_ROOTS.iter().any(|root| token.starts_with(root))
+                && !token.contains("/target/")
+                && !token.contains(|c: char| " *<>{}$?=,".contains(c));
+            if !is_path {
+                continue;
+            }
+            checked += 1;
+            let path = token.trim_end_matches(['/', ':', '.']);
+            if !repo().join(path).exists() {
+                missing.push(format!("{}: `{token}`", page.display()));
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} paths found");
+    assert!(
+        missing.is_empty(),
+        "paths named in the book or the README that do not exist (moved? update the page):\n{}",
+        missing.join("\n")
     );
 }
