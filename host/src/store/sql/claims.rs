@@ -17,11 +17,66 @@ use std::sync::LazyLock;
 
 use super::db::{Connection, OptionalExtension, params};
 
+use super::SqlStore;
 use super::db::{Dialect, Isolation, write_deferred};
 use super::runs::{self, event_from_row};
 use super::{Context, clamp_time};
 use crate::model::{ApprovalAnswer, Millis, Wake};
 use crate::store::{Claim, ClaimedRun, Result, StoreError};
+
+/// Claiming runs with a wake to deliver, and what is due.
+impl SqlStore {
+    /// Leases the next run that has a wake to deliver now and returns it with
+    /// that wake. A run is skipped when a kill switch covers it (`all`,
+    /// `agent:<name>`, `run:<id>`), when it is done or parked, when another
+    /// claim's lease is unexpired, or when its retry time is ahead. Wakes are
+    /// chosen in this order: the start input or a pending resume/continue; an
+    /// answered approval it waits for; the oldest unconsumed inbox event on a
+    /// topic it waits for; an approval it waits for that expired unanswered
+    /// (`Expired`); an `until`/`cron` wait that is due (`Timer`).
+    pub fn claim(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<(Claim, Wake)>> {
+        claim(&mut self.conn, now, owner, lease_ms)
+    }
+
+    /// Claims up to `max` runs with a wake, as [`claim`](SqlStore::claim)
+    /// would one after another, in one transaction. A claim first looks
+    /// for due runs without the write lock, so that idle pollers never hold
+    /// it; `busy` (the caller's last claim found work) skips that look.
+    pub fn claim_many(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+        max: usize,
+        busy: bool,
+    ) -> Result<Vec<(Claim, Wake)>> {
+        claim_many(&mut self.conn, now, owner, lease_ms, max, busy)
+    }
+
+    /// How many runs have a wake to deliver now but are leased by a live
+    /// claim (another worker is stepping them, or a dead one's lease has not
+    /// expired yet).
+    pub fn due_but_claimed(&self, now: Millis) -> Result<u64> {
+        due_but_claimed(&self.conn, now)
+    }
+
+    /// The earliest time after `now` at which a wait comes due (an `until`
+    /// or cron time, an approval's expiry), so that an idle worker can
+    /// sleep until then rather than look again on an interval.
+    pub fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>> {
+        next_due_wait(&self.conn, now)
+    }
+
+    /// Of the due runs under a live claim, the one whose claim ends first.
+    pub fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
+        first_claimed_due(&self.conn, now)
+    }
+}
 
 /// The conditions every due run meets besides having a wake (alias `r`):
 /// live, past its retry time, not paused by a kill switch. One lookup per

@@ -6,12 +6,91 @@
 use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::claim_holds;
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
 use crate::model::{ApprovalAnswer, Next, WaitFor, Wake, approval_digest};
 use crate::store::links::{LinkKey, token_hash};
+use crate::store::{ClaimedGroup, NextClaim};
 use crate::store::{Result, StepCommit, StoreError};
+
+/// Committing steps: a claim's checkpoint, waits, approvals and effects.
+impl SqlStore {
+    /// Writes the checkpoint, the run's new status and waits, consumes the
+    /// delivered wake, records new approval requests (keeping the expiry of
+    /// ones that already exist), appends the audit rows and releases the
+    /// claim — all in one transaction.
+    pub fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
+        commit_step(&mut self.conn, commit, self.links.as_ref())?;
+        self.checkpoint_when_due();
+        if commit.ends_run() {
+            self.pack_after_commit(&[commit.run_id.as_str()]);
+        }
+        Ok(())
+    }
+
+    /// Commits several steps in one transaction, with one flush to disk:
+    /// each as [`commit_step`](SqlStore::commit_step) would, and each refused
+    /// on its own (a lost claim, a cancelled run) without keeping the
+    /// others from committing; the outer error is the database's, and then
+    /// none committed.
+    pub fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
+        let prepared = prepare_steps(commits, self.links.as_ref())?;
+        self.write_steps(commits, &prepared)
+    }
+
+    /// [`commit_steps`](SqlStore::commit_steps), then, while no other writer
+    /// of the process can come between, [`claim_many`](SqlStore::claim_many)
+    /// for the caller's next group (`busy`). The commit's outcome stands
+    /// whatever the claim's: a claim that fails takes nothing.
+    pub fn commit_steps_then_claim(
+        &mut self,
+        commits: &[StepCommit],
+        next: NextClaim<'_>,
+    ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
+        // Encoded before the turn: the other workers wait for all that is
+        // done under it.
+        let prepared = prepare_steps(commits, self.links.as_ref())?;
+        // Held across both: otherwise the other workers' commits, queued
+        // for the turn meanwhile, all come before this worker's claim.
+        let turn = self.conn.hold_writer_turn();
+        let outcomes = self.write_steps(commits, &prepared)?;
+        let claims = super::claims::claim_many(
+            &mut self.conn,
+            next.now,
+            next.owner,
+            next.lease_ms,
+            next.max,
+            true,
+        )
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "claiming the next group after a commit failed");
+            Vec::new()
+        });
+        drop(turn);
+        Ok((outcomes, claims))
+    }
+
+    /// Commits steps prepared by [`prepare_steps`], then hands
+    /// on the runs they ended and the WAL's growth.
+    fn write_steps(
+        &mut self,
+        commits: &[StepCommit],
+        prepared: &[Prepared<'_>],
+    ) -> Result<Vec<Result<()>>> {
+        let outcomes = write_steps(&mut self.conn, commits, prepared)?;
+        self.checkpoint_when_due();
+        let ended: Vec<&str> = commits
+            .iter()
+            .zip(&outcomes)
+            .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
+            .map(|(c, _)| c.run_id.as_str())
+            .collect();
+        self.pack_after_commit(&ended);
+        Ok(outcomes)
+    }
+}
 
 /// How a wait is indexed: its kind and the key that triggers match on.
 fn wait_key(wait: &WaitFor) -> (&'static str, String) {

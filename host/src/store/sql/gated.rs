@@ -3,12 +3,32 @@
 
 use serde_json::json;
 
+use super::SqlStore;
 use super::db::{Connection, params};
 use super::runs::{self, run_exists};
 use super::triggers::rfc3339;
 use super::{Context, audit, to_json, write};
 use crate::model::ApprovalAnswer;
 use crate::store::{AnswerRefused, Approval, ApprovalUse, Result, StoreError, Vote};
+
+/// Answers counted towards a quorum.
+impl SqlStore {
+    /// Records one principal's answer to a request that needs a quorum
+    /// (replacing an earlier answer of theirs), refused as
+    /// [`SqlStore::answer_approval`] refuses one; `decide` reads the request
+    /// and its votes, and when it says they settle it, the request is
+    /// answered (and its run woken). Appends an `approval vote` audit row,
+    /// and an `approval` row when settled.
+    pub fn vote_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+        decide: &dyn Fn(&Approval, &[Vote]) -> Option<bool>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        super::gated::vote(&mut self.conn, run_id, answer, details_digest, decide)
+    }
+}
 
 /// Decides a request from its votes: `Some(approved)` once settled.
 pub type Decide<'a> = &'a dyn Fn(&Approval, &[Vote]) -> Option<bool>;

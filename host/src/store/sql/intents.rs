@@ -10,10 +10,66 @@
 use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{Millis, ToolError};
 use crate::store::{Intent, Resolution, ResolveRefused, Result};
+
+/// Calls that leave the host, and settling those of unknown outcome.
+impl SqlStore {
+    /// Checks that the claim is still the run's current one (not taken over,
+    /// the run not cancelled) and extends its lease to `now + lease_ms`.
+    pub fn extend_claim(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        now: Millis,
+        lease_ms: u64,
+    ) -> Result<()> {
+        extend_claim(&mut self.conn, run_id, epoch, now, lease_ms)
+    }
+
+    /// Fences a call about to leave the host: checks and extends the claim
+    /// (`intent.epoch`) as `extend_claim` does, and records the intent
+    /// durably, in one transaction. Recording the call's result (any
+    /// `ledger_put`) deletes the intent.
+    pub fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
+        begin_external(&mut self.conn, intent, now, lease_ms)
+    }
+
+    /// Deletes the intent of a call whose request never left the host (no
+    /// connection, an untrusted server), under the claim's epoch.
+    pub fn forget_intent(&mut self, run_id: &str, key: &str, epoch: u64) -> Result<()> {
+        forget(&mut self.conn, run_id, key, epoch)
+    }
+
+    /// The intent of a call whose result was never recorded, if any.
+    pub fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
+        intent(&self.conn, run_id, key)
+    }
+
+    /// The run's calls of unknown outcome, oldest first.
+    pub fn intents(&self, run_id: &str) -> Result<Vec<Intent>> {
+        intents(&self.conn, run_id)
+    }
+
+    /// An operator settles a parked run's call of unknown outcome: records
+    /// the given result or failure in the ledger (or, for a retry, nothing),
+    /// clears the intent, puts the run back to retry its step, and appends a
+    /// `resolved` audit row — in one transaction.
+    pub fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        said: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>> {
+        resolve(&mut self.conn, run_id, key, resolution, by, said, at)
+    }
+}
 
 fn intent_from_row(row: &Row<'_>) -> super::db::Result<Intent> {
     Ok(Intent {

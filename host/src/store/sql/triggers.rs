@@ -6,10 +6,83 @@ use super::db::{Connection, OptionalExtension, params};
 use chrono::{DateTime, SecondsFormat};
 use serde_json::json;
 
+use super::SqlStore;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{AnswerRefused, Approval, AuditEntry, Budgets, Delivery, Result, StoreError};
+
+/// What the outside world does to runs: events, approval answers, resuming parked runs.
+impl SqlStore {
+    /// Puts an event in one run's inbox. Stored even if the run does not wait
+    /// on that topic yet: it is delivered when the run does.
+    pub fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
+        deliver_event(&mut self.conn, run_id, event, None)
+    }
+
+    /// Delivers as `deliver_event`, appending `audit` (who sent it) in the
+    /// same transaction when the event is accepted.
+    pub fn deliver_event_audited(
+        &mut self,
+        run_id: &str,
+        event: &Event,
+        audit: &AuditEntry,
+    ) -> Result<Delivery> {
+        deliver_event(&mut self.conn, run_id, event, Some(audit))
+    }
+
+    /// Puts an event in the inbox of every live run that waits on its topic,
+    /// and keeps it until `keep_until` for the runs that were live when it
+    /// was sent: a commit that makes such a run wait on the topic puts the
+    /// event in its inbox (once per run, however often it waits again).
+    /// Costs one row plus the runs waiting now, whatever the number of
+    /// live runs. Appends, in the same transaction, one copy of `audit`
+    /// (who sent it) for each run that accepted the event, with that run's
+    /// id: one commit however many runs took it, and no delivery without
+    /// its row.
+    pub fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+        audit: &AuditEntry,
+    ) -> Result<Vec<(String, Delivery)>> {
+        broadcast_event(&mut self.conn, event, keep_until, audit)
+    }
+
+    /// Records a human's answer, stamped `answer.at` by the host. Refused
+    /// (and nothing changes) when the request is unknown, already answered,
+    /// no longer waited on, expired at `answer.at`, or when
+    /// `details_digest` is given and differs from the request's. Appends an
+    /// `approval` audit row; a refusal for expiry appends an `approval
+    /// refused` row and changes nothing else.
+    pub fn answer_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        let answered = answer_approval(&mut self.conn, run_id, answer, details_digest)?;
+        Ok(answered.map(|mut a| {
+            self.reveal_link(&mut a);
+            a
+        }))
+    }
+
+    /// An operator resumes a parked run: the wake it was parked on is
+    /// delivered again (nothing was consumed), its failed attempts are
+    /// forgotten and its budgets (steps, fuel, tokens, money) are set to the
+    /// ones given. Appends a
+    /// `resume` audit row. Returns false when it was not parked.
+    pub fn resume_parked(
+        &mut self,
+        run_id: &str,
+        budgets: &Budgets,
+        by: &str,
+        at: Millis,
+    ) -> Result<bool> {
+        resume_parked(&mut self.conn, run_id, budgets, by, at)
+    }
+}
 
 /// Offers `event` to one run inside the caller's transaction.
 pub(super) fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {

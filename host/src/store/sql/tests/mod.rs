@@ -13,7 +13,7 @@ use crate::model::{
 use crate::store::{
     AgentVersion, AnswerRefused, AuditEntry, Claim, Delivery, Effects, Held, KvEffect, KvEntry,
     KvOp, KvOutcome, KvWrite, LeaseEffect, LeaseOp, LeaseOutcome, LedgerWrite, NewRun, PutAgent,
-    RunStatus, StepCommit, StepFailed, Store, StoreError, StoredWait, Switch, UpgradeCommit,
+    RunStatus, StepCommit, StepFailed, StoreError, StoredWait, Switch, UpgradeCommit,
 };
 
 /// Where one test's store lives: a directory of its own, or, when
