@@ -207,68 +207,18 @@ pub(super) fn resolve(
         &format!("resolving call {key} of run {run_id}"),
         |tx| {
             super::wake_workers(tx)?;
-            let status: Option<String> = tx
-                .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
-                .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
-                .ctx_with(|| format!("looking up run {run_id}"))?;
-            let Some(status) = status else {
-                return Ok(Err(ResolveRefused::UnknownRun(run_id.to_string())));
+            let found = match settleable(tx, run_id, key)? {
+                Ok(found) => found,
+                Err(refused) => return Ok(Err(refused)),
             };
-            let Some(found) = intent(tx, run_id, key)? else {
-                let known: Vec<String> = intents(tx, run_id)?.into_iter().map(|i| i.key).collect();
-                let known = if known.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (it has: {})", known.join(", "))
-                };
-                return Ok(Err(ResolveRefused::UnknownKey {
-                    run: run_id.to_string(),
-                    key: key.to_string(),
-                    known,
-                }));
-            };
-            // A run that is not parked may be stepping right now, with this
-            // very call in flight: settling it then could contradict its answer.
-            if status != "parked" {
-                return Ok(Err(ResolveRefused::NotParked {
-                    run: run_id.to_string(),
-                    key: key.to_string(),
-                    status,
-                }));
-            }
-            let result: Option<std::result::Result<String, ToolError>> = match resolution {
-                Resolution::Result(json) => Some(Ok(json.clone())),
-                Resolution::Fail(reason) => Some(Err(ToolError::Failed(reason.clone()))),
-                Resolution::Retry => None,
-            };
-            if let Some(result) = &result {
-                let result_json = to_json(result, "a tool result")?;
-                tx.prepare_cached(
-                    "INSERT INTO ledger (run_id, key, tool, args, result, at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        run_id,
-                        key,
-                        found.tool,
-                        found.args,
-                        result_json,
-                        at
-                    ])
-                })
-                .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;
-            }
-            tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
-                .and_then(|mut stmt| stmt.execute([run_id, key]))
-                .ctx_with(|| format!("clearing the intent {key} of run {run_id}"))?;
-            // The step the run was parked in is retried: it replays the settled
-            // result, or sends the call again.
+            settle(tx, &found, resolution, at)?;
+            // The step the run was parked in is retried: it replays the
+            // settled result, or sends the call again.
             tx.prepare_cached(
                 "UPDATE runs SET \
-             status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
-             attempts = 0, retry_at = NULL, last_error = NULL, status_text = ?2, \
-             updated_at = ?3 WHERE run_id = ?1",
+                 status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
+                 attempts = 0, retry_at = NULL, last_error = NULL, status_text = ?2, \
+                 updated_at = ?3 WHERE run_id = ?1",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
@@ -296,4 +246,76 @@ pub(super) fn resolve(
             Ok(Ok(()))
         },
     )
+}
+
+/// The intent of call `key` of run `run_id`, if an operator may settle it
+/// now: the run is parked (a run that is not may be stepping right now,
+/// with this very call in flight, and settling it then could contradict
+/// its answer).
+fn settleable(
+    tx: &Connection,
+    run_id: &str,
+    key: &str,
+) -> Result<std::result::Result<Intent, ResolveRefused>> {
+    let status: Option<String> = tx
+        .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+        .ctx_with(|| format!("looking up run {run_id}"))?;
+    let Some(status) = status else {
+        return Ok(Err(ResolveRefused::UnknownRun(run_id.to_string())));
+    };
+    let Some(found) = intent(tx, run_id, key)? else {
+        let known: Vec<String> = intents(tx, run_id)?.into_iter().map(|i| i.key).collect();
+        let known = if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (it has: {})", known.join(", "))
+        };
+        return Ok(Err(ResolveRefused::UnknownKey {
+            run: run_id.to_string(),
+            key: key.to_string(),
+            known,
+        }));
+    };
+    if status != "parked" {
+        return Ok(Err(ResolveRefused::NotParked {
+            run: run_id.to_string(),
+            key: key.to_string(),
+            status,
+        }));
+    }
+    Ok(Ok(found))
+}
+
+/// Records the call's settled result or failure in the ledger (a retry
+/// records nothing) and clears its intent.
+fn settle(tx: &Connection, found: &Intent, resolution: &Resolution, at: Millis) -> Result<()> {
+    let (run_id, key) = (found.run_id.as_str(), found.key.as_str());
+    let result: Option<std::result::Result<String, ToolError>> = match resolution {
+        Resolution::Result(json) => Some(Ok(json.clone())),
+        Resolution::Fail(reason) => Some(Err(ToolError::Failed(reason.clone()))),
+        Resolution::Retry => None,
+    };
+    if let Some(result) = &result {
+        let result_json = to_json(result, "a tool result")?;
+        tx.prepare_cached(
+            "INSERT INTO ledger (run_id, key, tool, args, result, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                key,
+                found.tool,
+                found.args,
+                result_json,
+                at
+            ])
+        })
+        .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;
+    }
+    tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+        .and_then(|mut stmt| stmt.execute([run_id, key]))
+        .ctx_with(|| format!("clearing the intent {key} of run {run_id}"))?;
+    Ok(())
 }

@@ -221,32 +221,8 @@ pub(super) fn answer_approval(
         &format!("answering approval request {request} of run {run_id}"),
         |tx| {
             super::wake_workers(tx)?;
-            if !run_exists(tx, run_id)? {
-                return Ok(Err(AnswerRefused::UnknownRun(run_id.to_string())));
-            }
-            let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
-                return Ok(Err(AnswerRefused::UnknownRequest {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
-            };
-            if let Some(previous) = &approval.answer {
-                let by = match &previous.said {
-                    Some(said) => format!("{} (said: {said})", previous.by),
-                    None => previous.by.clone(),
-                };
-                return Ok(Err(AnswerRefused::AlreadyAnswered {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                    by,
-                }));
-            }
-            // The request is valid in [requested_at, expires_at): a claim at
-            // `expires_at` already delivers `Expired`, so an answer stamped
-            // then must lose. Once a claim delivered `Expired`, the run is
-            // told the request lapsed, even if the time this answer was
-            // stamped with (read before that claim) says otherwise.
-            if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
+            let checked = answerable(tx, run_id, answer, details_digest)?;
+            if let Err(AnswerRefused::Expired { expires_at, .. }) = &checked {
                 audit::insert_kind(
                     tx,
                     Some(run_id),
@@ -257,36 +233,13 @@ pub(super) fn answer_approval(
                         "said": answer.said,
                         "approved": answer.approved,
                         "reason": "expired",
-                        "expires_at": approval.expires_at,
+                        "expires_at": expires_at,
                     }),
                     answer.at,
                 )?;
-                return Ok(Err(AnswerRefused::Expired {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                    expires_at: approval.expires_at,
-                    expires_at_text: rfc3339(approval.expires_at),
-                }));
             }
-            if let Some(digest) = details_digest
-                && !digest.eq_ignore_ascii_case(&approval.details_digest)
-            {
-                return Ok(Err(AnswerRefused::DetailsChanged {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
-            }
-            let waited = tx
-                .prepare_cached(
-                    "SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2",
-                )
-                .and_then(|mut stmt| stmt.exists([run_id, request]))
-                .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
-            if !waited {
-                return Ok(Err(AnswerRefused::NotWaiting {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
+            if let Err(refused) = checked {
+                return Ok(Err(refused));
             }
             tx.prepare_cached(
                 "UPDATE approvals SET answered = 1, approved = ?3, answered_by = ?4, \
@@ -318,14 +271,77 @@ pub(super) fn answer_approval(
                 }),
                 answer.at,
             )?;
-            let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
-                StoreError::Db(format!(
-                    "approval request {request} of run {run_id} vanished while being answered"
-                ))
-            })?;
-            Ok(Ok(stored))
+            answered(tx, run_id, request).map(Ok)
         },
     )
+}
+
+/// The request `answer` answers, if an answer to it may be taken now
+/// (reads only): its run and request exist, it is not answered yet, it
+/// has not expired at `answer.at`, its details are those the answerer saw
+/// (`details_digest`, when given), and the run waits for it. A single
+/// answer and a vote towards a quorum are checked alike.
+pub(super) fn answerable(
+    tx: &Connection,
+    run_id: &str,
+    answer: &ApprovalAnswer,
+    details_digest: Option<&str>,
+) -> Result<Result<Approval, AnswerRefused>> {
+    let request = answer.request_id.as_str();
+    let (run, req) = (run_id.to_string(), request.to_string());
+    if !run_exists(tx, run_id)? {
+        return Ok(Err(AnswerRefused::UnknownRun(run)));
+    }
+    let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
+        return Ok(Err(AnswerRefused::UnknownRequest { run, request: req }));
+    };
+    if let Some(previous) = &approval.answer {
+        let by = match &previous.said {
+            Some(said) => format!("{} (said: {said})", previous.by),
+            None => previous.by.clone(),
+        };
+        return Ok(Err(AnswerRefused::AlreadyAnswered {
+            run,
+            request: req,
+            by,
+        }));
+    }
+    // The request is valid in [requested_at, expires_at): a claim at
+    // `expires_at` already delivers `Expired`, so an answer stamped then
+    // must lose. Once a claim delivered `Expired`, the run is told the
+    // request lapsed, even if the time this answer was stamped with (read
+    // before that claim) says otherwise.
+    if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
+        return Ok(Err(AnswerRefused::Expired {
+            run,
+            request: req,
+            expires_at: approval.expires_at,
+            expires_at_text: rfc3339(approval.expires_at),
+        }));
+    }
+    if let Some(digest) = details_digest
+        && !digest.eq_ignore_ascii_case(&approval.details_digest)
+    {
+        return Ok(Err(AnswerRefused::DetailsChanged { run, request: req }));
+    }
+    let waited = tx
+        .prepare_cached("SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2")
+        .and_then(|mut stmt| stmt.exists([run_id, request]))
+        .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
+    if !waited {
+        return Ok(Err(AnswerRefused::NotWaiting { run, request: req }));
+    }
+    Ok(Ok(approval))
+}
+
+/// The request as it stands once answered in the caller's transaction.
+pub(super) fn answered(tx: &Connection, run_id: &str, request: &str) -> Result<Approval> {
+    let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
+        StoreError::Db(format!(
+            "approval request {request} of run {run_id} vanished while being answered"
+        ))
+    })?;
+    Ok(stored)
 }
 
 pub(super) fn resume_parked(
