@@ -65,7 +65,7 @@ cargo test --workspace --features wakeful/failpoints -- \
     --skip hosts:: --skip hosts_wakes:: --skip hosts_restart:: --skip migrate_store::
 
 echo "== the store's tests and the end-to-end tests on PostgreSQL ($WAKEFUL_TEST_POSTGRES, a schema per test)"
-WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib store::sql::tests
+WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib store::sql::tests -- --include-ignored
 # The power-cut tests model SQLite's files only, so they ran in the pass above.
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e -- --skip power_cut::
 

@@ -13,7 +13,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
 use crate::model::Millis;
 use crate::runtime::{LoadError, Runtime, RuntimeError};
-use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, Store, StoreError};
+use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, SqlStore, StoreError};
 use crate::terms::Terms;
 use crate::tools::Tools;
 
@@ -89,7 +89,7 @@ pub type Result<T, E = AppError> = std::result::Result<T, E>;
 
 /// The host's state for one process.
 pub struct App {
-    pub store: Box<dyn Store>,
+    pub store: Box<SqlStore>,
     pub config: Config,
     pub tools: Tools,
     pub clock: Box<dyn Clock>,
@@ -161,7 +161,7 @@ impl App {
 
     /// Starts a packer thread on a store handle of its own, for the
     /// workers of this process to hand the runs they end to
-    /// ([`Store::pack_by`]).
+    /// ([`SqlStore::pack_by`]).
     pub fn start_packer(&self) -> Result<crate::packer::Packer> {
         let store = crate::store::open(self.config.store_url(), &self.data_dir)?;
         crate::packer::Packer::start(Box::new(store))

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use crate::app::{App, AppError, Result};
 use crate::model::Millis;
 use crate::store::sql::host_locks::HostLocks;
-use crate::store::{HostRecord, Store};
+use crate::store::{HostRecord, SqlStore};
 
 /// The id this process took, once it took one.
 static ID: OnceLock<String> = OnceLock::new();
@@ -168,7 +168,7 @@ impl Identity {
             if heartbeat_live(&rows, &host, now) {
                 continue;
             }
-            let store: &mut dyn Store = &mut *app.store;
+            let store: &mut SqlStore = &mut app.store;
             let by = self.id.as_str();
             let runs = self
                 .locks

@@ -14,7 +14,7 @@
 //! `serve`'s heartbeat packs what is left there.
 //!
 //! The same thread copies SQLite's WAL into the data file when a
-//! worker's commit finds it long (`Store::pack_by`): done by SQLite in that
+//! worker's commit finds it long (`SqlStore::pack_by`): done by SQLite in that
 //! commit, it was a few milliseconds of writes and an fsync in the middle
 //! of the worker's steps.
 
@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::store::Store;
+use crate::store::SqlStore;
 
 /// Runs packed in one transaction, at most: a worker's commit ends up to
 /// `steps_per_commit` runs, and a longer swap would hold the write lock
@@ -105,7 +105,7 @@ impl PackSignal {
 impl Packer {
     /// Starts the packer on `store`, a handle of its own on the workers'
     /// store.
-    pub fn start(mut store: Box<dyn Store>) -> std::io::Result<Packer> {
+    pub fn start(mut store: Box<SqlStore>) -> std::io::Result<Packer> {
         let shared = Arc::new(Shared::default());
         // Its own packing commits leave the WAL to it as the workers' do:
         // copied inside such a commit, the copy and the data file's fsync
@@ -123,7 +123,7 @@ impl Packer {
         })
     }
 
-    /// What a worker's store handle is given ([`Store::pack_by`]).
+    /// What a worker's store handle is given ([`SqlStore::pack_by`]).
     pub fn signal(&self) -> PackSignal {
         PackSignal(self.shared.clone())
     }
@@ -145,7 +145,7 @@ impl Packer {
     }
 
     /// How many SQL statements the packer ran (as
-    /// [`Store::statements_run`] counts them), up to its last packing.
+    /// [`SqlStore::statements_run`] counts them), up to its last packing.
     pub fn statements_run(&self) -> u64 {
         self.shared.statements.load(Ordering::Relaxed)
     }
@@ -162,7 +162,7 @@ impl Drop for Packer {
     }
 }
 
-fn pack_until_stopped(mut store: Box<dyn Store>, shared: &Shared) {
+fn pack_until_stopped(mut store: Box<SqlStore>, shared: &Shared) {
     loop {
         let (ended, checkpoint) = {
             let mut state = shared.lock();

@@ -288,7 +288,7 @@ impl<'a> Worker<'a> {
         }
         let found = self
             .versions
-            .get(&*self.app.store, &run.agent, &run.version)?;
+            .get(&self.app.store, &run.agent, &run.version)?;
         let Some(version) = found else {
             if chained {
                 return Ok(None);

@@ -133,7 +133,7 @@ impl App {
     }
 
     /// Settles a parked run's call of unknown outcome (see
-    /// [`Store::resolve`](crate::store::Store::resolve)).
+    /// [`SqlStore::resolve`](crate::store::SqlStore::resolve)).
     pub fn resolve(
         &mut self,
         run_id: &str,

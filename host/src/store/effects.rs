@@ -11,7 +11,7 @@
 //! exactly when its step commits, two steps can never both be granted one
 //! lease, and a failed, held or parked step leaves no effect behind. A
 //! call that leaves the host flushes what is held first
-//! ([`Store::apply_effects`](super::Store::apply_effects)), so that
+//! ([`SqlStore::apply_effects`](super::SqlStore::apply_effects)), so that
 //! nothing the world sees depends on a write not yet made.
 
 use std::collections::BTreeMap;

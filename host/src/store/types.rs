@@ -180,8 +180,8 @@ pub struct ClaimedRun {
     pub expires: Millis,
 }
 
-/// What [`Store::commit_steps_then_claim`](super::Store::commit_steps_then_claim)
-/// claims after its commit: as [`Store::claim_many`](super::Store::claim_many)'s
+/// What [`SqlStore::commit_steps_then_claim`](super::SqlStore::commit_steps_then_claim)
+/// claims after its commit: as [`SqlStore::claim_many`](super::SqlStore::claim_many)'s
 /// arguments.
 #[derive(Clone, Copy, Debug)]
 pub struct NextClaim<'a> {

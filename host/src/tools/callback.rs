@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::{Executed, parse_args};
 use crate::model::{Millis, ToolError};
-use crate::store::{Callback, LedgerWrite, NewCallback, Store, StoreError};
+use crate::store::{Callback, LedgerWrite, NewCallback, SqlStore, StoreError};
 
 /// The shortest link: shorter ones expire before the other side can act.
 pub const MIN_VALID_MS: u64 = 1_000;
@@ -81,7 +81,7 @@ fn refused(error: ToolError) -> Executed {
 }
 
 pub(super) fn call(
-    store: &mut dyn Store,
+    store: &mut SqlStore,
     call: &LedgerWrite,
     public_url: &str,
     max_valid_ms: u64,

@@ -25,7 +25,7 @@ use crate::failpoint;
 use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
 use crate::store::{
-    ApprovalUse, AuditEntry, Effects, Intent, LedgerWrite, Store, StoreError, Switch, Usage,
+    ApprovalUse, AuditEntry, Effects, Intent, LedgerWrite, SqlStore, StoreError, Switch, Usage,
 };
 use crate::tools::Tools;
 use crate::tools::{approval, audit_row};
@@ -50,7 +50,11 @@ const MAX_HELD_BYTES: usize = 1 << 20;
 
 /// A gate for one step of one claimed run.
 pub struct StepGate<'a> {
-    pub store: &'a mut dyn Store,
+    /// The store itself rather than a narrow `Ledger` trait: such a trait
+    /// would have this one implementation and only forward to it. What
+    /// the gate uses of it is the ledger's part: recorded calls, intents,
+    /// held effects, charges, approvals and tool switches.
+    pub store: &'a mut SqlStore,
     pub tools: &'a Tools,
     pub run_id: &'a str,
     /// The run's incarnation, part of the keys sent to other systems.

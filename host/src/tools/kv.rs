@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::{Guest, namespace, parse_args};
 use crate::model::ToolError;
-use crate::store::{Effects, KvOp, KvOutcome, Store, StoreError};
+use crate::store::{Effects, KvOp, KvOutcome, SqlStore, StoreError};
 
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
@@ -118,7 +118,7 @@ struct Read<'a> {
 
 /// Answers a step's kv call, holding its write for the step's commit.
 pub(super) fn call(
-    store: &dyn Store,
+    store: &SqlStore,
     effects: &mut Effects,
     args: &str,
     guest: &Guest<'_>,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::{Guest, namespace, parse_args};
 use crate::model::{Millis, ToolError};
-use crate::store::{Effects, LeaseOp, LeaseOutcome, Store, StoreError};
+use crate::store::{Effects, LeaseOp, LeaseOutcome, SqlStore, StoreError};
 
 /// The longest lease a guest may take: a crashed holder blocks others at most
 /// this long.
@@ -71,7 +71,7 @@ pub fn render(outcome: &LeaseOutcome) -> String {
 /// Answers a step's lease call at `now`, holding its change for the
 /// step's commit.
 pub(super) fn call(
-    store: &dyn Store,
+    store: &SqlStore,
     effects: &mut Effects,
     args: &str,
     now: Millis,

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use crate::config::{ApprovalRule, Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
 use crate::secrets::Secrets;
-use crate::store::{Effects, LedgerWrite, Store, StoreError, Usage};
+use crate::store::{Effects, LedgerWrite, SqlStore, StoreError, Usage};
 
 /// The tools of this host.
 #[derive(Clone, Debug)]
@@ -250,7 +250,7 @@ impl Tools {
     /// step.
     pub fn hold(
         &self,
-        store: &dyn Store,
+        store: &SqlStore,
         effects: &mut Effects,
         call: &LedgerWrite,
         now: Millis,
@@ -274,7 +274,7 @@ impl Tools {
     /// a parked run's reason) sees only the redacted text.
     pub fn execute(
         &self,
-        store: &mut dyn Store,
+        store: &mut SqlStore,
         call: &LedgerWrite,
         now: Millis,
     ) -> Result<Executed, StoreError> {
@@ -285,7 +285,7 @@ impl Tools {
 
     fn execute_unredacted(
         &self,
-        store: &mut dyn Store,
+        store: &mut SqlStore,
         call: &LedgerWrite,
         now: Millis,
     ) -> Result<Executed, StoreError> {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::store::{AgentVersion, Store, StoreError};
+use crate::store::{AgentVersion, SqlStore, StoreError};
 
 /// Versions kept at most; past it the worker starts a new set, so that a
 /// long-lived worker over many deploys holds a bounded few.
@@ -23,7 +23,7 @@ impl Versions {
     /// version (not remembered: it may be deployed later).
     pub(super) fn get(
         &mut self,
-        store: &dyn Store,
+        store: &SqlStore,
         name: &str,
         version: &str,
     ) -> Result<Option<AgentVersion>, StoreError> {

@@ -7,8 +7,33 @@ use super::db::{Connection, OptionalExtension, Row, params};
 
 use serde_json::json;
 
+use super::SqlStore;
 use super::{Context, audit, from_json, to_json, write};
 use crate::store::{AgentVersion, PutAgent, Result, StoreError};
+
+/// Deployed agent versions and their bytes.
+impl SqlStore {
+    /// Records a deployed agent version and its bytes.
+    pub fn put_agent(&mut self, version: &AgentVersion, bytes: &[u8]) -> Result<PutAgent> {
+        put_agent(&mut self.conn, version, bytes)
+    }
+
+    /// Every deployed version, by name then semver.
+    pub fn agents(&self) -> Result<Vec<AgentVersion>> {
+        agents(&self.conn)
+    }
+
+    /// One version of an agent; `None` picks the highest semver.
+    pub fn agent(&self, name: &str, version: Option<&str>) -> Result<Option<AgentVersion>> {
+        agent(&self.conn, name, version)
+    }
+
+    /// The component bytes of a deployed version, refused unread when
+    /// they are more than `max_bytes` (`[limits] max_component_mib`).
+    pub fn agent_bytes(&self, digest: &str, max_bytes: usize) -> Result<Vec<u8>> {
+        agent_bytes(&self.conn, digest, max_bytes)
+    }
+}
 
 /// The columns `AgentRow::from_row` reads, in its order (by position).
 const COLUMNS: &str = "name, version, digest, description, requested_tools, granted_tools, size, deployed_at, owner, \

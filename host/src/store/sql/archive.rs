@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use zstd::bulk::Compressor;
 
+use super::SqlStore;
 use super::audit::AuditRecord;
 use super::db::{Connection, OptionalExtension, params};
 use super::runs::CheckpointRow;
@@ -32,6 +33,49 @@ use super::tools::LedgerRow;
 use super::{Context, Result};
 use crate::model::Millis;
 use crate::store::StoreError;
+
+/// Packing ended runs' history, by this handle or by its packer thread.
+impl SqlStore {
+    /// Packs into their archives up to `max` ended runs whose history is
+    /// still live: those whose ending committed in a process that stopped
+    /// before it packed them (a step that ends a run is packed just after
+    /// its commit, by the handle or by the packer thread it was given).
+    /// Returns how many it packed.
+    pub fn pack_queued(&mut self, max: usize) -> Result<usize> {
+        let packed = pack_queued(&mut self.conn, max);
+        self.checkpoint_when_due();
+        packed
+    }
+
+    /// Packs those of the ended runs `run_ids` still queued for packing,
+    /// and returns how many it packed. One whose history cannot be packed
+    /// is left queued, and the others are packed all the same: the error
+    /// names the runs left.
+    pub fn pack_ended(&mut self, run_ids: &[&str]) -> Result<usize> {
+        let packed = pack_ended(&mut self.conn, run_ids);
+        self.checkpoint_when_due();
+        packed
+    }
+
+    /// Hands the runs this handle's commits end to `packer` instead of
+    /// packing them after each commit, and leaves it to copy SQLite's WAL
+    /// into the database file ([`SqlStore::checkpoint`]): a commit of this
+    /// handle no longer does it in the middle of a worker's steps.
+    pub fn pack_by(&mut self, packer: crate::packer::PackSignal) {
+        self.packer = Some(packer);
+        self.conn.leave_checkpoints_to_packer();
+    }
+
+    /// Packs the runs whose ending this handle just committed, or hands
+    /// them to its packer thread. The commit stands either way: a run not
+    /// packed stays queued with its history live.
+    pub(super) fn pack_after_commit(&mut self, run_ids: &[&str]) {
+        match &self.packer {
+            Some(packer) => packer.ended(run_ids),
+            None => pack_after_commit(&mut self.conn, run_ids),
+        }
+    }
+}
 
 mod ended;
 

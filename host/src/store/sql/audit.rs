@@ -6,9 +6,24 @@ use std::sync::LazyLock;
 
 use super::db::{Connection, Row, ToSql, params};
 
+use super::SqlStore;
 use super::{Context, from_json, to_json};
 use crate::model::Millis;
 use crate::store::{AuditEntry, AuditRow, Result};
+
+/// The audit log.
+impl SqlStore {
+    pub fn append_audit(&mut self, entry: &AuditEntry, at: Millis) -> Result<()> {
+        super::write(&mut self.conn, "appending an audit row", |tx| {
+            insert(tx, entry, at)
+        })
+    }
+
+    /// The audit log, oldest first; only one run's rows with `run_id`.
+    pub fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditRow>> {
+        audit(&self.conn, run_id)
+    }
+}
 
 /// Appends one row inside the caller's transaction.
 pub(super) fn insert(conn: &Connection, entry: &AuditEntry, at: Millis) -> Result<()> {

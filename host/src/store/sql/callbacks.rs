@@ -4,6 +4,7 @@
 use super::db::{Connection, OptionalExtension, Row, params};
 use serde_json::json;
 
+use super::SqlStore;
 use super::commits::new_token;
 use super::tools::{begin_call, record};
 use super::triggers::{offer, rfc3339};
@@ -14,6 +15,45 @@ use crate::store::{
     Callback, CallbackRefused, Delivery, LedgerWrite, NewCallback, RenderResult, Result,
     StoreError, callback_topic,
 };
+
+/// Callback links.
+impl SqlStore {
+    /// Makes a callback link for the claimed run of `call` (a new random
+    /// token, valid from `link.now` for `link.valid_for_ms`) and records its
+    /// rendered result in the ledger with a `tool` audit row, in one
+    /// transaction under the claim: a retried step replays that result and
+    /// no second link exists. `Ok(Err(why))` when the run already has a
+    /// link of that id (nothing is written).
+    pub fn create_callback(
+        &mut self,
+        call: &LedgerWrite,
+        link: &NewCallback,
+        render: RenderResult<'_, Callback>,
+    ) -> Result<std::result::Result<Callback, String>> {
+        create(&mut self.conn, call, link, render)
+    }
+
+    /// The run's callback links, oldest first.
+    pub fn callbacks(&self, run_id: &str) -> Result<Vec<Callback>> {
+        list(&self.conn, run_id)
+    }
+
+    /// A POST to the link `token` arrived at `at` from `from`: puts
+    /// `payload` (JSON) in the run's inbox as an event on the link's topic,
+    /// marks the link used and appends a `callback` audit row, in one
+    /// transaction. Refused (and nothing changes) when the token is unknown,
+    /// the link was used, it expired at `at` (a `callback refused` audit row
+    /// is appended), or the run ended.
+    pub fn use_callback(
+        &mut self,
+        token: &str,
+        payload: &str,
+        from: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<Callback, CallbackRefused>> {
+        use_link(&mut self.conn, token, payload, from, at)
+    }
+}
 
 const COLUMNS: &str = "token, run_id, id, topic, created_at, expires_at, used_at, used_from";
 

@@ -6,10 +6,77 @@
 use super::db::{Connection, params};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, runs, write};
 use crate::model::Millis;
 use crate::store::{AuditEntry, Result, StepFailed, StepHeld, StoreError};
+
+/// The writes that end a claim without committing a step.
+impl SqlStore {
+    /// Records a failed attempt (retry later, or park when `retry_at` is
+    /// `None`) and releases the claim. State, waits and wakes are untouched.
+    pub fn fail_step(&mut self, failed: &StepFailed) -> Result<()> {
+        fail_step(&mut self.conn, failed)?;
+        // A worker whose steps only fail still writes the WAL.
+        self.checkpoint_when_due();
+        Ok(())
+    }
+
+    /// Parks a claimed run for an operator without stepping it (a budget is
+    /// spent) and releases the claim. Appends a `parked` audit row after
+    /// `audit` (what the abandoned step did, such as its tool calls).
+    pub fn park(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        reason: &str,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()> {
+        park(&mut self.conn, run_id, epoch, reason, audit, at)
+    }
+
+    /// Abandons a claimed step that a kill switch stopped in flight: the
+    /// run's state, waits, wakes and attempts stay as they were (the step is
+    /// retried as if the host had crashed), the run records the switch's
+    /// scope so that no claim takes it while that switch is on, the audit
+    /// rows are appended and the claim is released — in one transaction.
+    pub fn hold_step(&mut self, held: &StepHeld) -> Result<()> {
+        hold_step(&mut self.conn, held)
+    }
+
+    /// Gives a claim back untouched.
+    pub fn release(&mut self, run_id: &str, epoch: u64) -> Result<()> {
+        release(&mut self.conn, run_id, epoch, &[], 0)
+    }
+
+    /// Gives back the claim of a step that is void (a kv key or lease it
+    /// wrote changed before it committed), with audit rows saying so: the
+    /// run is due again at once, and no attempt is counted.
+    pub fn void_step(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        audit: &[AuditEntry],
+        at: Millis,
+    ) -> Result<()> {
+        release(&mut self.conn, run_id, epoch, audit, at)
+    }
+
+    /// An operator ends a live run (active, waiting or parked): it takes no
+    /// further step, its waits are dropped, and a worker stepping it right
+    /// now loses its claim, so that step's writes are discarded. Appends a
+    /// `cancelled` audit row naming `by`. Returns false when the run had
+    /// already ended.
+    pub fn cancel_run(&mut self, run_id: &str, reason: &str, by: &str, at: Millis) -> Result<bool> {
+        let cancelled = cancel(&mut self.conn, run_id, reason, by, at)?;
+        if cancelled {
+            self.pack_after_commit(&[run_id]);
+        }
+        Ok(cancelled)
+    }
+}
 
 pub(super) fn fail_step(conn: &mut Connection, f: &StepFailed) -> Result<()> {
     let run_id = f.run_id.as_str();

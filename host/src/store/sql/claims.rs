@@ -17,11 +17,66 @@ use std::sync::LazyLock;
 
 use super::db::{Connection, OptionalExtension, params};
 
+use super::SqlStore;
 use super::db::{Dialect, Isolation, write_deferred};
 use super::runs::{self, event_from_row};
 use super::{Context, clamp_time};
-use crate::model::{ApprovalAnswer, Millis, Wake};
+use crate::model::{ApprovalAnswer, Event, Millis, Wake};
 use crate::store::{Claim, ClaimedRun, Result, StoreError};
+
+/// Claiming runs with a wake to deliver, and what is due.
+impl SqlStore {
+    /// Leases the next run that has a wake to deliver now and returns it with
+    /// that wake. A run is skipped when a kill switch covers it (`all`,
+    /// `agent:<name>`, `run:<id>`), when it is done or parked, when another
+    /// claim's lease is unexpired, or when its retry time is ahead. Wakes are
+    /// chosen in this order: the start input or a pending resume/continue; an
+    /// answered approval it waits for; the oldest unconsumed inbox event on a
+    /// topic it waits for; an approval it waits for that expired unanswered
+    /// (`Expired`); an `until`/`cron` wait that is due (`Timer`).
+    pub fn claim(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<(Claim, Wake)>> {
+        claim(&mut self.conn, now, owner, lease_ms)
+    }
+
+    /// Claims up to `max` runs with a wake, as [`claim`](SqlStore::claim)
+    /// would one after another, in one transaction. A claim first looks
+    /// for due runs without the write lock, so that idle pollers never hold
+    /// it; `busy` (the caller's last claim found work) skips that look.
+    pub fn claim_many(
+        &mut self,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+        max: usize,
+        busy: bool,
+    ) -> Result<Vec<(Claim, Wake)>> {
+        claim_many(&mut self.conn, now, owner, lease_ms, max, busy)
+    }
+
+    /// How many runs have a wake to deliver now but are leased by a live
+    /// claim (another worker is stepping them, or a dead one's lease has not
+    /// expired yet).
+    pub fn due_but_claimed(&self, now: Millis) -> Result<u64> {
+        due_but_claimed(&self.conn, now)
+    }
+
+    /// The earliest time after `now` at which a wait comes due (an `until`
+    /// or cron time, an approval's expiry), so that an idle worker can
+    /// sleep until then rather than look again on an interval.
+    pub fn next_due_wait(&self, now: Millis) -> Result<Option<Millis>> {
+        next_due_wait(&self.conn, now)
+    }
+
+    /// Of the due runs under a live claim, the one whose claim ends first.
+    pub fn first_claimed_due(&self, now: Millis) -> Result<Option<ClaimedRun>> {
+        first_claimed_due(&self.conn, now)
+    }
+}
 
 /// The conditions every due run meets besides having a wake (alias `r`):
 /// live, past its retry time, not paused by a kill switch. One lookup per
@@ -391,83 +446,102 @@ pub(super) fn first_claimed_due(conn: &Connection, now: Millis) -> Result<Option
     Ok(first)
 }
 
-/// The wake to deliver to `run_id` at `now`, in the trait's order; `None`
-/// when it has none (the run must then not be claimed). Runs inside the
-/// claim's transaction: choosing `Expired` records that choice.
+/// The wake to deliver to `run_id` at `now`, in the order
+/// [`SqlStore::claim`] gives; `None` when it has none (the run must then
+/// not be claimed). Runs inside the claim's transaction: choosing
+/// `Expired` records that choice.
 fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake>> {
+    if let Some(wake) = pending_wake(conn, run_id)? {
+        return Ok(Some(wake));
+    }
+    if let Some(answer) = first_answer(conn, run_id)? {
+        return Ok(Some(Wake::Approval(answer)));
+    }
+    if let Some(event) = first_event(conn, run_id)? {
+        return Ok(Some(Wake::Event(event)));
+    }
+    if let Some(request_id) = deliver_expiry(conn, run_id, now)? {
+        return Ok(Some(Wake::Expired { request_id }));
+    }
+    Ok(due_timer(conn, run_id, now)?.map(|due| Wake::Timer { due }))
+}
+
+/// The start input, or a resume, of an active run that has one pending.
+fn pending_wake(conn: &Connection, run_id: &str) -> Result<Option<Wake>> {
     let (status, pending, input): (String, Option<String>, String) = conn
         .prepare_cached("SELECT status, pending_wake, input FROM runs WHERE run_id = ?1")
         .and_then(|mut stmt| {
             stmt.query_row([run_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
         })
         .ctx_with(|| format!("reading the pending wake of run {run_id}"))?;
-    if status == "active" {
-        match pending.as_deref() {
-            Some("start") => return Ok(Some(Wake::Start { input })),
-            Some("resume") => return Ok(Some(Wake::Resume)),
-            Some(other) => {
-                return Err(StoreError::Corrupt(format!(
-                    "run {run_id} has unknown pending wake `{other}`"
-                )));
-            }
-            None => {}
-        }
+    if status != "active" {
+        return Ok(None);
     }
+    match pending.as_deref() {
+        Some("start") => Ok(Some(Wake::Start { input })),
+        Some("resume") => Ok(Some(Wake::Resume)),
+        Some(other) => Err(StoreError::Corrupt(format!(
+            "run {run_id} has unknown pending wake `{other}`"
+        ))),
+        None => Ok(None),
+    }
+}
 
+/// The earliest answer to a request the run still waits on.
+fn first_answer(conn: &Connection, run_id: &str) -> Result<Option<ApprovalAnswer>> {
     // The earliest answer, chosen here rather than by an `ORDER BY ...
     // LIMIT 1`, which SQLite runs through a temporary table on every
     // claim: the rows are the run's answered requests it still waits on,
     // a handful at most.
-    let answered = conn
-        .prepare_cached(
-            "SELECT a.id, a.approved, a.answered_by, a.answered_at, a.comment, a.details_digest \
+    conn.prepare_cached(
+        "SELECT a.id, a.approved, a.answered_by, a.answered_at, a.comment, a.details_digest \
              FROM approvals a \
              WHERE a.run_id = ?1 AND a.answered = 1 AND a.consumed = 0 \
                AND EXISTS (SELECT 1 FROM waits w \
                            WHERE w.run_id = a.run_id AND w.kind = 'approval' AND w.key = a.id)",
-        )
-        .and_then(|mut stmt| {
-            let mut first: Option<ApprovalAnswer> = None;
-            for answer in stmt.query_map([run_id], |row| {
-                Ok(ApprovalAnswer {
-                    request_id: row.get(0)?,
-                    approved: row.get(1)?,
-                    by: row.get(2)?,
-                    said: None,
-                    at: row.get(3)?,
-                    comment: row.get(4)?,
-                    digest: row.get(5)?,
-                })
-            })? {
-                let answer = answer?;
-                if first
-                    .as_ref()
-                    .is_none_or(|f| (answer.at, &answer.request_id) < (f.at, &f.request_id))
-                {
-                    first = Some(answer);
-                }
+    )
+    .and_then(|mut stmt| {
+        let mut first: Option<ApprovalAnswer> = None;
+        for answer in stmt.query_map([run_id], |row| {
+            Ok(ApprovalAnswer {
+                request_id: row.get(0)?,
+                approved: row.get(1)?,
+                by: row.get(2)?,
+                said: None,
+                at: row.get(3)?,
+                comment: row.get(4)?,
+                digest: row.get(5)?,
+            })
+        })? {
+            let answer = answer?;
+            if first
+                .as_ref()
+                .is_none_or(|f| (answer.at, &answer.request_id) < (f.at, &f.request_id))
+            {
+                first = Some(answer);
             }
-            Ok(first)
-        })
-        .ctx_with(|| format!("looking for an answered approval of run {run_id}"))?;
-    if let Some(answer) = answered {
-        return Ok(Some(Wake::Approval(answer)));
-    }
+        }
+        Ok(first)
+    })
+    .ctx_with(|| format!("looking for an answered approval of run {run_id}"))
+}
 
-    let event = conn
-        .prepare_cached(
-            "SELECT i.event_id, i.topic, i.payload, i.received_at FROM inbox i \
-             WHERE i.run_id = ?1 AND i.consumed_at_step IS NULL \
-               AND EXISTS (SELECT 1 FROM waits w \
-                           WHERE w.run_id = i.run_id AND w.kind = 'event' AND w.key = i.topic) \
-             ORDER BY i.received_at, i.rowid LIMIT 1",
-        )
-        .and_then(|mut stmt| stmt.query_row([run_id], event_from_row).optional())
-        .ctx_with(|| format!("looking for an inbox event of run {run_id}"))?;
-    if let Some(event) = event {
-        return Ok(Some(Wake::Event(event)));
-    }
+/// The oldest unconsumed inbox event on a topic the run waits on.
+fn first_event(conn: &Connection, run_id: &str) -> Result<Option<Event>> {
+    conn.prepare_cached(
+        "SELECT i.event_id, i.topic, i.payload, i.received_at FROM inbox i \
+         WHERE i.run_id = ?1 AND i.consumed_at_step IS NULL \
+           AND EXISTS (SELECT 1 FROM waits w \
+                       WHERE w.run_id = i.run_id AND w.kind = 'event' AND w.key = i.topic) \
+         ORDER BY i.received_at, i.rowid LIMIT 1",
+    )
+    .and_then(|mut stmt| stmt.query_row([run_id], event_from_row).optional())
+    .ctx_with(|| format!("looking for an inbox event of run {run_id}"))
+}
 
+/// The earliest request the run waits on that expired unanswered (at
+/// `now`, or as a claim already told it), marked as delivered.
+fn deliver_expiry(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<String>> {
     let expired: Option<String> = conn
         .prepare_cached(
             "SELECT a.id FROM approvals a \
@@ -482,30 +556,30 @@ fn pick_wake(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Wake
                 .optional()
         })
         .ctx_with(|| format!("looking for an expired approval of run {run_id}"))?;
-    if let Some(request_id) = expired {
-        // Recorded in the claim's transaction, so that an answer racing this
-        // claim (its time read just before the expiry) is refused rather than
-        // accepted for a run that is being told the request expired.
-        conn.prepare_cached(
-            "UPDATE approvals SET expiry_delivered = 1 WHERE run_id = ?1 AND id = ?2",
-        )
+    let Some(request_id) = expired else {
+        return Ok(None);
+    };
+    // Recorded in the claim's transaction, so that an answer racing this
+    // claim (its time read just before the expiry) is refused rather than
+    // accepted for a run that is being told the request expired.
+    conn.prepare_cached("UPDATE approvals SET expiry_delivered = 1 WHERE run_id = ?1 AND id = ?2")
         .and_then(|mut stmt| stmt.execute([run_id, &request_id]))
         .ctx_with(|| format!("marking approval {request_id} of run {run_id} expired"))?;
-        return Ok(Some(Wake::Expired { request_id }));
-    }
+    Ok(Some(request_id))
+}
 
-    let due: Option<Millis> = conn
-        .prepare_cached(
-            "SELECT due_at FROM waits \
-             WHERE run_id = ?1 AND kind IN ('until', 'cron') AND due_at <= ?2 \
-             ORDER BY due_at LIMIT 1",
-        )
-        .and_then(|mut stmt| {
-            stmt.query_row(params![run_id, now], |row| row.get(0))
-                .optional()
-        })
-        .ctx_with(|| format!("looking for a due timer of run {run_id}"))?;
-    Ok(due.map(|due| Wake::Timer { due }))
+/// The earliest `until` or cron time of the run that is due at `now`.
+fn due_timer(conn: &Connection, run_id: &str, now: Millis) -> Result<Option<Millis>> {
+    conn.prepare_cached(
+        "SELECT due_at FROM waits \
+         WHERE run_id = ?1 AND kind IN ('until', 'cron') AND due_at <= ?2 \
+         ORDER BY due_at LIMIT 1",
+    )
+    .and_then(|mut stmt| {
+        stmt.query_row(params![run_id, now], |row| row.get(0))
+            .optional()
+    })
+    .ctx_with(|| format!("looking for a due timer of run {run_id}"))
 }
 
 /// Refuses a write of a claim that is no longer the run's current one: the

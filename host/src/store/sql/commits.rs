@@ -6,12 +6,91 @@
 use super::db::{Connection, OptionalExtension, params};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::claim_holds;
 use super::{Context, audit, clamp_time, to_json, write};
 use super::{delta, runs};
-use crate::model::{ApprovalAnswer, Next, WaitFor, Wake, approval_digest};
+use crate::model::{ApprovalAnswer, ApprovalRequest, Next, WaitFor, Wake, approval_digest};
 use crate::store::links::{LinkKey, token_hash};
-use crate::store::{Result, StepCommit, StoreError};
+use crate::store::{ClaimedGroup, NextClaim};
+use crate::store::{Result, StepCommit, StoreError, StoredWait};
+
+/// Committing steps: a claim's checkpoint, waits, approvals and effects.
+impl SqlStore {
+    /// Writes the checkpoint, the run's new status and waits, consumes the
+    /// delivered wake, records new approval requests (keeping the expiry of
+    /// ones that already exist), appends the audit rows and releases the
+    /// claim — all in one transaction.
+    pub fn commit_step(&mut self, commit: &StepCommit) -> Result<()> {
+        commit_step(&mut self.conn, commit, self.links.as_ref())?;
+        self.checkpoint_when_due();
+        if commit.ends_run() {
+            self.pack_after_commit(&[commit.run_id.as_str()]);
+        }
+        Ok(())
+    }
+
+    /// Commits several steps in one transaction, with one flush to disk:
+    /// each as [`commit_step`](SqlStore::commit_step) would, and each refused
+    /// on its own (a lost claim, a cancelled run) without keeping the
+    /// others from committing; the outer error is the database's, and then
+    /// none committed.
+    pub fn commit_steps(&mut self, commits: &[StepCommit]) -> Result<Vec<Result<()>>> {
+        let prepared = prepare_steps(commits, self.links.as_ref())?;
+        self.write_steps(commits, &prepared)
+    }
+
+    /// [`commit_steps`](SqlStore::commit_steps), then, while no other writer
+    /// of the process can come between, [`claim_many`](SqlStore::claim_many)
+    /// for the caller's next group (`busy`). The commit's outcome stands
+    /// whatever the claim's: a claim that fails takes nothing.
+    pub fn commit_steps_then_claim(
+        &mut self,
+        commits: &[StepCommit],
+        next: NextClaim<'_>,
+    ) -> Result<(Vec<Result<()>>, ClaimedGroup)> {
+        // Encoded before the turn: the other workers wait for all that is
+        // done under it.
+        let prepared = prepare_steps(commits, self.links.as_ref())?;
+        // Held across both: otherwise the other workers' commits, queued
+        // for the turn meanwhile, all come before this worker's claim.
+        let turn = self.conn.hold_writer_turn();
+        let outcomes = self.write_steps(commits, &prepared)?;
+        let claims = super::claims::claim_many(
+            &mut self.conn,
+            next.now,
+            next.owner,
+            next.lease_ms,
+            next.max,
+            true,
+        )
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "claiming the next group after a commit failed");
+            Vec::new()
+        });
+        drop(turn);
+        Ok((outcomes, claims))
+    }
+
+    /// Commits steps prepared by [`prepare_steps`], then hands
+    /// on the runs they ended and the WAL's growth.
+    fn write_steps(
+        &mut self,
+        commits: &[StepCommit],
+        prepared: &[Prepared<'_>],
+    ) -> Result<Vec<Result<()>>> {
+        let outcomes = write_steps(&mut self.conn, commits, prepared)?;
+        self.checkpoint_when_due();
+        let ended: Vec<&str> = commits
+            .iter()
+            .zip(&outcomes)
+            .filter(|(c, outcome)| outcome.is_ok() && c.ends_run())
+            .map(|(c, _)| c.run_id.as_str())
+            .collect();
+        self.pack_after_commit(&ended);
+        Ok(outcomes)
+    }
+}
 
 /// How a wait is indexed: its kind and the key that triggers match on.
 fn wait_key(wait: &WaitFor) -> (&'static str, String) {
@@ -261,45 +340,100 @@ fn write_step<'a>(
 ) -> Result<Written> {
     let run_id = c.run_id.as_str();
     let waits_cleared = before.as_ref().is_some_and(|b| b.waits_cleared);
-    let fuel_unwritten = before.as_ref().map_or(0, |b| b.fuel_unwritten);
-    let (steps, version, previous): (u64, String, std::borrow::Cow<'_, str>) = match before {
-        Some(b) => (b.seq, b.version, b.state.into()),
-        None => {
-            // The claim and what the step starts from, in one read.
-            let row: Option<(u64, bool, u64, String, String)> = tx
-                .prepare_cached(
-                    "SELECT epoch, lease_owner IS NOT NULL, steps, version, state FROM runs \
-                     WHERE run_id = ?1",
-                )
-                .and_then(|mut stmt| {
-                    stmt.query_row([run_id], |row| {
-                        Ok((
-                            row.get(0)?,
-                            row.get(1)?,
-                            row.get(2)?,
-                            row.get(3)?,
-                            row.get(4)?,
-                        ))
-                    })
-                    .optional()
-                })
-                .ctx_with(|| format!("reading run {run_id}"))?;
-            claim_holds(run_id, c.epoch, row.as_ref().map(|r| (r.0, r.1)))?;
-            let (_, _, steps, version, state) = row.expect("checked by claim_holds");
-            (steps, version, state.into())
-        }
-    };
+    let fuel_unwritten = before.as_ref().map_or(0, |b| b.fuel_unwritten) + c.fuel_used;
+    let (steps, version, previous) = starting_point(tx, c, before)?;
     let recorded = super::effects::apply(tx, &c.effects, &prepared.calls, c.at)?;
     let seq = steps + 1;
+    write_checkpoint(tx, c, prepared, seq, &version, &previous)?;
+    let row = RowChange::of(c);
+    if !row_left {
+        write_run_row(tx, c, prepared, &row, seq, fuel_unwritten)?;
+    }
+    consume_wake(tx, run_id, &c.wake, seq)?;
+    write_waits(tx, c, prepared, row.waits, waits_cleared)?;
 
+    // The calls' rows first, in the order they were written before.
+    rows.extend(
+        recorded
+            .iter()
+            .map(|t| (&t.audit, &t.audit_json, c.at))
+            .chain(
+                c.audit
+                    .iter()
+                    .zip(&prepared.audit)
+                    .map(|(e, d)| (e, d, c.at)),
+            ),
+    );
+    // The step is kept; only the next one waits for an operator. Its
+    // waits stay, so a resume puts the run back where this step left it.
+    if let (Some(reason), false) = (&c.park, row.status == "done") {
+        park_after(tx, c, reason, rows)?;
+    }
+    if row.status == "done" {
+        super::archive::queue(tx, run_id)?;
+    }
+    Ok(Written {
+        seq,
+        version,
+        fuel_unwritten: if row_left { fuel_unwritten } else { 0 },
+    })
+}
+
+/// The run's step count, version and state the step starts from: those
+/// the chained step before it left, or else read with the claim, which is
+/// checked.
+fn starting_point<'b>(
+    tx: &Connection,
+    c: &StepCommit,
+    before: Option<Before<'b>>,
+) -> Result<(u64, String, std::borrow::Cow<'b, str>)> {
+    let run_id = c.run_id.as_str();
+    if let Some(b) = before {
+        return Ok((b.seq, b.version, b.state.into()));
+    }
+    // The claim and what the step starts from, in one read.
+    let row: Option<(u64, bool, u64, String, String)> = tx
+        .prepare_cached(
+            "SELECT epoch, lease_owner IS NOT NULL, steps, version, state FROM runs \
+             WHERE run_id = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row([run_id], |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                ))
+            })
+            .optional()
+        })
+        .ctx_with(|| format!("reading run {run_id}"))?;
+    claim_holds(run_id, c.epoch, row.as_ref().map(|r| (r.0, r.1)))?;
+    let (_, _, steps, version, state) = row.expect("checked by claim_holds");
+    Ok((steps, version, state.into()))
+}
+
+/// Writes checkpoint `seq`, and trims the run's history to the
+/// checkpoints it keeps.
+fn write_checkpoint(
+    tx: &Connection,
+    c: &StepCommit,
+    prepared: &Prepared<'_>,
+    seq: u64,
+    version: &str,
+    previous: &str,
+) -> Result<()> {
+    let run_id = c.run_id.as_str();
     // The run's state is that of its last checkpoint (every write of one
     // writes the other), so the new state is stored as an edit of it when
     // that is shorter; a run whose history is trimmed keeps whole states,
     // so that its oldest kept checkpoint never needs a deleted one.
-    let edit = (steps > 0 && c.keep_checkpoints.is_none())
+    let edit = (seq > 1 && c.keep_checkpoints.is_none())
         .then(|| match &prepared.edit {
             Some(p) if p.base == previous => p.text.clone(),
-            _ => delta::encode(&previous, &c.state),
+            _ => delta::encode(previous, &c.state),
         })
         .flatten();
     tx.prepare_cached(
@@ -326,43 +460,85 @@ fn write_step<'a>(
     {
         trim_history(tx, run_id, seq - keep)?;
     }
+    Ok(())
+}
 
-    // A finished run waits for nothing, whatever the caller passed.
-    let (status, outcome, pending, waits, wake_when) = match &c.next {
-        Next::Continue => ("active", None, Some("resume"), &c.waits[..], &c.wake_when),
-        Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
-        Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
-    };
-    let fuel_unwritten = fuel_unwritten + c.fuel_used;
-    if !row_left {
-        tx.prepare_cached(
-            "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
+/// What a step's commit makes of its run's row.
+struct RowChange<'a> {
+    status: &'static str,
+    outcome: Option<&'a String>,
+    pending: Option<&'static str>,
+    waits: &'a [StoredWait],
+    wake_when: &'a Option<String>,
+}
+
+impl<'a> RowChange<'a> {
+    fn of(c: &'a StepCommit) -> RowChange<'a> {
+        // A finished run waits for nothing, whatever the caller passed.
+        let (status, outcome, pending, waits, wake_when) = match &c.next {
+            Next::Continue => ("active", None, Some("resume"), &c.waits[..], &c.wake_when),
+            Next::Wait { .. } => ("waiting", None, None, &c.waits[..], &c.wake_when),
+            Next::Done { outcome } => ("done", Some(outcome), None, &[][..], &None),
+        };
+        RowChange {
+            status,
+            outcome,
+            pending,
+            waits,
+            wake_when,
+        }
+    }
+}
+
+/// Writes the run's row: its status, state and waits, the step counted,
+/// the fuel not yet added, and its claim released or kept.
+fn write_run_row(
+    tx: &Connection,
+    c: &StepCommit,
+    prepared: &Prepared<'_>,
+    row: &RowChange<'_>,
+    seq: u64,
+    fuel_unwritten: u64,
+) -> Result<()> {
+    let run_id = c.run_id.as_str();
+    tx.prepare_cached(
+        "UPDATE runs SET status = ?2, status_text = ?3, state = ?4, outcome = ?5, \
          wake_when = ?6, waits = ?7, steps = ?8, fuel_used = fuel_used + ?9, attempts = 0, \
          last_error = NULL, retry_at = NULL, pending_wake = ?10, updated_at = ?11, \
          lease_owner = CASE WHEN ?12 = 1 THEN lease_owner END, \
          lease_expires = CASE WHEN ?12 = 1 THEN lease_expires END WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
-                run_id,
-                status,
-                c.status_text,
-                c.state,
-                outcome,
-                wake_when,
-                prepared.waits_json,
-                seq,
-                fuel_unwritten,
-                pending,
-                c.at,
-                i64::from(c.keep_claim),
-            ])
-        })
-        .ctx_with(|| format!("updating run {run_id}"))?;
-    }
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            row.status,
+            c.status_text,
+            c.state,
+            row.outcome,
+            row.wake_when,
+            prepared.waits_json,
+            seq,
+            fuel_unwritten,
+            row.pending,
+            c.at,
+            i64::from(c.keep_claim),
+        ])
+    })
+    .ctx_with(|| format!("updating run {run_id}"))?;
+    Ok(())
+}
 
-    consume_wake(tx, run_id, &c.wake, seq)?;
-
+/// Replaces the run's waits with `waits` (those the chained step before
+/// cleared are not deleted again), delivering the events kept for a
+/// topic it now waits on and recording its approval requests.
+fn write_waits(
+    tx: &Connection,
+    c: &StepCommit,
+    prepared: &Prepared<'_>,
+    waits: &[StoredWait],
+    waits_cleared: bool,
+) -> Result<()> {
+    let run_id = c.run_id.as_str();
     if !waits_cleared {
         tx.prepare_cached("DELETE FROM waits WHERE run_id = ?1")
             .and_then(|mut stmt| stmt.execute([run_id]))
@@ -390,96 +566,95 @@ fn write_step<'a>(
         if let WaitFor::Event { topic } = &stored.wait {
             super::triggers::deliver_kept(tx, run_id, topic, c.at)?;
         }
-        // A request asked again with the same question and details keeps
-        // its first expiry, token and answer: waiting again must not
-        // extend the time an approver has. Changed question or details
-        // make a new request in its place: a new token (the old link is
-        // dead), a new expiry, and no answer, since any answer was given
-        // to what the approver saw then. A request already consumed is
-        // never re-opened (the worker refuses such a step).
         if let WaitFor::Approval(request) = &stored.wait {
-            let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
-            // Only the SHA-256 of the link's token is kept (`store::links`).
-            let digest: Option<String> = digest.as_ref().map(|(d, _)| d.clone());
-            let token: Option<String> = prepared.each_wait[pos].1.as_ref().map(|(_, t)| t.clone());
-            tx.prepare_cached(
-                "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
-                 requested_at, expires_at, answered, consumed) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
-                 ON CONFLICT (run_id, id) DO UPDATE SET question = excluded.question, \
-                 details = excluded.details, details_digest = excluded.details_digest, \
-                 token = excluded.token, requested_at = excluded.requested_at, \
-                 expires_at = excluded.expires_at, answered = 0, approved = NULL, \
-                 answered_by = NULL, answered_said = NULL, answered_at = NULL, comment = NULL, \
-                 expiry_delivered = 0, votes = '[]', used_calls = '{}' \
-                 WHERE approvals.consumed = 0 \
-                   AND approvals.details_digest <> excluded.details_digest",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    run_id,
-                    request.id,
-                    request.question,
-                    request.details,
-                    digest,
-                    token,
-                    c.at,
-                    expires,
-                ])
-            })
-            .ctx_with(|| format!("recording approval request {} of run {run_id}", request.id))?;
-            // The request's own expiry is the truth, whatever the
-            // caller computed: the claim filter finds it by `due_at`.
-            tx.prepare_cached(
-                "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
-                 WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
-            )
-            .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
-            .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
+            write_approval_request(tx, c, request, pos, digest.as_ref())?;
         }
     }
+    Ok(())
+}
 
-    // The calls' rows first, in the order they were written before.
-    rows.extend(
-        recorded
-            .iter()
-            .map(|t| (&t.audit, &t.audit_json, c.at))
-            .chain(
-                c.audit
-                    .iter()
-                    .zip(&prepared.audit)
-                    .map(|(e, d)| (e, d, c.at)),
-            ),
-    );
-
-    // The step is kept; only the next one waits for an operator. Its
-    // waits stay, so a resume puts the run back where this step left it.
-    if let (Some(reason), false) = (&c.park, status == "done") {
-        // Its row follows the rows of the steps before it.
-        audit::insert_rows(tx, rows)?;
-        rows.clear();
-        tx.prepare_cached(
-            "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
-             WHERE run_id = ?1",
-        )
-        .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
-        .ctx_with(|| format!("parking run {run_id}"))?;
-        audit::insert_kind(
-            tx,
-            Some(run_id),
-            "parked",
-            json!({ "reason": reason }),
+/// Records the approval request the wait at `pos` asks, with its digest
+/// and its link token's SHA-256 (`digest`), timed by its own expiry.
+///
+/// A request asked again with the same question and details keeps its
+/// first expiry, token and answer: waiting again must not extend the time
+/// an approver has. Changed question or details make a new request in its
+/// place: a new token (the old link is dead), a new expiry, and no answer,
+/// since any answer was given to what the approver saw then. A request
+/// already consumed is never re-opened (the worker refuses such a step).
+fn write_approval_request(
+    tx: &Connection,
+    c: &StepCommit,
+    request: &ApprovalRequest,
+    pos: usize,
+    digest: Option<&(String, String)>,
+) -> Result<()> {
+    let run_id = c.run_id.as_str();
+    let expires = clamp_time(c.at.saturating_add(request.valid_for_ms));
+    // Only the SHA-256 of the link's token is kept (`store::links`).
+    let (digest, token): (Option<String>, Option<String>) = digest.cloned().unzip();
+    tx.prepare_cached(
+        "INSERT INTO approvals (run_id, id, question, details, details_digest, token, \
+         requested_at, expires_at, answered, consumed) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0) \
+         ON CONFLICT (run_id, id) DO UPDATE SET question = excluded.question, \
+         details = excluded.details, details_digest = excluded.details_digest, \
+         token = excluded.token, requested_at = excluded.requested_at, \
+         expires_at = excluded.expires_at, answered = 0, approved = NULL, \
+         answered_by = NULL, answered_said = NULL, answered_at = NULL, comment = NULL, \
+         expiry_delivered = 0, votes = '[]', used_calls = '{}' \
+         WHERE approvals.consumed = 0 \
+           AND approvals.details_digest <> excluded.details_digest",
+    )
+    .and_then(|mut stmt| {
+        stmt.execute(params![
+            run_id,
+            request.id,
+            request.question,
+            request.details,
+            digest,
+            token,
             c.at,
-        )?;
-    }
-    if status == "done" {
-        super::archive::queue(tx, run_id)?;
-    }
-    Ok(Written {
-        seq,
-        version,
-        fuel_unwritten: if row_left { fuel_unwritten } else { 0 },
+            expires,
+        ])
     })
+    .ctx_with(|| format!("recording approval request {} of run {run_id}", request.id))?;
+    // The request's own expiry is the truth, whatever the caller computed:
+    // the claim filter finds it by `due_at`.
+    tx.prepare_cached(
+        "UPDATE waits SET due_at = (SELECT expires_at FROM approvals \
+         WHERE run_id = ?1 AND id = ?2) WHERE run_id = ?1 AND pos = ?3",
+    )
+    .and_then(|mut stmt| stmt.execute(params![run_id, request.id, pos as i64]))
+    .ctx_with(|| format!("timing approval request {} of run {run_id}", request.id))?;
+    Ok(())
+}
+
+/// Parks the run after its step was written: the audit rows so far first
+/// (the park's row follows the rows of the steps before it), then the
+/// run's status and a `parked` row.
+fn park_after(
+    tx: &Connection,
+    c: &StepCommit,
+    reason: &str,
+    rows: &mut Vec<audit::Timed<'_>>,
+) -> Result<()> {
+    let run_id = c.run_id.as_str();
+    audit::insert_rows(tx, rows)?;
+    rows.clear();
+    tx.prepare_cached(
+        "UPDATE runs SET status = 'parked', status_text = ?2, last_error = ?3 \
+         WHERE run_id = ?1",
+    )
+    .and_then(|mut stmt| stmt.execute(params![run_id, format!("parked: {reason}"), reason]))
+    .ctx_with(|| format!("parking run {run_id}"))?;
+    audit::insert_kind(
+        tx,
+        Some(run_id),
+        "parked",
+        json!({ "reason": reason }),
+        c.at,
+    )
 }
 
 /// Marks the delivered wake as used so that no later claim delivers it again.

@@ -13,10 +13,13 @@
 //! refused, not kept.
 //!
 //! Proof, per table: the row count and a digest of the rows in key order
-//! ([`tables::Digest`]) on the source snapshot, on the target inside the
+//! ([`proof::Digest`]) on the source snapshot, on the target inside the
 //! copying transaction, and on the source read again at the end must all
 //! agree before the target commits.
 
+mod checks;
+mod proof;
+mod rows;
 mod tables;
 
 use std::cell::RefCell;
@@ -24,11 +27,12 @@ use std::cell::RefCell;
 use serde::Serialize;
 use serde_json::json;
 
-use super::db::{Connection, Dialect, Isolation, params, write_with};
-use super::{Context, SqlStore, audit, postgres, sqlite};
+use super::db::{Isolation, write_with};
+use super::{SqlStore, audit, postgres, sqlite};
 use crate::model::Millis;
 use crate::store::{StoreError, StoreUrl};
-use tables::{Cell, Digest, IDENTITIES, TABLES, Table};
+use rows::Snapshot;
+use tables::IDENTITIES;
 
 /// Why a copy did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -87,18 +91,55 @@ pub struct CopyOrder<'a> {
 /// build's schema when it is opened (the result says so). The target is
 /// created or migrated like any store, and must hold no row.
 pub fn copy_store(order: &CopyOrder<'_>) -> Result<Copied, CopyError> {
-    let CopyOrder {
-        from,
-        to,
-        by,
-        at,
-        live_since,
-    } = *order;
+    let (ends, source, mut target) = open_ends(order.from, order.to)?;
+    let snapshot = Snapshot::begin(&source.conn)?;
+    let running = checks::live_hosts(snapshot.conn, order.live_since)?;
+    if !running.is_empty() {
+        return Err(CopyError::Refused(format!(
+            "{} still running on the source {}: stop every host using it, then \
+             run migrate-store again",
+            running.join(", "),
+            ends.shown_from
+        )));
+    }
+    let marks = IDENTITIES
+        .iter()
+        .map(|(table, column)| tables::high_water(snapshot.conn, table, column))
+        .collect::<crate::store::Result<Vec<_>>>()?;
+    let copied = copy_into(&mut target, &snapshot, &ends, &marks, order);
+    drop(snapshot);
+    let copied = copied?;
+    Ok(Copied {
+        rows: copied.iter().map(|t| t.rows).sum(),
+        source_migrated_from: migrated_from(ends.before),
+        schema_version: ends.version,
+        from: ends.shown_from,
+        to: ends.shown_to,
+        tables: copied,
+        verified: true,
+    })
+}
+
+/// What a copy knows of its two stores once both are open and checked.
+struct Ends<'a> {
+    from: StoreUrl<'a>,
+    shown_from: String,
+    shown_to: String,
+    /// The source's schema version before this build opened it.
+    before: i64,
+    /// The schema version both are at.
+    version: i64,
+}
+
+/// Opens the source and the target, refusing a copy of a store into
+/// itself, of no store, of a store of another schema, or between stores
+/// whose tables are not the ones this build copies.
+fn open_ends<'a>(from: &'a str, to: &'a str) -> Result<(Ends<'a>, SqlStore, SqlStore), CopyError> {
     let shown_from = super::postgres_shown_url(from);
     let shown_to = super::postgres_shown_url(to);
     let from_url = StoreUrl::parse(from)?;
     let to_url = StoreUrl::parse(to)?;
-    if same_store(from_url, to_url) {
+    if checks::same_store(from_url, to_url) {
         return Err(CopyError::Refused(format!(
             "{shown_from} is both the source and the target; name another target"
         )));
@@ -113,30 +154,37 @@ pub fn copy_store(order: &CopyOrder<'_>) -> Result<Copied, CopyError> {
         )));
     };
     let source = open(from_url)?;
-    let version = schema_version(&source.conn)?;
+    let version = checks::schema_version(&source.conn)?;
     if version != super::SCHEMA_VERSION {
         return Err(CopyError::Refused(format!(
             "the source {shown_from} is at schema {version}, this build writes {}",
             super::SCHEMA_VERSION
         )));
     }
-    let mut target = open(to_url)?;
-    tables::check_schema(&source.conn, &shown_from)?;
-    tables::check_schema(&target.conn, &shown_to)?;
+    let target = open(to_url)?;
+    checks::check_schema(&source.conn, &shown_from)?;
+    checks::check_schema(&target.conn, &shown_to)?;
+    let ends = Ends {
+        from: from_url,
+        shown_from,
+        shown_to,
+        before,
+        version,
+    };
+    Ok((ends, source, target))
+}
 
-    let snapshot = Snapshot::begin(&source.conn)?;
-    let running = live_hosts(snapshot.conn, live_since)?;
-    if !running.is_empty() {
-        return Err(CopyError::Refused(format!(
-            "{} still running on the source {shown_from}: stop every host using it, then \
-             run migrate-store again",
-            running.join(", ")
-        )));
-    }
-    let marks = IDENTITIES
-        .iter()
-        .map(|(table, column)| tables::high_water(snapshot.conn, table, column))
-        .collect::<crate::store::Result<Vec<_>>>()?;
+/// Copies every table from `snapshot` into the empty `target`, moves its
+/// counters past `marks` and appends the `store migrated` row, in one
+/// transaction. A refusal (a target not empty, a table that reads back
+/// otherwise, a source written meanwhile) keeps nothing and says why.
+fn copy_into(
+    target: &mut SqlStore,
+    snapshot: &Snapshot<'_>,
+    ends: &Ends<'_>,
+    marks: &[Option<i64>],
+    order: &CopyOrder<'_>,
+) -> Result<Vec<TableCopied>, CopyError> {
     let refusal = RefCell::new(None);
     let refuse = |why: String| {
         let error = StoreError::Db(why.clone());
@@ -153,101 +201,47 @@ pub fn copy_store(order: &CopyOrder<'_>) -> Result<Copied, CopyError> {
         Isolation::RowLocks,
         |tx| {
             *refusal.borrow_mut() = None;
-            let found = rows_found(tx)?;
-            if !found.is_empty() {
-                return Err(refuse(format!(
-                    "the target {shown_to} is not empty ({}); migrate-store copies into an \
-                 empty store only: name a new file, database or schema",
-                    found.join(", ")
-                )));
-            }
-            let mut copied = Vec::new();
-            for table in TABLES {
-                let (rows, sha256) = copy_table(snapshot.conn, tx, table)?;
-                if tables::digest(tx, table)? != (rows, sha256.clone()) {
-                    return Err(refuse(format!(
-                        "table {} reads back differently from {shown_to} than from \
-                     {shown_from}; nothing was kept",
-                        table.name
-                    )));
-                }
-                copied.push(TableCopied {
-                    table: table.name,
-                    rows,
-                    sha256,
-                });
-            }
+            let copied = rows::copy_tables(tx, snapshot, ends, &refuse)?;
             #[cfg(test)]
             AFTER_READ.with(|hook| {
                 if let Some(hook) = hook.borrow_mut().as_mut() {
                     hook()
                 }
             });
-            if let Some(change) = source_change(from_url, &copied)? {
+            if let Some(change) = proof::source_change(ends.from, &copied)? {
                 return Err(refuse(format!(
-                    "the source {shown_from} was written during the copy ({change}); nothing \
-                 was kept: stop every host using the source and run migrate-store again"
+                    "the source {} was written during the copy ({change}); nothing \
+                     was kept: stop every host using the source and run migrate-store again",
+                    ends.shown_from
                 )));
             }
-            for ((table, column), mark) in IDENTITIES.iter().zip(&marks) {
+            for ((table, column), mark) in IDENTITIES.iter().zip(marks) {
                 tables::set_counter(tx, table, column, *mark)?;
             }
-            let counts: serde_json::Map<String, serde_json::Value> = copied
-                .iter()
-                .map(|t| (t.table.to_string(), json!(t.rows)))
-                .collect();
-            let data = json!({
-                "from": shown_from,
-                "to": shown_to,
-                "by": by,
-                "rows": counts,
-                "source_migrated_from": migrated_from(before),
-            });
-            audit::insert_kind(tx, None, "store migrated", data, at)?;
+            let data = migrated_row(ends, &copied, order.by);
+            audit::insert_kind(tx, None, "store migrated", data, order.at)?;
             Ok(copied)
         },
     );
-    drop(snapshot);
-    let copied = match copied {
-        Ok(copied) => copied,
-        Err(e) => {
-            return Err(match refusal.into_inner() {
-                Some(why) => CopyError::Refused(why),
-                None => CopyError::Store(e),
-            });
-        }
-    };
-    Ok(Copied {
-        rows: copied.iter().map(|t| t.rows).sum(),
-        from: shown_from,
-        to: shown_to,
-        source_migrated_from: migrated_from(before),
-        schema_version: version,
-        tables: copied,
-        verified: true,
+    copied.map_err(|e| match refusal.into_inner() {
+        Some(why) => CopyError::Refused(why),
+        None => CopyError::Store(e),
     })
 }
 
-/// How the source differs now from what was copied, if it does: read on
-/// a connection of its own, which sees past the copy's snapshot.
-fn source_change(
-    from: StoreUrl<'_>,
-    copied: &[TableCopied],
-) -> crate::store::Result<Option<String>> {
-    let now = open(from)?;
-    for (table, copied) in TABLES.iter().zip(copied) {
-        let (rows, sha256) = tables::digest(&now.conn, table)?;
-        if rows != copied.rows {
-            return Ok(Some(format!(
-                "table {}: {} row(s) copied, {rows} now",
-                table.name, copied.rows
-            )));
-        }
-        if sha256 != copied.sha256 {
-            return Ok(Some(format!("table {}: rows were changed", table.name)));
-        }
-    }
-    Ok(None)
+/// The data of the target's `store migrated` audit row.
+fn migrated_row(ends: &Ends<'_>, copied: &[TableCopied], by: &str) -> serde_json::Value {
+    let counts: serde_json::Map<String, serde_json::Value> = copied
+        .iter()
+        .map(|t| (t.table.to_string(), json!(t.rows)))
+        .collect();
+    json!({
+        "from": ends.shown_from,
+        "to": ends.shown_to,
+        "by": by,
+        "rows": counts,
+        "source_migrated_from": migrated_from(ends.before),
+    })
 }
 
 fn migrated_from(before: i64) -> Option<i64> {
@@ -258,155 +252,6 @@ fn open(url: StoreUrl<'_>) -> crate::store::Result<SqlStore> {
     match url {
         StoreUrl::Sqlite(path) => SqlStore::open(path),
         StoreUrl::Postgres(url) => SqlStore::connect(url),
-    }
-}
-
-/// The same file by two names, or the same URL: copying a store into
-/// itself would find it non-empty, or copy nothing into nothing.
-fn same_store(a: StoreUrl<'_>, b: StoreUrl<'_>) -> bool {
-    match (a, b) {
-        (StoreUrl::Sqlite(a), StoreUrl::Sqlite(b)) => {
-            a == b
-                || matches!(
-                    (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-                    (Ok(a), Ok(b)) if a == b
-                )
-        }
-        (StoreUrl::Postgres(a), StoreUrl::Postgres(b)) => a == b,
-        _ => false,
-    }
-}
-
-fn schema_version(conn: &Connection) -> crate::store::Result<i64> {
-    match conn.dialect() {
-        Dialect::Sqlite => conn.query_row("PRAGMA user_version", params![], |row| row.get(0)),
-        Dialect::Postgres => {
-            conn.query_row("SELECT version FROM wakeful_schema", params![], |row| {
-                row.get(0)
-            })
-        }
-    }
-    .ctx("reading the schema version")
-}
-
-/// The hosts of the source that beat at or after `since` and did not say
-/// they stopped, as `host ID (KIND)`.
-fn live_hosts(conn: &Connection, since: Millis) -> crate::store::Result<Vec<String>> {
-    conn.prepare_cached(
-        "SELECT id, kind FROM hosts WHERE stopped_at IS NULL AND heartbeat_at >= ?1 ORDER BY id",
-    )
-    .and_then(|mut stmt| {
-        stmt.query_map(params![since], |row| {
-            Ok(format!(
-                "host {} ({})",
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?
-            ))
-        })?
-        .collect()
-    })
-    .ctx("reading the hosts of the source")
-}
-
-/// Each table that has rows, as `table: N row(s)`.
-fn rows_found(conn: &Connection) -> crate::store::Result<Vec<String>> {
-    let mut found = Vec::new();
-    for table in TABLES {
-        let n: i64 = conn
-            .query_row(
-                &format!("SELECT COUNT(*) FROM {}", table.name),
-                params![],
-                |row| row.get(0),
-            )
-            .ctx_with(|| format!("counting the rows of {}", table.name))?;
-        if n > 0 {
-            found.push(format!("{}: {n} row(s)", table.name));
-        }
-    }
-    Ok(found)
-}
-
-/// Bytes of values a batch of rows holds at most before it is written: a
-/// table of large rows (agents' bytes) is not held whole.
-const BATCH_BYTES: usize = 8 << 20;
-
-/// Copies every row of `table` from the source snapshot to the target in
-/// key order, a batch of rows per statement; returns the count and digest
-/// of what was read.
-fn copy_table(
-    source: &Connection,
-    target: &Connection,
-    table: &Table,
-) -> crate::store::Result<(u64, String)> {
-    let mut digest = Digest::new();
-    let mut batch: Vec<Vec<Cell>> = Vec::new();
-    let mut bytes = 0;
-    let flush = |batch: &mut Vec<Vec<Cell>>| -> crate::store::Result<()> {
-        if batch.is_empty() {
-            return Ok(());
-        }
-        let values: Vec<&dyn super::db::ToSql> = batch
-            .iter()
-            .flatten()
-            .map(|c| c as &dyn super::db::ToSql)
-            .collect();
-        target
-            .prepare_cached(&table.insert_sql(batch.len()))
-            .and_then(|mut stmt| stmt.execute(values.as_slice()))
-            .ctx_with(|| format!("copying rows of table {}", table.name))?;
-        batch.clear();
-        Ok(())
-    };
-    source
-        .prepare_cached(&table.select_sql(source.dialect()))
-        .and_then(|mut stmt| {
-            stmt.for_each(params![], |row| {
-                let cells: Vec<Cell> = tables::read_row(row, table.columns.len())
-                    .ctx_with(|| format!("reading table {}", table.name))?;
-                digest.add(&cells);
-                bytes += cells.iter().map(Cell::size).sum::<usize>();
-                batch.push(cells);
-                if batch.len() >= table.batch_rows() || bytes >= BATCH_BYTES {
-                    flush(&mut batch)?;
-                    bytes = 0;
-                }
-                Ok::<_, StoreError>(())
-            })
-        })
-        .ctx_with(|| format!("reading table {}", table.name))??;
-    flush(&mut batch)?;
-    Ok(digest.finish())
-}
-
-/// A read transaction on the source: every table is read as of one moment.
-struct Snapshot<'c> {
-    conn: &'c Connection,
-}
-
-impl<'c> Snapshot<'c> {
-    fn begin(conn: &'c Connection) -> crate::store::Result<Snapshot<'c>> {
-        conn.execute_batch(match conn.dialect() {
-            Dialect::Sqlite => "BEGIN DEFERRED",
-            Dialect::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-        })
-        .ctx("starting a read of the source")?;
-        // A connection lost now must fail the copy, not come back
-        // outside the snapshot.
-        conn.set_in_transaction(true);
-        let snapshot = Snapshot { conn };
-        // Both databases take the snapshot at the first read (SQLite keeps
-        // it while writers append to the write-ahead log): take it now.
-        conn.query_row("SELECT COUNT(*) FROM audit", params![], |_| Ok(()))
-            .ctx("starting a read of the source")?;
-        Ok(snapshot)
-    }
-}
-
-impl Drop for Snapshot<'_> {
-    fn drop(&mut self) {
-        // Only read: ending it keeps or loses nothing.
-        self.conn.set_in_transaction(false);
-        let _ = self.conn.execute_batch("ROLLBACK");
     }
 }
 

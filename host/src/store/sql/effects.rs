@@ -4,10 +4,34 @@
 
 use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, to_json, tools};
 use crate::model::Millis;
 use crate::store::{AuditEntry, Effects, Held, Result, StoreError};
+
+/// A step's held built-in calls, and the leases they read.
+impl SqlStore {
+    /// The lease on `resource`, expired or not, if one is recorded.
+    pub fn lease_peek(&self, resource: &str) -> Result<Option<Held>> {
+        lease(&self.conn, resource)
+    }
+
+    /// Writes a step's built-in calls held so far (their effects, ledger
+    /// and audit rows) under the claim, without waiting for the disk: a
+    /// step does so before a call that leaves the host. A key or lease
+    /// changed since the step found it is a [`StoreError::Conflict`], and
+    /// nothing is written.
+    pub fn apply_effects(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        effects: &Effects,
+        at: Millis,
+    ) -> Result<()> {
+        flush(&mut self.conn, run_id, epoch, effects, at)
+    }
+}
 
 /// A held call's rows as text, worked out before the write lock is taken:
 /// the other writers of the file wait for what is done under it.

@@ -3,12 +3,32 @@
 
 use serde_json::json;
 
+use super::SqlStore;
 use super::db::{Connection, params};
-use super::runs::{self, run_exists};
-use super::triggers::rfc3339;
+use super::runs;
+use super::triggers::{answerable, answered};
 use super::{Context, audit, to_json, write};
 use crate::model::ApprovalAnswer;
 use crate::store::{AnswerRefused, Approval, ApprovalUse, Result, StoreError, Vote};
+
+/// Answers counted towards a quorum.
+impl SqlStore {
+    /// Records one principal's answer to a request that needs a quorum
+    /// (replacing an earlier answer of theirs), refused as
+    /// [`SqlStore::answer_approval`] refuses one; `decide` reads the request
+    /// and its votes, and when it says they settle it, the request is
+    /// answered (and its run woken). Appends an `approval vote` audit row,
+    /// and an `approval` row when settled.
+    pub fn vote_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+        decide: &dyn Fn(&Approval, &[Vote]) -> Option<bool>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        vote(&mut self.conn, run_id, answer, details_digest, decide)
+    }
+}
 
 /// Decides a request from its votes: `Some(approved)` once settled.
 pub type Decide<'a> = &'a dyn Fn(&Approval, &[Vote]) -> Option<bool>;
@@ -30,7 +50,18 @@ pub(super) fn vote(
         &format!("answering approval request {request} of run {run_id}"),
         |tx| {
             super::wake_workers(tx)?;
-            let approval = match answerable(tx, run_id, answer, details_digest)? {
+            let checked = answerable(tx, run_id, answer, details_digest)?;
+            if let Err(AnswerRefused::Expired { expires_at, .. }) = &checked {
+                audit::insert_kind(
+                    tx,
+                    Some(run_id),
+                    "approval refused",
+                    json!({"request_id": request, "by": answer.by, "approved": answer.approved,
+                        "reason": "expired", "expires_at": expires_at}),
+                    answer.at,
+                )?;
+            }
+            let approval = match checked {
                 Ok(approval) => approval,
                 Err(refused) => return Ok(Err(refused)),
             };
@@ -67,12 +98,7 @@ pub(super) fn vote(
                 };
                 settle(tx, run_id, answer, approved, &by)?;
             }
-            let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
-                StoreError::Db(format!(
-                    "approval request {request} of run {run_id} vanished while being answered"
-                ))
-            })?;
-            Ok(Ok(stored))
+            answered(tx, run_id, request).map(Ok)
         },
     )
 }
@@ -109,60 +135,6 @@ fn settle(
             "comment": answer.comment, "quorum": true}),
         answer.at,
     )
-}
-
-/// The request, if an answer to it may be taken now.
-fn answerable(
-    tx: &Connection,
-    run_id: &str,
-    answer: &ApprovalAnswer,
-    details_digest: Option<&str>,
-) -> Result<Result<Approval, AnswerRefused>> {
-    let request = answer.request_id.as_str();
-    let (run, req) = (run_id.to_string(), request.to_string());
-    if !run_exists(tx, run_id)? {
-        return Ok(Err(AnswerRefused::UnknownRun(run)));
-    }
-    let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
-        return Ok(Err(AnswerRefused::UnknownRequest { run, request: req }));
-    };
-    if let Some(previous) = &approval.answer {
-        let by = previous.by.clone();
-        return Ok(Err(AnswerRefused::AlreadyAnswered {
-            run,
-            request: req,
-            by,
-        }));
-    }
-    if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
-        audit::insert_kind(
-            tx,
-            Some(run_id),
-            "approval refused",
-            json!({"request_id": request, "by": answer.by, "approved": answer.approved,
-                "reason": "expired", "expires_at": approval.expires_at}),
-            answer.at,
-        )?;
-        return Ok(Err(AnswerRefused::Expired {
-            run,
-            request: req,
-            expires_at: approval.expires_at,
-            expires_at_text: rfc3339(approval.expires_at),
-        }));
-    }
-    if let Some(digest) = details_digest
-        && !digest.eq_ignore_ascii_case(&approval.details_digest)
-    {
-        return Ok(Err(AnswerRefused::DetailsChanged { run, request: req }));
-    }
-    let waited = tx
-        .prepare_cached("SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2")
-        .and_then(|mut stmt| stmt.exists([run_id, request]))
-        .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
-    if !waited {
-        return Ok(Err(AnswerRefused::NotWaiting { run, request: req }));
-    }
-    Ok(Ok(approval))
 }
 
 /// Refuses the step ([`StoreError::Conflict`]) when a named call it used

@@ -9,7 +9,33 @@ use rusqlite::Connection;
 
 use super::Context;
 use super::Location;
+use super::SqlStore;
 use crate::store::{Result, StoreError};
+
+/// The data's health and copies, and the planner's statistics.
+impl SqlStore {
+    /// Checks the whole store for damage; a long-running process does it
+    /// once at start and refuses to run on a damaged store.
+    pub fn check_integrity(&self) -> Result<()> {
+        check(&self.conn, &self.location)
+    }
+
+    /// Writes a consistent copy of the whole store to the new file `to`
+    /// while other processes keep writing, and checks the copy.
+    pub fn backup(&self, to: &std::path::Path) -> Result<()> {
+        backup(&self.conn, to)
+    }
+
+    /// Keeps the database's query planning up to date with the tables'
+    /// sizes (PostgreSQL statistics; nothing on SQLite); long-lived hosts
+    /// call it on their heartbeat. Returns the tables refreshed.
+    pub fn maintain(&mut self) -> Result<Vec<String>> {
+        use super::db::Context;
+        self.conn
+            .refresh_statistics()
+            .ctx("refreshing the planner's statistics")
+    }
+}
 
 /// The first 16 bytes of every SQLite 3 database file.
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
@@ -190,42 +216,4 @@ pub(super) fn backup(conn: &super::db::Connection, to: &Path) -> Result<()> {
     }
     let copy = Connection::open(to).ctx_with(|| format!("opening the copy {target}"))?;
     quick_check(&copy, to)
-}
-
-/// Bytes the store's tables and indexes take: the SQLite file's pages, or
-/// the relations of the PostgreSQL schema the connection works in.
-/// Bytes in pages that hold tables and indexes; free pages, which the
-/// file keeps for the next rows, are [`free_bytes`].
-pub(super) fn size_bytes(conn: &super::db::Connection) -> Result<u64> {
-    let sql = match conn.dialect() {
-        super::db::Dialect::Sqlite => {
-            "SELECT (page_count - freelist_count) * page_size \
-             FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()"
-        }
-        super::db::Dialect::Postgres => {
-            "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
-             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-             WHERE n.nspname = current_schema() AND c.relkind = 'r'"
-        }
-    };
-    conn.query_row(sql, [0i64; 0], |row| row.get::<_, u64>(0))
-        .ctx("measuring the store's size")
-}
-
-/// Bytes of free pages in the file, kept for rows to come: the peak of
-/// what was in flight (live history of running runs, before it is
-/// archived) less what is there now. PostgreSQL reuses space in each
-/// table instead, and counts it in [`size_bytes`].
-pub(super) fn free_bytes(conn: &super::db::Connection) -> Result<u64> {
-    match conn.dialect() {
-        super::db::Dialect::Sqlite => conn
-            .query_row(
-                "SELECT freelist_count * page_size FROM pragma_freelist_count(), \
-                 pragma_page_size()",
-                [0i64; 0],
-                |row| row.get::<_, u64>(0),
-            )
-            .ctx("measuring the store's free pages"),
-        super::db::Dialect::Postgres => Ok(0),
-    }
 }

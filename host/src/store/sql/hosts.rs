@@ -4,10 +4,78 @@
 
 use serde_json::json;
 
+use super::SqlStore;
 use super::db::{Connection, OptionalExtension, Row, params};
 use super::{Context, audit, clamp_time, write};
 use crate::model::Millis;
 use crate::store::{ClaimedRun, HostRecord, Result};
+
+/// The hosts sharing the store.
+impl SqlStore {
+    /// Records that the host `id` (the start of its claims' owner, see
+    /// `identity.rs`) of `kind` (`serve`, `work`) is alive at `at`.
+    pub fn heartbeat(
+        &mut self,
+        id: &str,
+        kind: &str,
+        listen: Option<&str>,
+        at: Millis,
+    ) -> Result<()> {
+        heartbeat(&mut self.conn, id, kind, listen, at)
+    }
+
+    /// Records that host `id` started at `at` (replacing the row of an
+    /// earlier process that had the id), alive as [`heartbeat`](SqlStore::heartbeat) says.
+    pub fn host_started(
+        &mut self,
+        id: &str,
+        kind: &str,
+        listen: Option<&str>,
+        at: Millis,
+    ) -> Result<()> {
+        started(&mut self.conn, id, kind, listen, at)
+    }
+
+    /// The owners of the claims live at `now`, each once.
+    pub fn claim_owners(&self, now: Millis) -> Result<Vec<String>> {
+        claim_owners(&self.conn, now)
+    }
+
+    /// Ends every claim of host `id`, whose process is known to be gone,
+    /// with a `takeover` audit row on each run naming `by` and `why`;
+    /// returns those runs.
+    pub fn release_claims_of(
+        &mut self,
+        id: &str,
+        by: &str,
+        why: &str,
+        at: Millis,
+    ) -> Result<Vec<String>> {
+        release_claims_of(&mut self.conn, id, by, why, at)
+    }
+
+    /// The claim on `run_id` that is live at `now`, if any.
+    pub fn live_claim(&self, run_id: &str, now: Millis) -> Result<Option<ClaimedRun>> {
+        live_claim(&self.conn, run_id, now)
+    }
+
+    /// Records that host `id` stopped cleanly at `at`.
+    pub fn host_stopped(&mut self, id: &str, at: Millis) -> Result<()> {
+        stopped(&mut self.conn, id, at)
+    }
+
+    /// Deletes the rows of hosts silent since before `before`; returns how
+    /// many.
+    pub fn forget_silent_hosts(&mut self, before: Millis) -> Result<u64> {
+        forget_silent(&mut self.conn, before)
+    }
+
+    /// Every recorded host, latest heartbeat first, each with the runs it
+    /// holds a live claim on at `now`.
+    pub fn hosts(&self, now: Millis) -> Result<Vec<HostRecord>> {
+        hosts(&self.conn, now)
+    }
+}
 
 /// Records that host `id` is alive at `at` (a new row at its first beat).
 pub(super) fn heartbeat(

@@ -10,10 +10,66 @@
 use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{Millis, ToolError};
 use crate::store::{Intent, Resolution, ResolveRefused, Result};
+
+/// Calls that leave the host, and settling those of unknown outcome.
+impl SqlStore {
+    /// Checks that the claim is still the run's current one (not taken over,
+    /// the run not cancelled) and extends its lease to `now + lease_ms`.
+    pub fn extend_claim(
+        &mut self,
+        run_id: &str,
+        epoch: u64,
+        now: Millis,
+        lease_ms: u64,
+    ) -> Result<()> {
+        extend_claim(&mut self.conn, run_id, epoch, now, lease_ms)
+    }
+
+    /// Fences a call about to leave the host: checks and extends the claim
+    /// (`intent.epoch`) as `extend_claim` does, and records the intent
+    /// durably, in one transaction. Recording the call's result (any
+    /// `ledger_put`) deletes the intent.
+    pub fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
+        begin_external(&mut self.conn, intent, now, lease_ms)
+    }
+
+    /// Deletes the intent of a call whose request never left the host (no
+    /// connection, an untrusted server), under the claim's epoch.
+    pub fn forget_intent(&mut self, run_id: &str, key: &str, epoch: u64) -> Result<()> {
+        forget(&mut self.conn, run_id, key, epoch)
+    }
+
+    /// The intent of a call whose result was never recorded, if any.
+    pub fn intent(&self, run_id: &str, key: &str) -> Result<Option<Intent>> {
+        intent(&self.conn, run_id, key)
+    }
+
+    /// The run's calls of unknown outcome, oldest first.
+    pub fn intents(&self, run_id: &str) -> Result<Vec<Intent>> {
+        intents(&self.conn, run_id)
+    }
+
+    /// An operator settles a parked run's call of unknown outcome: records
+    /// the given result or failure in the ledger (or, for a retry, nothing),
+    /// clears the intent, puts the run back to retry its step, and appends a
+    /// `resolved` audit row — in one transaction.
+    pub fn resolve(
+        &mut self,
+        run_id: &str,
+        key: &str,
+        resolution: &Resolution,
+        by: &str,
+        said: Option<&str>,
+        at: Millis,
+    ) -> Result<std::result::Result<(), ResolveRefused>> {
+        resolve(&mut self.conn, run_id, key, resolution, by, said, at)
+    }
+}
 
 fn intent_from_row(row: &Row<'_>) -> super::db::Result<Intent> {
     Ok(Intent {
@@ -151,68 +207,18 @@ pub(super) fn resolve(
         &format!("resolving call {key} of run {run_id}"),
         |tx| {
             super::wake_workers(tx)?;
-            let status: Option<String> = tx
-                .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
-                .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
-                .ctx_with(|| format!("looking up run {run_id}"))?;
-            let Some(status) = status else {
-                return Ok(Err(ResolveRefused::UnknownRun(run_id.to_string())));
+            let found = match settleable(tx, run_id, key)? {
+                Ok(found) => found,
+                Err(refused) => return Ok(Err(refused)),
             };
-            let Some(found) = intent(tx, run_id, key)? else {
-                let known: Vec<String> = intents(tx, run_id)?.into_iter().map(|i| i.key).collect();
-                let known = if known.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (it has: {})", known.join(", "))
-                };
-                return Ok(Err(ResolveRefused::UnknownKey {
-                    run: run_id.to_string(),
-                    key: key.to_string(),
-                    known,
-                }));
-            };
-            // A run that is not parked may be stepping right now, with this
-            // very call in flight: settling it then could contradict its answer.
-            if status != "parked" {
-                return Ok(Err(ResolveRefused::NotParked {
-                    run: run_id.to_string(),
-                    key: key.to_string(),
-                    status,
-                }));
-            }
-            let result: Option<std::result::Result<String, ToolError>> = match resolution {
-                Resolution::Result(json) => Some(Ok(json.clone())),
-                Resolution::Fail(reason) => Some(Err(ToolError::Failed(reason.clone()))),
-                Resolution::Retry => None,
-            };
-            if let Some(result) = &result {
-                let result_json = to_json(result, "a tool result")?;
-                tx.prepare_cached(
-                    "INSERT INTO ledger (run_id, key, tool, args, result, at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )
-                .and_then(|mut stmt| {
-                    stmt.execute(params![
-                        run_id,
-                        key,
-                        found.tool,
-                        found.args,
-                        result_json,
-                        at
-                    ])
-                })
-                .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;
-            }
-            tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
-                .and_then(|mut stmt| stmt.execute([run_id, key]))
-                .ctx_with(|| format!("clearing the intent {key} of run {run_id}"))?;
-            // The step the run was parked in is retried: it replays the settled
-            // result, or sends the call again.
+            settle(tx, &found, resolution, at)?;
+            // The step the run was parked in is retried: it replays the
+            // settled result, or sends the call again.
             tx.prepare_cached(
                 "UPDATE runs SET \
-             status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
-             attempts = 0, retry_at = NULL, last_error = NULL, status_text = ?2, \
-             updated_at = ?3 WHERE run_id = ?1",
+                 status = CASE WHEN pending_wake IS NOT NULL THEN 'active' ELSE 'waiting' END, \
+                 attempts = 0, retry_at = NULL, last_error = NULL, status_text = ?2, \
+                 updated_at = ?3 WHERE run_id = ?1",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
@@ -240,4 +246,76 @@ pub(super) fn resolve(
             Ok(Ok(()))
         },
     )
+}
+
+/// The intent of call `key` of run `run_id`, if an operator may settle it
+/// now: the run is parked (a run that is not may be stepping right now,
+/// with this very call in flight, and settling it then could contradict
+/// its answer).
+fn settleable(
+    tx: &Connection,
+    run_id: &str,
+    key: &str,
+) -> Result<std::result::Result<Intent, ResolveRefused>> {
+    let status: Option<String> = tx
+        .prepare_cached("SELECT status FROM runs WHERE run_id = ?1")
+        .and_then(|mut stmt| stmt.query_row([run_id], |row| row.get(0)).optional())
+        .ctx_with(|| format!("looking up run {run_id}"))?;
+    let Some(status) = status else {
+        return Ok(Err(ResolveRefused::UnknownRun(run_id.to_string())));
+    };
+    let Some(found) = intent(tx, run_id, key)? else {
+        let known: Vec<String> = intents(tx, run_id)?.into_iter().map(|i| i.key).collect();
+        let known = if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (it has: {})", known.join(", "))
+        };
+        return Ok(Err(ResolveRefused::UnknownKey {
+            run: run_id.to_string(),
+            key: key.to_string(),
+            known,
+        }));
+    };
+    if status != "parked" {
+        return Ok(Err(ResolveRefused::NotParked {
+            run: run_id.to_string(),
+            key: key.to_string(),
+            status,
+        }));
+    }
+    Ok(Ok(found))
+}
+
+/// Records the call's settled result or failure in the ledger (a retry
+/// records nothing) and clears its intent.
+fn settle(tx: &Connection, found: &Intent, resolution: &Resolution, at: Millis) -> Result<()> {
+    let (run_id, key) = (found.run_id.as_str(), found.key.as_str());
+    let result: Option<std::result::Result<String, ToolError>> = match resolution {
+        Resolution::Result(json) => Some(Ok(json.clone())),
+        Resolution::Fail(reason) => Some(Err(ToolError::Failed(reason.clone()))),
+        Resolution::Retry => None,
+    };
+    if let Some(result) = &result {
+        let result_json = to_json(result, "a tool result")?;
+        tx.prepare_cached(
+            "INSERT INTO ledger (run_id, key, tool, args, result, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
+                run_id,
+                key,
+                found.tool,
+                found.args,
+                result_json,
+                at
+            ])
+        })
+        .ctx_with(|| format!("recording the settled call {key} of run {run_id}"))?;
+    }
+    tx.prepare_cached("DELETE FROM intents WHERE run_id = ?1 AND key = ?2")
+        .and_then(|mut stmt| stmt.execute([run_id, key]))
+        .ctx_with(|| format!("clearing the intent {key} of run {run_id}"))?;
+    Ok(())
 }

@@ -1,37 +1,22 @@
-//! The store on SQL: one implementation of [`Store`] over two databases.
+//! The store on SQL: [`SqlStore`], on SQLite (the embedded default, one
+//! file in WAL mode shared by the processes of one machine) or PostgreSQL
+//! (several hosts sharing one database).
 //!
-//! - SQLite, the embedded default: one file in WAL mode, shared by the
-//!   processes of one machine (workers, the CLI); `busy_timeout` makes them
-//!   wait for each other's write transactions instead of failing.
-//! - PostgreSQL, for several hosts sharing one database: every host's
-//!   workers claim runs from the same tables.
-//!
-//! Leases and fencing epochs keep writers apart on both. [`db`] hides the
-//! differences between the two client libraries, so that each SQL
-//! statement is written once; the few statements that differ ask the
-//! connection's [`db::Dialect`].
-//!
-//! Layout, one file per table group:
-//! - [`agents`]: deployed agent versions and their bytes;
-//! - [`runs`]: creating and reading runs, checkpoints, inbox and approvals;
-//! - [`claims`]: the step protocol (claim, commit, fail, park, release) and
-//!   the choice of the wake to deliver;
-//! - [`triggers`]: events, approval answers, resuming parked runs;
-//! - [`tools`]: the tool-call ledger, kv and leases;
-//! - [`callbacks`]: callback links, made by a tool call and used once;
-//! - [`switches`]: kill switches;
-//! - [`audit`]: the append-only audit log;
-//! - [`pages`]: lists a page at a time, and counts, for the API;
-//! - [`sqlite`] and [`postgres`]: opening each database and its schema;
-//! - [`copy`]: copying a whole store into an empty one (`migrate-store`);
-//! - [`hosts`] and [`host_locks`]: the hosts sharing the store, and the
-//!   locks that prove each alive.
-//!
-//! Every write runs in one transaction ([`db::write`]).
+//! Each concern (agents, runs, claims, commits, triggers, the ledger,
+//! hosts…) is a file of its own: its SQL, and an `impl SqlStore` block
+//! with the methods the rest of the host calls. [`db`] hides the
+//! differences between the two client libraries, so that each statement
+//! is written once; the few that differ ask the connection's
+//! [`db::Dialect`]. SQLite's tuning (its file layer, the writer queue,
+//! the flushes and the WAL) is under [`sqlite`]. Every write runs in one
+//! transaction ([`db::write`]); leases and fencing epochs keep writers
+//! apart on both databases.
 
 mod agents;
 mod archive;
 mod audit;
+#[cfg(feature = "bench")]
+mod bench;
 mod callbacks;
 mod claim_ends;
 mod claims;
@@ -53,10 +38,8 @@ mod prune;
 mod runs;
 mod schedules;
 mod schema;
-mod seed;
 mod sessions;
 mod sqlite;
-mod store_impl;
 mod switches;
 mod tools;
 mod triggers;
@@ -161,6 +144,22 @@ impl SqlStore {
     /// with it.
     pub fn set_link_key(&mut self, key: crate::store::links::LinkKey) {
         self.links = Some(key);
+    }
+}
+
+/// This handle's counters.
+impl SqlStore {
+    /// How many write transactions this store handle committed with a
+    /// flush to disk (an fsync of SQLite's WAL, a synchronous PostgreSQL
+    /// commit); claims and built-in tool calls commit without one.
+    pub fn synced_commits(&self) -> u64 {
+        self.conn.synced_commits()
+    }
+
+    /// How many SQL statements this store handle ran (transaction control
+    /// included).
+    pub fn statements_run(&self) -> u64 {
+        self.conn.statements()
     }
 }
 

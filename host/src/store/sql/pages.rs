@@ -7,12 +7,58 @@
 use super::db::{Connection, OptionalExtension, ToSql, params};
 
 use super::Context;
+use super::SqlStore;
 use super::audit::{self, AuditRecord};
 use super::runs::RunRow;
 use crate::model::Millis;
 use crate::store::{
     AuditRow, KvEntry, Page, Result, Run, RunFilter, RunStatus, StoreError, WaitingOn,
 };
+
+/// Lists a page at a time, and counts, for the API.
+impl SqlStore {
+    /// Up to `limit` runs matching `filter`, newest first (by creation
+    /// time, then id), after the run `after` names (the previous page's
+    /// `next`). A list shows summaries: each run's `state` and `input` are
+    /// left empty, `run` reads one whole. [`StoreError::UnknownRun`] when
+    /// `after` names no run (it was pruned meanwhile).
+    pub fn runs_page(
+        &self,
+        filter: &RunFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<Run, String>> {
+        runs_page(&self.conn, filter, after, limit)
+    }
+
+    /// Up to `limit` audit rows with an id above `after`, oldest first;
+    /// only one run's rows with `run_id`.
+    pub fn audit_page(
+        &self,
+        run_id: Option<&str>,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Page<AuditRow, u64>> {
+        audit_page(&self.conn, run_id, after, limit)
+    }
+
+    /// How many runs have each status (every status, zeros included),
+    /// counted by the database without reading a run.
+    pub fn run_counts(&self) -> Result<Vec<(RunStatus, u64)>> {
+        run_counts(&self.conn)
+    }
+
+    /// Up to `limit` kv keys that start with `prefix` and have a value, in
+    /// key order, after the key `after` (the previous page's `next`).
+    pub fn kv_page(
+        &self,
+        prefix: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Page<KvEntry, String>> {
+        kv_page(&self.conn, prefix, after, limit)
+    }
+}
 
 /// The columns `RunRow::from_row` reads, with the two that can be large
 /// (state, input) left out of a list.
@@ -250,7 +296,7 @@ mod tests {
 
     use super::super::SqlStore;
     use crate::store::{
-        AgentVersion, AuditEntry, KvOp, KvOutcome, LeaseOp, NewRun, RunFilter, RunStatus, Store,
+        AgentVersion, AuditEntry, KvOp, KvOutcome, LeaseOp, NewRun, RunFilter, RunStatus,
         StoreError, Switch, WaitingOn,
     };
 

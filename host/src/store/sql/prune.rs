@@ -5,8 +5,27 @@
 use super::db::{Connection, Isolation, OptionalExtension, params, write_with};
 
 use super::Context;
+use super::SqlStore;
 use crate::model::Millis;
 use crate::store::{Result, RetiredRun};
+
+/// Pruning ended runs, and the record each leaves.
+impl SqlStore {
+    /// Deletes the runs that ended (done or cancelled) before `ended_before`
+    /// with their checkpoints, waits, inbox, approvals, ledger and callback
+    /// links. The audit log keeps its rows: it is append-only. Each pruned
+    /// run's id is
+    /// retired (see [`SqlStore::retired_run`]) so that no run takes it again.
+    /// Returns how many runs went.
+    pub fn prune_runs(&mut self, ended_before: Millis, now: Millis) -> Result<u64> {
+        prune(&mut self.conn, ended_before, now)
+    }
+
+    /// The record of a run that `prune_runs` deleted, if `run_id` named one.
+    pub fn retired_run(&self, run_id: &str) -> Result<Option<RetiredRun>> {
+        retired_run(&self.conn, run_id)
+    }
+}
 
 /// The advisory lock a PostgreSQL host holds while it prunes.
 const PRUNE_LOCK: i64 = 0x7761_6b65_6675_6c02;

@@ -4,11 +4,85 @@
 
 use super::db::{Connection, OptionalExtension, Row, params};
 
+use super::SqlStore;
 use super::{Context, budget_from_sql, budget_to_sql, from_json, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{
     Approval, AuditEntry, Checkpoint, InboxItem, NewRun, Result, Run, RunStatus, StoreError,
 };
+
+/// Creating runs and reading them back: checkpoints, inbox, approval requests.
+impl SqlStore {
+    pub fn create_run(&mut self, run: &NewRun) -> Result<()> {
+        create_run(&mut self.conn, run, None)
+    }
+
+    /// Creates a run and appends `audit` (an operator's start), in one
+    /// transaction: a run never exists without the row that says who
+    /// started it.
+    pub fn create_run_audited(&mut self, run: &NewRun, audit: &AuditEntry) -> Result<()> {
+        create_run(&mut self.conn, run, Some(audit))
+    }
+
+    /// Every run, newest first.
+    pub fn runs(&self) -> Result<Vec<Run>> {
+        runs(&self.conn)
+    }
+
+    /// The ids of an agent's live runs (active, waiting or parked), newest
+    /// first, read off the agent's index: an upgrade of one agent reads
+    /// neither the other runs nor any run's state.
+    pub fn live_run_ids(&self, agent: &str) -> Result<Vec<String>> {
+        live_run_ids(&self.conn, agent)
+    }
+
+    pub fn run(&self, run_id: &str) -> Result<Option<Run>> {
+        run(&self.conn, run_id)
+    }
+
+    /// The run's checkpoints, oldest first.
+    pub fn checkpoints(&self, run_id: &str) -> Result<Vec<Checkpoint>> {
+        checkpoints(&self.conn, run_id)
+    }
+
+    /// The run's approval requests, oldest first.
+    pub fn approvals(&self, run_id: &str) -> Result<Vec<Approval>> {
+        let mut approvals = approvals(&self.conn, run_id)?;
+        approvals.iter_mut().for_each(|a| self.reveal_link(a));
+        Ok(approvals)
+    }
+
+    /// The approval request an answer link's token names, if any. Tokens
+    /// are unique across runs.
+    pub fn approval_by_token(&self, token: &str) -> Result<Option<Approval>> {
+        let hash = crate::store::links::token_hash(token);
+        let found = approval_by_token(&self.conn, &hash)?;
+        Ok(found.map(|mut a| {
+            a.token = Some(token.to_string());
+            a
+        }))
+    }
+
+    /// The run's inbox, oldest first.
+    pub fn inbox(&self, run_id: &str) -> Result<Vec<InboxItem>> {
+        inbox(&self.conn, run_id)
+    }
+
+    /// Sets `approval.token` to its link's token when this host's key
+    /// derives the token whose hash is stored.
+    pub(super) fn reveal_link(&self, approval: &mut Approval) {
+        let Some(key) = &self.links else { return };
+        let token = key.approval_token(
+            &approval.run_id,
+            &approval.id,
+            &approval.details_digest,
+            approval.requested_at,
+        );
+        if crate::store::links::token_hash(&token) == approval.token_sha256 {
+            approval.token = Some(token);
+        }
+    }
+}
 
 /// The columns [`RunRow::from_row`] reads, in its order (it reads them by
 /// position); select them from `runs` alone (no join), so that each

@@ -2,9 +2,47 @@
 
 use super::db::{Connection, OptionalExtension, Row, params};
 
+use super::SqlStore;
 use super::{Context, clamp_time, write};
 use crate::model::Millis;
 use crate::store::{Overlap, PutSchedule, Result, Schedule, StoreError};
+
+/// Schedules.
+impl SqlStore {
+    /// Records a schedule. One with the same id is replaced whole (its
+    /// last run kept, for the overlap policy) when `replace` is set, and
+    /// otherwise left as it is.
+    pub fn put_schedule(&mut self, schedule: &Schedule, replace: bool) -> Result<PutSchedule> {
+        put(&mut self.conn, schedule, replace)
+    }
+
+    pub fn schedules(&self) -> Result<Vec<Schedule>> {
+        list(&self.conn, None)
+    }
+
+    /// Returns false when there was no such schedule.
+    pub fn remove_schedule(&mut self, id: &str) -> Result<bool> {
+        remove(&mut self.conn, id)
+    }
+
+    /// Schedules whose next tick is at or before `now`.
+    pub fn due_schedules(&self, now: Millis) -> Result<Vec<Schedule>> {
+        list(&self.conn, Some(now))
+    }
+
+    /// Moves a schedule past the tick `due_at` to `next_at`, recording the
+    /// run it started. Returns false (and changes nothing) when the
+    /// schedule is gone or another process already moved it past `due_at`.
+    pub fn advance_schedule(
+        &mut self,
+        id: &str,
+        due_at: Millis,
+        next_at: Millis,
+        last_run_id: Option<&str>,
+    ) -> Result<bool> {
+        advance(&mut self.conn, id, due_at, next_at, last_run_id)
+    }
+}
 
 const COLUMNS: &str = "id, agent, cron, input, overlap, next_at, last_run_id, created_at";
 

@@ -4,9 +4,25 @@
 //! a random secret that keys the MAC with the token's hash, so that the
 //! config file (which holds only hashes) is not enough to forge a cookie.
 
+use super::SqlStore;
 use super::db::{Connection, OptionalExtension, params};
 use super::{Context, write};
 use crate::store::Result;
+
+/// Console sessions' per-principal keys.
+impl SqlStore {
+    /// The generation and secret of principal `name`'s console sessions,
+    /// made on first use.
+    pub fn session_key(&mut self, name: &str) -> Result<(i64, String)> {
+        super::sessions::session_key(&mut self.conn, name)
+    }
+
+    /// Ends every console session of `name` (a new generation and secret);
+    /// returns the new generation.
+    pub fn revoke_sessions(&mut self, name: &str) -> Result<i64> {
+        super::sessions::revoke(&mut self.conn, name)
+    }
+}
 
 fn fresh_secret() -> Result<String> {
     let mut bytes = [0u8; 32];

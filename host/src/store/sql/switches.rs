@@ -4,9 +4,54 @@
 
 use super::db::{Connection, Row, params};
 
+use super::SqlStore;
 use super::{Context, audit, write};
 use crate::model::Millis;
 use crate::store::{AuditEntry, Result, Switch};
+
+/// Kill switches.
+impl SqlStore {
+    pub fn set_switch(&mut self, switch: &Switch) -> Result<()> {
+        set_switch(&mut self.conn, switch)
+    }
+
+    /// Returns false when no such switch was set.
+    pub fn clear_switch(&mut self, scope: &str) -> Result<bool> {
+        clear_switch(&mut self.conn, scope)
+    }
+
+    pub fn switches(&self) -> Result<Vec<Switch>> {
+        switches(&self.conn)
+    }
+
+    /// The oldest switch that stops run `run_id` of `agent` (`all`,
+    /// `agent:` or `run:` scope), or with `tool` a call of that tool in it
+    /// (`tool:` scope too), if any.
+    pub fn switch_covering(
+        &self,
+        agent: &str,
+        run_id: &str,
+        tool: Option<&str>,
+    ) -> Result<Option<Switch>> {
+        covering(&self.conn, agent, run_id, tool)
+    }
+
+    /// Sets a kill switch and appends `audit`, in one transaction.
+    pub fn set_switch_audited(&mut self, switch: &Switch, audit: &AuditEntry) -> Result<()> {
+        set_switch_audited(&mut self.conn, switch, audit)
+    }
+
+    /// Clears a kill switch and, when one was set, appends `audit`, in one
+    /// transaction. Returns false (and appends nothing) when none was set.
+    pub fn clear_switch_audited(
+        &mut self,
+        scope: &str,
+        audit: &AuditEntry,
+        at: Millis,
+    ) -> Result<bool> {
+        clear_switch_audited(&mut self.conn, scope, audit, at)
+    }
+}
 
 fn switch_from_row(row: &Row<'_>) -> super::db::Result<Switch> {
     Ok(Switch {

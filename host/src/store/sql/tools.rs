@@ -6,6 +6,7 @@
 use super::db::{Connection, Isolation, OptionalExtension, Row, params, write_deferred};
 use serde_json::json;
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, from_json, to_json, write};
 use crate::model::{Millis, ToolError};
@@ -13,6 +14,89 @@ use crate::store::{
     AuditEntry, KvEntry, KvOp, KvOutcome, KvWrite, LeaseOp, LeaseOutcome, LedgerEntry, LedgerWrite,
     Result, StoreError, Usage,
 };
+
+/// The tool-call ledger, kv and leases.
+impl SqlStore {
+    /// A live run's recorded call, looked up by a step for its replay. An
+    /// ended run's calls are in its archive, read with [`SqlStore::ledger`]:
+    /// no step runs after the end, and the lookup stays one index probe.
+    pub fn ledger_get(&self, run_id: &str, key: &str) -> Result<Option<LedgerEntry>> {
+        ledger_get(&self.conn, run_id, key)
+    }
+
+    /// The run's recorded tool calls, oldest first.
+    pub fn ledger(&self, run_id: &str) -> Result<Vec<LedgerEntry>> {
+        ledger(&self.conn, run_id)
+    }
+
+    /// Records a tool call's result (and its audit row) under the claim's
+    /// epoch.
+    pub fn ledger_put(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        at: Millis,
+    ) -> Result<()> {
+        ledger_put(&mut self.conn, call, result, None, at)
+    }
+
+    /// Records a metered call's result (and its audit row) and adds its
+    /// usage to the run's `tokens_used`/`usd_used`, in one transaction under
+    /// the claim's epoch. A key already recorded is neither recorded again
+    /// nor charged again.
+    pub fn ledger_put_metered(
+        &mut self,
+        call: &LedgerWrite,
+        result: &std::result::Result<String, ToolError>,
+        usage: &Usage,
+        at: Millis,
+    ) -> Result<()> {
+        ledger_put(&mut self.conn, call, result, Some(usage), at)
+    }
+
+    /// Adds a metered call's usage to the run's `tokens_used`/`usd_used`
+    /// without recording the call (it was sent and got no usable answer),
+    /// synced, under the claim's epoch.
+    pub fn charge(&mut self, run_id: &str, epoch: u64, key: &str, usage: &Usage) -> Result<()> {
+        charge(&mut self.conn, run_id, epoch, key, usage)
+    }
+
+    /// Runs a kv operation for an operator (a read, or a write synced
+    /// without an audit row; `kv_audited` writes one). A step's calls are
+    /// held in [`Effects`] instead. Deleting a key keeps its version.
+    pub fn kv(&mut self, op: &KvOp) -> Result<KvOutcome> {
+        kv(&mut self.conn, op)
+    }
+
+    /// A kv key's value (`None` once deleted) and version, if it was ever
+    /// written; read without a transaction.
+    pub fn kv_peek(&self, key: &str) -> Result<Option<(Option<String>, u64)>> {
+        kv_current(&self.conn, key)
+    }
+
+    /// Runs an operator's kv operation (no run, no ledger) and appends the
+    /// audit row `audit` makes of its outcome, in one transaction.
+    pub fn kv_audited(
+        &mut self,
+        op: &KvOp,
+        audit: &dyn Fn(&KvOutcome) -> AuditEntry,
+        at: Millis,
+    ) -> Result<KvOutcome> {
+        kv_audited(&mut self.conn, op, audit, at)
+    }
+
+    /// Runs an operator's lease operation (expiry judged at `now`) and
+    /// appends the audit row `audit` makes of its outcome, in one
+    /// transaction.
+    pub fn lease_audited(
+        &mut self,
+        op: &LeaseOp,
+        audit: &dyn Fn(&LeaseOutcome) -> AuditEntry,
+        now: Millis,
+    ) -> Result<LeaseOutcome> {
+        lease_audited(&mut self.conn, op, audit, now)
+    }
+}
 
 /// Arguments longer than this are cut in audit rows; the ledger keeps them
 /// whole.

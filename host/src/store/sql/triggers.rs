@@ -6,10 +6,83 @@ use super::db::{Connection, OptionalExtension, params};
 use chrono::{DateTime, SecondsFormat};
 use serde_json::json;
 
+use super::SqlStore;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::{ApprovalAnswer, Event, Millis};
 use crate::store::{AnswerRefused, Approval, AuditEntry, Budgets, Delivery, Result, StoreError};
+
+/// What the outside world does to runs: events, approval answers, resuming parked runs.
+impl SqlStore {
+    /// Puts an event in one run's inbox. Stored even if the run does not wait
+    /// on that topic yet: it is delivered when the run does.
+    pub fn deliver_event(&mut self, run_id: &str, event: &Event) -> Result<Delivery> {
+        deliver_event(&mut self.conn, run_id, event, None)
+    }
+
+    /// Delivers as `deliver_event`, appending `audit` (who sent it) in the
+    /// same transaction when the event is accepted.
+    pub fn deliver_event_audited(
+        &mut self,
+        run_id: &str,
+        event: &Event,
+        audit: &AuditEntry,
+    ) -> Result<Delivery> {
+        deliver_event(&mut self.conn, run_id, event, Some(audit))
+    }
+
+    /// Puts an event in the inbox of every live run that waits on its topic,
+    /// and keeps it until `keep_until` for the runs that were live when it
+    /// was sent: a commit that makes such a run wait on the topic puts the
+    /// event in its inbox (once per run, however often it waits again).
+    /// Costs one row plus the runs waiting now, whatever the number of
+    /// live runs. Appends, in the same transaction, one copy of `audit`
+    /// (who sent it) for each run that accepted the event, with that run's
+    /// id: one commit however many runs took it, and no delivery without
+    /// its row.
+    pub fn broadcast_event(
+        &mut self,
+        event: &Event,
+        keep_until: Millis,
+        audit: &AuditEntry,
+    ) -> Result<Vec<(String, Delivery)>> {
+        broadcast_event(&mut self.conn, event, keep_until, audit)
+    }
+
+    /// Records a human's answer, stamped `answer.at` by the host. Refused
+    /// (and nothing changes) when the request is unknown, already answered,
+    /// no longer waited on, expired at `answer.at`, or when
+    /// `details_digest` is given and differs from the request's. Appends an
+    /// `approval` audit row; a refusal for expiry appends an `approval
+    /// refused` row and changes nothing else.
+    pub fn answer_approval(
+        &mut self,
+        run_id: &str,
+        answer: &ApprovalAnswer,
+        details_digest: Option<&str>,
+    ) -> Result<Result<Approval, AnswerRefused>> {
+        let answered = answer_approval(&mut self.conn, run_id, answer, details_digest)?;
+        Ok(answered.map(|mut a| {
+            self.reveal_link(&mut a);
+            a
+        }))
+    }
+
+    /// An operator resumes a parked run: the wake it was parked on is
+    /// delivered again (nothing was consumed), its failed attempts are
+    /// forgotten and its budgets (steps, fuel, tokens, money) are set to the
+    /// ones given. Appends a
+    /// `resume` audit row. Returns false when it was not parked.
+    pub fn resume_parked(
+        &mut self,
+        run_id: &str,
+        budgets: &Budgets,
+        by: &str,
+        at: Millis,
+    ) -> Result<bool> {
+        resume_parked(&mut self.conn, run_id, budgets, by, at)
+    }
+}
 
 /// Offers `event` to one run inside the caller's transaction.
 pub(super) fn offer(conn: &Connection, run_id: &str, event: &Event) -> Result<Delivery> {
@@ -148,32 +221,8 @@ pub(super) fn answer_approval(
         &format!("answering approval request {request} of run {run_id}"),
         |tx| {
             super::wake_workers(tx)?;
-            if !run_exists(tx, run_id)? {
-                return Ok(Err(AnswerRefused::UnknownRun(run_id.to_string())));
-            }
-            let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
-                return Ok(Err(AnswerRefused::UnknownRequest {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
-            };
-            if let Some(previous) = &approval.answer {
-                let by = match &previous.said {
-                    Some(said) => format!("{} (said: {said})", previous.by),
-                    None => previous.by.clone(),
-                };
-                return Ok(Err(AnswerRefused::AlreadyAnswered {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                    by,
-                }));
-            }
-            // The request is valid in [requested_at, expires_at): a claim at
-            // `expires_at` already delivers `Expired`, so an answer stamped
-            // then must lose. Once a claim delivered `Expired`, the run is
-            // told the request lapsed, even if the time this answer was
-            // stamped with (read before that claim) says otherwise.
-            if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
+            let checked = answerable(tx, run_id, answer, details_digest)?;
+            if let Err(AnswerRefused::Expired { expires_at, .. }) = &checked {
                 audit::insert_kind(
                     tx,
                     Some(run_id),
@@ -184,36 +233,13 @@ pub(super) fn answer_approval(
                         "said": answer.said,
                         "approved": answer.approved,
                         "reason": "expired",
-                        "expires_at": approval.expires_at,
+                        "expires_at": expires_at,
                     }),
                     answer.at,
                 )?;
-                return Ok(Err(AnswerRefused::Expired {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                    expires_at: approval.expires_at,
-                    expires_at_text: rfc3339(approval.expires_at),
-                }));
             }
-            if let Some(digest) = details_digest
-                && !digest.eq_ignore_ascii_case(&approval.details_digest)
-            {
-                return Ok(Err(AnswerRefused::DetailsChanged {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
-            }
-            let waited = tx
-                .prepare_cached(
-                    "SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2",
-                )
-                .and_then(|mut stmt| stmt.exists([run_id, request]))
-                .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
-            if !waited {
-                return Ok(Err(AnswerRefused::NotWaiting {
-                    run: run_id.to_string(),
-                    request: request.to_string(),
-                }));
+            if let Err(refused) = checked {
+                return Ok(Err(refused));
             }
             tx.prepare_cached(
                 "UPDATE approvals SET answered = 1, approved = ?3, answered_by = ?4, \
@@ -245,14 +271,77 @@ pub(super) fn answer_approval(
                 }),
                 answer.at,
             )?;
-            let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
-                StoreError::Db(format!(
-                    "approval request {request} of run {run_id} vanished while being answered"
-                ))
-            })?;
-            Ok(Ok(stored))
+            answered(tx, run_id, request).map(Ok)
         },
     )
+}
+
+/// The request `answer` answers, if an answer to it may be taken now
+/// (reads only): its run and request exist, it is not answered yet, it
+/// has not expired at `answer.at`, its details are those the answerer saw
+/// (`details_digest`, when given), and the run waits for it. A single
+/// answer and a vote towards a quorum are checked alike.
+pub(super) fn answerable(
+    tx: &Connection,
+    run_id: &str,
+    answer: &ApprovalAnswer,
+    details_digest: Option<&str>,
+) -> Result<Result<Approval, AnswerRefused>> {
+    let request = answer.request_id.as_str();
+    let (run, req) = (run_id.to_string(), request.to_string());
+    if !run_exists(tx, run_id)? {
+        return Ok(Err(AnswerRefused::UnknownRun(run)));
+    }
+    let Some((approval, expiry_delivered)) = runs::approval(tx, run_id, request)? else {
+        return Ok(Err(AnswerRefused::UnknownRequest { run, request: req }));
+    };
+    if let Some(previous) = &approval.answer {
+        let by = match &previous.said {
+            Some(said) => format!("{} (said: {said})", previous.by),
+            None => previous.by.clone(),
+        };
+        return Ok(Err(AnswerRefused::AlreadyAnswered {
+            run,
+            request: req,
+            by,
+        }));
+    }
+    // The request is valid in [requested_at, expires_at): a claim at
+    // `expires_at` already delivers `Expired`, so an answer stamped then
+    // must lose. Once a claim delivered `Expired`, the run is told the
+    // request lapsed, even if the time this answer was stamped with (read
+    // before that claim) says otherwise.
+    if answer.at >= approval.expires_at || expiry_delivered || approval.consumed {
+        return Ok(Err(AnswerRefused::Expired {
+            run,
+            request: req,
+            expires_at: approval.expires_at,
+            expires_at_text: rfc3339(approval.expires_at),
+        }));
+    }
+    if let Some(digest) = details_digest
+        && !digest.eq_ignore_ascii_case(&approval.details_digest)
+    {
+        return Ok(Err(AnswerRefused::DetailsChanged { run, request: req }));
+    }
+    let waited = tx
+        .prepare_cached("SELECT 1 FROM waits WHERE run_id = ?1 AND kind = 'approval' AND key = ?2")
+        .and_then(|mut stmt| stmt.exists([run_id, request]))
+        .ctx_with(|| format!("checking that run {run_id} waits for {request}"))?;
+    if !waited {
+        return Ok(Err(AnswerRefused::NotWaiting { run, request: req }));
+    }
+    Ok(Ok(approval))
+}
+
+/// The request as it stands once answered in the caller's transaction.
+pub(super) fn answered(tx: &Connection, run_id: &str, request: &str) -> Result<Approval> {
+    let (stored, _) = runs::approval(tx, run_id, request)?.ok_or_else(|| {
+        StoreError::Db(format!(
+            "approval request {request} of run {run_id} vanished while being answered"
+        ))
+    })?;
+    Ok(stored)
 }
 
 pub(super) fn resume_parked(

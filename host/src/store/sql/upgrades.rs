@@ -5,11 +5,40 @@
 
 use super::db::{Connection, Isolation, OptionalExtension, params, write_deferred};
 
+use super::SqlStore;
 use super::claims::check_claim;
 use super::runs::{self, run_exists};
 use super::{Context, audit, budget_to_sql, clamp_time, write};
 use crate::model::Millis;
 use crate::store::{Claim, Migrated, Result, StoreError, UpgradeCommit};
+
+/// Moving runs to another version of their agent.
+impl SqlStore {
+    /// Leases one live run (active, waiting or parked) for an operation
+    /// that is not a step, such as an upgrade: no wake is chosen or
+    /// consumed. `None` when a live claim holds it (it is being stepped).
+    pub fn claim_run(
+        &mut self,
+        run_id: &str,
+        now: Millis,
+        owner: &str,
+        lease_ms: u64,
+    ) -> Result<Option<Claim>> {
+        claim_run(&mut self.conn, run_id, now, owner, lease_ms)
+    }
+
+    /// Ends the upgrades of claimed runs in one transaction, one flush to
+    /// disk for all. A run moved to another version gets an upgrade
+    /// checkpoint (which does not count against the step budget), its new
+    /// version and state; a run whose migration failed stays as it was.
+    /// Each gets its audit rows and its claim released; status, waits and
+    /// wakes are untouched. A move whose claim was lost (or whose run is
+    /// gone) is refused before any of its writes, alone: the others
+    /// commit. A failed migration whose claim was lost is still audited.
+    pub fn commit_upgrades(&mut self, upgrades: &[UpgradeCommit]) -> Result<Vec<Result<()>>> {
+        commit_upgrades(&mut self.conn, upgrades)
+    }
+}
 
 pub(super) fn claim_run(
     conn: &mut Connection,
@@ -51,7 +80,7 @@ pub(super) fn claim_run(
     })
 }
 
-/// One transaction for the group; see `Store::commit_upgrades`.
+/// One transaction for the group; see `SqlStore::commit_upgrades`.
 pub(super) fn commit_upgrades(
     conn: &mut Connection,
     upgrades: &[UpgradeCommit],

@@ -1,12 +1,8 @@
-//! What a copy moves and how it proves it: every table of the schema with
-//! its columns and key order, values read and written whatever their type,
-//! and a digest of a table's rows that both databases compute alike.
+//! The tables a copy moves: every table of the schema with its columns
+//! and key order, and the counters of the columns whose values a database
+//! hands out itself.
 
-use sha2::{Digest as _, Sha256};
-
-use super::super::db::{
-    Connection, Dialect, Field, FromSql, OptionalExtension, ToSql, Value, params,
-};
+use super::super::db::{Connection, Dialect, OptionalExtension, params};
 use crate::store::Result;
 use crate::store::sql::Context;
 
@@ -26,7 +22,7 @@ const I: bool = false;
 /// Every table of the schema, parents before the tables that refer to them.
 /// `rowid` is SQLite's implicit rowid, an explicit column on PostgreSQL:
 /// it orders runs, approvals and inbox events made in the same millisecond.
-/// [`check_schema`] refuses a store whose tables differ from these.
+/// [`check_schema`](super::checks::check_schema) refuses a store whose tables differ from these.
 pub(super) const TABLES: &[Table] = &[
     Table {
         name: "agents",
@@ -335,74 +331,6 @@ impl Table {
     }
 }
 
-/// Refuses a store whose tables or columns are not the ones [`TABLES`]
-/// lists: a column this build does not know would not be copied.
-pub(super) fn check_schema(conn: &Connection, shown: &str) -> Result<()> {
-    let mut found = match conn.dialect() {
-        Dialect::Sqlite => strings(
-            conn,
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-            &[],
-        )?,
-        Dialect::Postgres => strings(
-            conn,
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() \
-             AND tablename <> 'wakeful_schema'",
-            &[],
-        )?,
-    };
-    found.sort();
-    let mut known: Vec<String> = TABLES.iter().map(|t| t.name.to_string()).collect();
-    known.sort();
-    if found != known {
-        return Err(crate::store::StoreError::Db(format!(
-            "the tables of {shown} ({}) are not the ones this build copies ({})",
-            found.join(", "),
-            known.join(", ")
-        )));
-    }
-    for table in TABLES {
-        let mut found = match conn.dialect() {
-            Dialect::Sqlite => {
-                let mut columns = strings(
-                    conn,
-                    "SELECT name FROM pragma_table_info(?1)",
-                    params![table.name],
-                )?;
-                // The implicit rowid is not listed; it is there.
-                if table.columns.contains(&"rowid") {
-                    columns.push("rowid".into());
-                }
-                columns
-            }
-            Dialect::Postgres => strings(
-                conn,
-                "SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(?1) \
-                 AND attnum > 0 AND NOT attisdropped",
-                params![table.name],
-            )?,
-        };
-        found.sort();
-        let mut known: Vec<&str> = table.columns.to_vec();
-        known.sort();
-        if found != known {
-            return Err(crate::store::StoreError::Db(format!(
-                "the columns of table {} in {shown} ({}) are not the ones this build copies ({})",
-                table.name,
-                found.join(", "),
-                known.join(", ")
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn strings(conn: &Connection, sql: &str, args: &[&dyn ToSql]) -> Result<Vec<String>> {
-    conn.prepare_cached(sql)
-        .and_then(|mut stmt| stmt.query_map(args, |row| row.get(0))?.collect())
-        .ctx("reading the store's tables")
-}
-
 /// The highest value the database has handed out for an identity column,
 /// which may be above the highest one left in the table; `None` when the
 /// database keeps no such record (SQLite's plain rowids: the next is the
@@ -466,116 +394,4 @@ pub(super) fn set_counter(
             Ok(())
         }
     }
-}
-
-/// One value of any column, as read from either database.
-#[derive(Debug)]
-pub(super) enum Cell {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-    Blob(Vec<u8>),
-}
-
-impl FromSql for Cell {
-    fn from_cell(cell: Field<'_>) -> Result<Self, String> {
-        Ok(match cell {
-            Field::Null => Cell::Null,
-            Field::Int(i) => Cell::Int(i),
-            Field::Real(f) => Cell::Real(f),
-            Field::Text(t) => Cell::Text(t.to_string()),
-            Field::Blob(b) => Cell::Blob(b.to_vec()),
-        })
-    }
-}
-
-impl Cell {
-    /// Roughly the bytes the value takes, to bound what a batch holds.
-    pub fn size(&self) -> usize {
-        match self {
-            Cell::Text(t) => t.len(),
-            Cell::Blob(b) => b.len(),
-            _ => 8,
-        }
-    }
-}
-
-impl ToSql for Cell {
-    fn to_value(&self) -> Value<'_> {
-        match self {
-            Cell::Null => Value::Null,
-            Cell::Int(i) => Value::Int(*i),
-            Cell::Real(f) => Value::Real(*f),
-            Cell::Text(t) => Value::Text(t),
-            Cell::Blob(b) => Value::Blob(b),
-        }
-    }
-}
-
-/// A table's row count and SHA-256 over its rows in key order, each value
-/// rendered canonically with its type: `N` (NULL), `I` and the integer in
-/// decimal, `R` and the real's shortest exact decimal, `T`, the text's
-/// length in bytes and the text, `B` and the blob in hex. The same rows
-/// give the same digest on both databases.
-pub(super) struct Digest {
-    pub rows: u64,
-    hasher: Sha256,
-}
-
-impl Digest {
-    pub fn new() -> Digest {
-        Digest {
-            rows: 0,
-            hasher: Sha256::new(),
-        }
-    }
-
-    pub fn add(&mut self, row: &[Cell]) {
-        for cell in row {
-            match cell {
-                Cell::Null => self.hasher.update(b"N;"),
-                Cell::Int(i) => self.hasher.update(format!("I{i};")),
-                Cell::Real(f) => self.hasher.update(format!("R{f:?};")),
-                Cell::Text(t) => {
-                    self.hasher.update(format!("T{}:", t.len()));
-                    self.hasher.update(t.as_bytes());
-                    self.hasher.update(b";");
-                }
-                Cell::Blob(b) => {
-                    self.hasher.update(b"B");
-                    self.hasher.update(hex::encode(b));
-                    self.hasher.update(b";");
-                }
-            }
-        }
-        self.hasher.update(b"\n");
-        self.rows += 1;
-    }
-
-    pub fn finish(self) -> (u64, String) {
-        (self.rows, hex::encode(self.hasher.finalize()))
-    }
-}
-
-/// The count and digest of every row of `table` on `conn`, read in key
-/// order.
-pub(super) fn digest(conn: &Connection, table: &Table) -> Result<(u64, String)> {
-    let mut digest = Digest::new();
-    conn.prepare_cached(&table.select_sql(conn.dialect()))
-        .and_then(|mut stmt| {
-            stmt.for_each(params![], |row| {
-                digest.add(&read_row(row, table.columns.len())?);
-                Ok(())
-            })?
-        })
-        .ctx_with(|| format!("reading table {}", table.name))?;
-    Ok(digest.finish())
-}
-
-pub(super) fn read_row(
-    row: &super::super::db::Row<'_>,
-    columns: usize,
-) -> super::super::db::Result<Vec<Cell>> {
-    (0..columns).map(|i| row.get(i)).collect()
 }

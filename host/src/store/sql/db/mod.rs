@@ -19,16 +19,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 mod error;
-mod flush;
 mod pg;
 mod statement;
 mod transaction;
 mod values;
-// A file layer for SQLite: its callbacks take and hand back raw pointers.
-#[allow(unsafe_code)]
-mod vfs;
-mod wal;
-mod writer;
+
+use super::sqlite::{wal, writer};
 
 pub use error::{Context, Error, OptionalExtension, Result, db_error};
 pub use statement::Statement;
@@ -37,10 +33,6 @@ use transaction::Durability;
 pub use transaction::{Isolation, Transaction, write, write_deferred, write_with};
 pub(crate) use values::params;
 pub use values::{Field, FromSql, Params, Row, ToSql, Value};
-pub use vfs::registered as file_layer;
-#[cfg(test)]
-pub use wal::PACKER_HOOK_CHECKPOINTS;
-pub use wal::{CHECKPOINT_PAGES, take_pages as take_wal_pages};
 pub use writer::Open;
 
 /// Which database a connection talks to, for the few statements that must
@@ -68,7 +60,7 @@ pub struct Connection {
     /// On SQLite, the turn to write that this process's connections to
     /// the file take before they begin a write transaction, and the
     /// connection the transaction then runs on (`writer.rs`).
-    writer: Option<Arc<writer::WriterGate>>,
+    pub(in crate::store::sql) writer: Option<Arc<writer::WriterGate>>,
     /// Whether a packer thread copies the WAL into the data file for this
     /// handle's commits (see `wal.rs`).
     checkpoints_by_packer: Cell<bool>,
@@ -132,7 +124,7 @@ impl Connection {
     }
 
     /// A file's shared writer (`writer.rs`).
-    fn shared_writer(conn: rusqlite::Connection) -> Connection {
+    pub(in crate::store::sql) fn shared_writer(conn: rusqlite::Connection) -> Connection {
         Connection {
             shared_writer: true,
             ..Connection::sqlite_writer(conn)
@@ -140,7 +132,7 @@ impl Connection {
     }
 
     /// Leaves copying the WAL into the data file to a packer thread, which
-    /// the handle asks when [`take_wal_pages`] finds the WAL long: SQLite
+    /// the handle asks when [`take_pages`](super::sqlite::wal::take_pages) finds the WAL long: SQLite
     /// would do it in the middle of a commit.
     pub fn leave_checkpoints_to_packer(&self) {
         self.checkpoints_by_packer.set(true);

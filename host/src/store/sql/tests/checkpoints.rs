@@ -124,7 +124,7 @@ fn the_packer_copies_the_wal_its_own_packing_finds_long_after_its_commit() {
     packer.signal().ended(&["r1"]);
     packer.wait_idle();
     assert_eq!(
-        crate::store::sql::db::PACKER_HOOK_CHECKPOINTS.load(Ordering::SeqCst),
+        crate::store::sql::sqlite::wal::PACKER_HOOK_CHECKPOINTS.load(Ordering::SeqCst),
         0,
         "a packing commit copied the WAL under the write turn"
     );

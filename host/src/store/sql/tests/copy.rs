@@ -72,9 +72,20 @@ fn sqlite_url(db: &TempDb) -> String {
 /// ledger, an open intent, a callback link and spent money; a pruned run;
 /// two runs made in the same millisecond whose ids sort differently by
 /// bytes and by dictionary (`Zed`, `alpha`); kv, a lease, a switch, a
-/// schedule; a host that stopped; and broadcasts whose newest was forgotten, so that the
-/// highest id ever given is above every id left.
+/// schedule; a host that stopped; and broadcasts whose newest was
+/// forgotten, so that the highest id ever given is above every id left.
 fn populate(store: &mut SqlStore) {
+    agents_and_sessions(store);
+    a_waiting_run_with_its_calls(store);
+    a_pruned_run(store);
+    broadcasts_and_same_millisecond_runs(store);
+    kv_and_a_lease(store);
+    switch_schedule_audit_and_host(store);
+}
+
+/// An agent whose bytes hold every byte value, and a console session's
+/// key.
+fn agents_and_sessions(store: &mut SqlStore) {
     store
         .put_agent(&agent_version("mail", "1.0.0", "d-mail-1"), b"wasm")
         .unwrap();
@@ -85,7 +96,11 @@ fn populate(store: &mut SqlStore) {
     // A console session's key, so that the copy carries one: a session
     // signed on the source still opens on the copy.
     store.revoke_sessions("alice").unwrap();
+}
 
+/// Run `r1`, waiting on an event and an approval, with an unconsumed
+/// event, a ledger, an open intent, a callback link and spent money.
+fn a_waiting_run_with_its_calls(store: &mut SqlStore) {
     store.create_run(&new_run("r1", 1)).unwrap();
     let (c, wake) = claim(store, 2).unwrap();
     assert_eq!(c.run.run_id, "r1");
@@ -136,7 +151,10 @@ fn populate(store: &mut SqlStore) {
         .commit_step(&step(&c, wake, waiting(&waits), waits, 4))
         .unwrap();
     store.deliver_event("r1", &event("e1", "other", 5)).unwrap();
+}
 
+/// A run that ended and was pruned.
+fn a_pruned_run(store: &mut SqlStore) {
     store.create_run(&new_run("done1", 6)).unwrap();
     let (c, wake) = claim(store, 7).unwrap();
     assert_eq!(c.run.run_id, "done1");
@@ -145,7 +163,12 @@ fn populate(store: &mut SqlStore) {
     };
     store.commit_step(&step(&c, wake, done, vec![], 8)).unwrap();
     assert_eq!(store.prune_runs(100, 9).unwrap(), 1);
+}
 
+/// Broadcasts whose newest was forgotten, so that the highest id ever
+/// given is above every id left; and two runs made in the same
+/// millisecond whose ids sort differently by bytes and by dictionary.
+fn broadcasts_and_same_millisecond_runs(store: &mut SqlStore) {
     store
         .broadcast_event(&event("b1", "news", 10), 1_000_000, &sent_by())
         .unwrap();
@@ -161,7 +184,10 @@ fn populate(store: &mut SqlStore) {
 
     store.create_run(&new_run("Zed", 30)).unwrap();
     store.create_run(&new_run("alpha", 30)).unwrap();
+}
 
+/// Kv keys, one of them deleted, and a lease.
+fn kv_and_a_lease(store: &mut SqlStore) {
     for (key, value) in [("a/1", "1"), ("a/2", "2"), ("b", r#"{"x":"ü"}"#)] {
         let put = KvOp::Put {
             key: key.into(),
@@ -186,6 +212,10 @@ fn populate(store: &mut SqlStore) {
         data: json!({}),
     };
     store.lease_audited(&acquire, &entry, 33).unwrap();
+}
+
+/// A switch, a schedule, an audit note, and a host that stopped.
+fn switch_schedule_audit_and_host(store: &mut SqlStore) {
     store
         .set_switch(&Switch {
             scope: "agent:other".into(),

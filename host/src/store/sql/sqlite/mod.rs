@@ -1,5 +1,16 @@
-//! Opening the SQLite file: its header checked before SQLite touches it,
-//! WAL mode, `synchronous=FULL`, and the schema migrations.
+//! SQLite and its tuning: opening the file (its header checked before
+//! SQLite touches it, WAL mode, `synchronous=FULL`, the schema
+//! migrations), the file layer under SQLite ([`vfs`]), the one writer
+//! connection a process's handles take turns on ([`writer`]), the flush
+//! of the WAL after a writer's turn ([`flush`]), and who copies the WAL
+//! into the data file ([`wal`]).
+
+mod flush;
+// A file layer for SQLite: its callbacks take and hand back raw pointers.
+#[allow(unsafe_code)]
+mod vfs;
+pub(super) mod wal;
+pub(super) mod writer;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -32,7 +43,7 @@ pub(super) fn open(path: &Path) -> Result<Connection> {
     create_private(path).map_err(|e| StoreError::Db(format!("creating {shown}: {e}")))?;
     // Before SQLite touches it: a damaged file is refused as it is.
     health::check_file_once(path)?;
-    let layer = super::db::file_layer().map_err(StoreError::Db)?;
+    let layer = vfs::registered().map_err(StoreError::Db)?;
     let mut conn = Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), layer)
         .ctx_with(|| format!("opening the data file {shown}"))?;
     conn.busy_timeout(BUSY_TIMEOUT)

@@ -1,11 +1,52 @@
 //! The WAL's length after each commit, and who copies it into the data
 //! file: SQLite itself in the committing transaction (its own default), or
-//! a packer thread asked by the committing handle (`Store::pack_by`).
+//! a packer thread asked by the committing handle (`SqlStore::pack_by`).
 
 use std::cell::Cell;
 use std::ffi::c_int;
 
 use rusqlite::hooks::Wal;
+
+use crate::store::Result;
+use crate::store::sql::{Context, SqlStore};
+
+/// Copying the WAL into the data file.
+impl SqlStore {
+    /// Copies what SQLite's WAL holds into the database file, as far as
+    /// readers allow, without waiting for any of them (a passive
+    /// checkpoint); nothing on PostgreSQL.
+    pub fn checkpoint(&mut self) -> Result<()> {
+        let Some(conn) = self.conn.as_sqlite() else {
+            return Ok(());
+        };
+        conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .ctx("copying the WAL into the data file")
+    }
+
+    /// After a step's commit: each time the WAL has grown by as many pages
+    /// as SQLite would checkpoint it at, asks the packer to (passively, on
+    /// its own thread). Not at every commit while it is long: the WAL
+    /// starts again from its beginning only once a writer finds it all
+    /// copied, and a checkpoint of the few pages written since the last
+    /// one would cost two fsyncs for nothing.
+    pub(in crate::store::sql) fn checkpoint_when_due(&mut self) {
+        let Some(packer) = &self.packer else {
+            return;
+        };
+        let pages = take_pages();
+        if pages == 0 {
+            return;
+        }
+        if pages < self.wal_pages_asked {
+            // The WAL started again.
+            self.wal_pages_asked = 0;
+        }
+        if pages >= self.wal_pages_asked + CHECKPOINT_PAGES {
+            packer.checkpoint();
+            self.wal_pages_asked = pages;
+        }
+    }
+}
 
 /// SQLite's mark for copying the WAL into the data file: its own
 /// `wal_autocheckpoint` default, in pages.
@@ -27,7 +68,7 @@ pub static PACKER_HOOK_CHECKPOINTS: std::sync::atomic::AtomicUsize =
 
 /// The hook of a handle's own connection once it is given to a packer, in
 /// place of SQLite's, which checkpoints in the commit.
-pub(super) fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
+pub(in crate::store::sql) fn note_pages(_: &Wal, pages: c_int) -> rusqlite::Result<()> {
     PAGES.with(|p| p.set(pages));
     Ok(())
 }
@@ -58,7 +99,7 @@ pub fn take_pages() -> i32 {
 
 /// Runs `f` (a write transaction on the shared writer) as a transaction of
 /// a handle with a packer or without.
-pub(super) fn as_handle<T>(by_packer: bool, f: impl FnOnce() -> T) -> T {
+pub(in crate::store::sql) fn as_handle<T>(by_packer: bool, f: impl FnOnce() -> T) -> T {
     /// Puts the flag back on unwinding too.
     struct Restore(bool);
     impl Drop for Restore {

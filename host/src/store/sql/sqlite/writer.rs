@@ -27,9 +27,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, TryLockE
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use super::Connection;
 use super::flush::{self, WalFile};
 use crate::store::Result as StoreResult;
+use crate::store::sql::db::Connection;
 
 /// Opens a connection to the file as the store opens its own.
 pub type Open = fn(&Path) -> StoreResult<rusqlite::Connection>;
@@ -261,8 +261,8 @@ impl Drop for WriterTurn<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Scratch;
     use super::*;
+    use crate::store::sql::db::Scratch;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn unopened(path: &Path) -> StoreResult<rusqlite::Connection> {
@@ -384,16 +384,16 @@ mod tests {
     }
 
     fn insert(handle: &mut Connection, durability: &str) {
-        let run = |tx: &super::super::Transaction<'_>| {
+        let run = |tx: &crate::store::sql::db::Transaction<'_>| {
             tx.execute_batch("CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1)")
                 .map_err(|e| crate::store::StoreError::Db(e.to_string()))
         };
         match durability {
-            "synced" => super::super::write(handle, "a synced insert", run),
-            _ => super::super::write_deferred(
+            "synced" => crate::store::sql::db::write(handle, "a synced insert", run),
+            _ => crate::store::sql::db::write_deferred(
                 handle,
                 "a deferred insert",
-                super::super::Isolation::Serializable,
+                crate::store::sql::db::Isolation::Serializable,
                 run,
             ),
         }

@@ -575,7 +575,7 @@ mod tests {
 
     #[test]
     fn a_commit_is_in_the_file_when_other_connections_can_see_it() {
-        let dir = super::super::Scratch::new("vfs-seen");
+        let dir = crate::store::sql::db::Scratch::new("vfs-seen");
         let path = dir.file();
         let a = open(&path);
         a.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
@@ -593,7 +593,7 @@ mod tests {
 
     #[test]
     fn a_transaction_longer_than_one_write_reaches_the_file_whole() {
-        let dir = super::super::Scratch::new("vfs-long");
+        let dir = crate::store::sql::db::Scratch::new("vfs-long");
         let path = dir.file();
         let a = open(&path);
         a.execute_batch(
@@ -633,7 +633,7 @@ mod tests {
 
     #[test]
     fn a_commit_s_frames_go_out_in_one_write() {
-        let dir = super::super::Scratch::new("vfs-one");
+        let dir = crate::store::sql::db::Scratch::new("vfs-one");
         let path = dir.file();
         let a = open(&path);
         // The WAL only grows, so that its length counts the frames.
