@@ -5,18 +5,17 @@
 //! state and retry it later, parking it after too many attempts.
 
 use serde::Serialize;
-use serde_json::json;
 
 use crate::app::{App, AppError};
 use crate::clock::rfc3339;
-use crate::model::{Millis, Next, WaitFor, Wake, approval_digest};
-use crate::runtime::{StepFailure, StepInput};
-use crate::store::{AuditEntry, Claim, ClaimedRun, StepCommit, StoreError};
-use crate::tools::gate::{Spend, StepGate};
+use crate::model::{Millis, Next, Wake};
+use crate::store::{AuditEntry, Claim, ClaimedRun, StoreError};
 use crate::waits;
 
 mod batch;
+mod decide;
 mod endings;
+mod step;
 mod versions;
 mod void;
 
@@ -221,14 +220,9 @@ impl<'a> Worker<'a> {
         };
         let run_id = claim.run.run_id.clone();
         crate::failpoint::hit("claim", &run_id);
-        let what = match self.step_alone(&claim, wake.clone()) {
+        let what = match self.step_alone(&claim, &wake) {
             Ok(end) => end,
-            Err(AppError::Store(StoreError::LostClaim { .. })) => StepEnd::LostClaim,
-            Err(AppError::Store(e @ StoreError::Conflict(_))) => {
-                self.void(&claim, &wake, e.to_string(), vec![])?
-            }
-            Err(AppError::Store(e)) => self.store_failed(&claim, &wake, e)?,
-            Err(e) => return Err(e),
+            Err(e) => self.step_error(&claim, &wake, e)?,
         };
         Ok(Some(Stepped {
             run_id,
@@ -241,315 +235,23 @@ impl<'a> Worker<'a> {
     }
 
     /// Steps a claimed run and commits its checkpoint.
-    fn step_alone(&mut self, claim: &Claim, wake: Wake) -> Result<StepEnd, AppError> {
+    fn step_alone(&mut self, claim: &Claim, wake: &Wake) -> Result<StepEnd, AppError> {
         self.step_claimed(claim, wake, None, None)?
             .ok_or_else(|| AppError::Invalid("a step taken alone was abandoned as chained".into()))
     }
 
-    /// Steps a claimed run. Its checkpoint is committed here, or, given
-    /// `later`, pushed there for the caller to commit with others; the
-    /// other endings (failed, parked, held) are written here either way.
-    ///
-    /// Given `under` (what earlier steps of the run left, whose commit is
-    /// pushed to `later` too), the step is chained: it sees those effects,
-    /// and any ending other than a checkpoint, or a write it would need
-    /// before their commit, abandons it unchanged (`None`): written
-    /// before their commit, that ending would lose them; the run takes the
-    /// step again on its own after it.
-    fn step_claimed(
-        &mut self,
-        claim: &Claim,
-        wake: Wake,
-        later: Option<&mut Vec<StepCommit>>,
-        under: Option<crate::store::Uncommitted>,
-    ) -> Result<Option<StepEnd>, AppError> {
-        let chained = under.is_some();
-        let run = &claim.run;
-        let now = self.app.now();
-        if run.steps >= run.step_budget {
-            if chained {
-                return Ok(None);
+    /// How a step that the store refused or failed ends: the run was taken
+    /// over, or the step is void (a key or lease it wrote changed), or it
+    /// is a failed attempt. Any other error stops the worker.
+    fn step_error(&mut self, claim: &Claim, wake: &Wake, e: AppError) -> Result<StepEnd, AppError> {
+        match e {
+            AppError::Store(StoreError::LostClaim { .. }) => Ok(StepEnd::LostClaim),
+            AppError::Store(e @ StoreError::Conflict(_)) => {
+                self.void(claim, wake, e.to_string(), vec![])
             }
-            let reason = format!(
-                "step budget of {} steps is spent; resume the run to grant it more, or cancel it",
-                run.step_budget
-            );
-            return self.park(claim, reason).map(Some);
+            AppError::Store(e) => self.store_failed(claim, wake, e),
+            e => Err(e),
         }
-        if run.fuel_used >= run.fuel_budget {
-            if chained {
-                return Ok(None);
-            }
-            let reason = format!(
-                "fuel budget of {} is spent ({} used); resume the run to grant it more, or cancel it",
-                run.fuel_budget, run.fuel_used
-            );
-            return self.park(claim, reason).map(Some);
-        }
-        let found = self
-            .versions
-            .get(&self.app.store, &run.agent, &run.version)?;
-        let Some(version) = found else {
-            if chained {
-                return Ok(None);
-            }
-            let reason = format!("agent {}@{} is no longer deployed", run.agent, run.version);
-            return self.park(claim, reason).map(Some);
-        };
-        let tools = &self.app.tools;
-        self.chainable = version
-            .granted_tools
-            .iter()
-            .filter(|t| crate::tools::namespace::qualified_grant(t).is_none())
-            .all(|t| tools.is_held(t));
-        let runtime = self.app.runtime()?;
-        let store = &self.app.store;
-        let loaded = runtime.load_stored(&run.digest, |max| {
-            store
-                .agent_bytes(&run.digest, max)
-                .map_err(|e| e.to_string())
-        });
-        // Compiling a component on a cache miss can outlast the claim: check
-        // that no other worker took the run over meanwhile, and renew the
-        // lease for the step itself. A load from memory or the cache takes
-        // a sliver of the lease, and the step needs no extra write then.
-        let claim_ms = self.app.config.limits.claim_ms;
-        let loaded_at = self.app.now();
-        if loaded_at.saturating_sub(now) > claim_ms / 8 {
-            self.app
-                .store
-                .extend_claim(&run.run_id, claim.epoch, loaded_at, claim_ms)?;
-        }
-        let loaded = match loaded {
-            Ok(l) => l,
-            Err(_) if chained => return Ok(None),
-            Err(e) => {
-                let error = format!("cannot load the agent: {e}");
-                let f = Failure {
-                    error,
-                    fuel_used: 0,
-                    rows: vec![],
-                    park: false,
-                };
-                return self.fail(claim, &wake, f).map(Some);
-            }
-        };
-        let input = StepInput {
-            run_id: run.run_id.clone(),
-            step_number: run.steps + 1,
-            now_ms: now,
-            state: run.state.clone(),
-            wake: wake.clone(),
-            fuel_left: Some(run.fuel_budget - run.fuel_used),
-        };
-        let mut gate = StepGate {
-            store: self.app.store.as_mut(),
-            tools: &self.app.tools,
-            run_id: &run.run_id,
-            incarnation: &run.incarnation,
-            epoch: claim.epoch,
-            claim_ms,
-            clock: self.app.clock.as_ref(),
-            agent: &run.agent,
-            seq: run.steps + 1,
-            granted: &version.granted_tools,
-            now,
-            calls_left: self.app.config.limits.tool_calls_per_step,
-            executed: 0,
-            replayed: 0,
-            spend: Spend {
-                tokens_used: run.tokens_used,
-                token_budget: run.token_budget,
-                usd_used: run.usd_used,
-                usd_budget: run.usd_budget,
-            },
-            budget_spent: None,
-            unknown_outcome: None,
-            held: None,
-            audit: vec![],
-            note: None,
-            call_rows: 0,
-            unaudited_calls: 0,
-            effects: crate::store::Effects::over(under.unwrap_or_default()),
-            conflict: None,
-            chained,
-            unchain: false,
-        };
-        let report = runtime.step(&loaded, &input, &mut gate);
-        // Abandoned before anything is written: the step is taken again.
-        if gate.unchain {
-            return Ok(None);
-        }
-        // Written with the checkpoint; dropped with a step that fails, is
-        // held or parked, which then runs again and calls again.
-        let effects = std::mem::take(&mut gate.effects);
-        let (executed, replayed) = (gate.executed, gate.replayed);
-        // A tool call found a run budget spent: whatever the step did with
-        // that refusal, the run waits for an operator after it.
-        let budget_spent = gate.budget_spent.take();
-        let unknown_outcome = gate.unknown_outcome.take();
-        let held = gate.held.take();
-        let conflict = gate.conflict.take();
-        let mut logs = gate.take_audit();
-        logs.extend(report.logs.iter().map(|l| audit(run, "log", json!(l))));
-        let ends_without_checkpoint = conflict.is_some()
-            || held.is_some()
-            || unknown_outcome.is_some()
-            || report.result.is_err();
-        if chained && ends_without_checkpoint {
-            return Ok(None);
-        }
-        if let Some(why) = conflict {
-            return self.void(claim, &wake, why, logs).map(Some);
-        }
-        if let Some(switch) = held {
-            return self.hold(claim, &wake, switch, logs).map(Some);
-        }
-        if let Some(reason) = unknown_outcome {
-            // Whatever the guest did after the call, the step is void: it
-            // is retried once an operator has said what the call did.
-            return self.park_with(claim, reason, logs).map(Some);
-        }
-        let result = match report.result {
-            Ok(result) => result,
-            Err(failure) => {
-                // Out of fuel because the run's budget had less left than a
-                // step may burn: retrying cannot help.
-                let fuel_spent = matches!(failure, StepFailure::OutOfFuel { limit }
-                    if limit < self.app.config.limits.fuel_per_step);
-                let error = if fuel_spent {
-                    format!(
-                        "fuel budget of {} is spent; resume the run to grant it more, or cancel it",
-                        run.fuel_budget
-                    )
-                } else if let Some(reason) = &budget_spent {
-                    format!("{reason} (the step then failed: {failure})")
-                } else {
-                    failure.to_string()
-                };
-                let f = Failure {
-                    error,
-                    fuel_used: report.fuel_used,
-                    rows: logs,
-                    park: fuel_spent || budget_spent.is_some(),
-                };
-                return self.fail(claim, &wake, f).map(Some);
-            }
-        };
-        let mut existing = vec![];
-        let planned = match &result.next {
-            Next::Wait { waits } => {
-                existing = self.app.store.approvals(&run.run_id)?;
-                let delivered = match &wake {
-                    Wake::Approval(a) => Some(a.request_id.as_str()),
-                    Wake::Expired { request_id } => Some(request_id.as_str()),
-                    _ => None,
-                };
-                let max_valid = self.app.config.limits.max_approval_valid_ms;
-                match waits::plan(waits, now, &existing, delivered, max_valid) {
-                    Ok(p) => p,
-                    Err(_) if chained => return Ok(None),
-                    Err(e) => {
-                        let error = StepFailure::InvalidOutput(e).to_string();
-                        let f = Failure {
-                            error,
-                            fuel_used: report.fuel_used,
-                            rows: logs,
-                            park: false,
-                        };
-                        return self.fail(claim, &wake, f).map(Some);
-                    }
-                }
-            }
-            _ => vec![],
-        };
-        let wait_list: Vec<WaitFor> = planned.iter().map(|w| w.wait.clone()).collect();
-        let seq = run.steps + 1;
-        let mut rows = vec![audit(
-            run,
-            "step",
-            json!({
-                "seq": seq,
-                "version": run.version,
-                "wake": wake_summary(&wake),
-                "next": next_summary(&result.next),
-                "status": result.status,
-                "fuel": report.fuel_used,
-                "wall_ms": report.wall.as_millis() as u64,
-                "tool_calls": executed,
-                "replayed_tool_calls": replayed,
-            }),
-        )];
-        rows.extend(logs);
-        for w in &planned {
-            if let WaitFor::Approval(req) = &w.wait {
-                let digest = approval_digest(&req.question, &req.details);
-                let before = existing.iter().find(|a| a.id == req.id);
-                if let Some(old) = before.filter(|a| a.details_digest != digest) {
-                    // The approver may have seen the old question: their
-                    // link and any answer to it are void.
-                    rows.push(audit(
-                        run,
-                        "approval changed",
-                        json!({"id": req.id, "old_digest": old.details_digest,
-                            "digest": digest, "voided_answer": old.answer}),
-                    ));
-                } else if before.is_some() {
-                    continue;
-                }
-                rows.push(audit(
-                    run,
-                    "approval requested",
-                    json!({"id": req.id, "question": req.question,
-                        "details": serde_json::from_str::<serde_json::Value>(&req.details).ok(),
-                        "digest": digest, "expires_at": w.due_at.map(rfc3339)}),
-                ));
-            }
-        }
-        if let Next::Done { outcome } = &result.next {
-            rows.push(audit(run, "done", json!({"outcome": outcome})));
-        }
-        let commit = StepCommit {
-            run_id: run.run_id.clone(),
-            epoch: claim.epoch,
-            wake,
-            state: result.state,
-            next: result.next.clone(),
-            status_text: match (&result.status, &result.next) {
-                (Some(status), _) => Some(status.clone()),
-                (None, Next::Done { outcome }) => Some(format!("done: {outcome}")),
-                (None, _) => run.status_text.clone(),
-            },
-            fuel_used: report.fuel_used,
-            waits: planned,
-            wake_when: waits::wake_when(&wait_list),
-            audit: rows,
-            at: now,
-            park: budget_spent.clone(),
-            keep_checkpoints: self.app.config.retention.checkpoints_per_run,
-            effects,
-            keep_claim: false,
-            // A first step's checkpoint is stored whole: nothing to encode.
-            state_before: (run.steps > 0).then(|| run.state.clone()),
-        };
-        match later {
-            Some(later) => later.push(commit),
-            None => {
-                crate::failpoint::hit("before-commit", &run.run_id);
-                self.app.store.commit_step(&commit)?;
-                crate::failpoint::hit("after-commit", &run.run_id);
-            }
-        }
-        if let (Some(reason), false) = (budget_spent, matches!(result.next, Next::Done { .. })) {
-            return Ok(Some(StepEnd::Parked { reason }));
-        }
-        Ok(Some(StepEnd::Committed {
-            seq,
-            next: next_summary(&result.next),
-            status: result.status,
-            fuel: report.fuel_used,
-            wall_ms: report.wall.as_millis() as u64,
-        }))
     }
 }
 

@@ -1,23 +1,23 @@
-//! The one path of every tool call a guest makes during a step.
+//! The gate of one step: every tool call the guest makes passes through
+//! [`StepGate::attempt`], in this order.
 //!
-//! In order: a key already in the run's ledger returns the recorded result
-//! without running anything (a step retried after a crash sees what the first
-//! attempt saw) — unless the key was recorded for another tool or other
-//! arguments, which is refused; a call that an earlier attempt sent without
-//! recording its result (an intent) goes out again only to a tool that drops
-//! repeated keys, else the run is parked for an operator to settle it;
-//! otherwise the call is checked against the version's grants, the tool kill
-//! switches, the per-step call budget, the payload limit and (for metered
-//! tools) the run's token and money budgets; a call that leaves the host
-//! then checks and extends the claim and records its intent durably; it is
-//! executed, and its result — with what it spent, in the same transaction —
-//! is made durable before the guest sees it. A `kv`, `lease` or `static`
-//! call is answered at once and held for the step's commit ([`Effects`]);
-//! what is held is written before any other call, so that nothing another
-//! system sees depends on a write not yet made. A call that did not
-//! complete (a timeout, a lost connection, a 5xx) is not recorded: to an
-//! idempotent tool the retried step sends it again with the same key; to
-//! any other tool it is an unknown outcome that parks the run.
+//! 1. A key used before (in this step, or recorded in the run's ledger) is
+//!    answered with the recorded result; a key reused for another call is
+//!    refused.
+//! 2. A kill switch covering the call stops the step, unchanged.
+//! 3. A call an earlier attempt sent without recording its result goes out
+//!    again only to a tool that drops repeated keys; else the run is parked.
+//! 4. Grants, the per-step call budget, the payload limit, the run's token
+//!    and money budgets, and approvals are checked; a refusal is the
+//!    guest's to handle.
+//! 5. A `kv`, `lease` or `static` call is answered at once and held for the
+//!    step's commit ([`Effects`]).
+//! 6. Any other call first writes what is held, then, if it leaves the host,
+//!    extends the claim and records its intent; it runs, and its result is
+//!    durable before the guest sees it. A call that was sent but did not
+//!    complete is an unknown outcome unless its tool drops repeats.
+//!
+//! What the step's calls leave for the worker is a [`GateOutcome`].
 
 use serde_json::json;
 
@@ -25,7 +25,8 @@ use crate::failpoint;
 use crate::model::{Millis, ToolError, call_digest};
 use crate::runtime::{HostFault, ToolGate};
 use crate::store::{
-    ApprovalUse, AuditEntry, Effects, Intent, LedgerWrite, SqlStore, StoreError, Switch, Usage,
+    ApprovalUse, AuditEntry, Effects, Intent, LedgerWrite, Run, SqlStore, StoreError, Switch,
+    Uncommitted, Usage,
 };
 use crate::tools::Tools;
 use crate::tools::{approval, audit_row};
@@ -48,79 +49,155 @@ pub const MAX_TOOL_NAME_BYTES: usize = 128;
 /// hold an unbounded amount for its commit.
 const MAX_HELD_BYTES: usize = 1 << 20;
 
-/// A gate for one step of one claimed run.
-pub struct StepGate<'a> {
-    /// The store itself rather than a narrow `Ledger` trait: such a trait
-    /// would have this one implementation and only forward to it. What
-    /// the gate uses of it is the ledger's part: recorded calls, intents,
-    /// held effects, charges, approvals and tool switches.
-    pub store: &'a mut SqlStore,
+/// The store the gate writes calls to: the store itself rather than a
+/// narrow `Ledger` trait, which would have this one implementation and only
+/// forward to it. What the gate uses of it is the ledger's part: recorded
+/// calls, intents, held effects, charges, approvals and tool switches.
+pub type GateStore = SqlStore;
+
+/// What the gate of one step is made from.
+pub struct ForStep<'a> {
+    pub store: &'a mut GateStore,
     pub tools: &'a Tools,
-    pub run_id: &'a str,
-    /// The run's incarnation, part of the keys sent to other systems.
-    pub incarnation: &'a str,
+    /// The clock claims are judged by: each external call extends the
+    /// claim from its time.
+    pub clock: &'a dyn crate::clock::Clock,
+    /// The claimed run, as the step starts.
+    pub run: &'a Run,
     /// The claim's fencing epoch: writes of a superseded claim are refused.
     pub epoch: u64,
-    /// How far each external call extends the claim, from the time `clock`
-    /// tells (the one claims are judged by).
+    /// How far each external call extends the claim.
     pub claim_ms: u64,
-    pub clock: &'a dyn crate::clock::Clock,
-    /// The run's agent, which `agent:<name>` kill switches name.
-    pub agent: &'a str,
-    /// The checkpoint this step would write, for the audit rows.
-    pub seq: u64,
     /// The tools granted to the run's agent version.
     pub granted: &'a [String],
+    /// The step's logical time.
     pub now: Millis,
-    /// Calls this step may still make.
-    pub calls_left: u32,
-    /// Tool calls that actually ran (not replays), for the step's audit row.
-    pub executed: u32,
-    pub replayed: u32,
-    /// The run's token and money budgets, kept current as calls are charged.
-    pub spend: Spend,
-    /// Set when a call was refused because a run budget is spent: the worker
-    /// parks the run after the step, with this reason.
-    pub budget_spent: Option<String>,
-    /// Set when a call's outcome is unknown and the tool cannot drop a
-    /// repeat: the step is stopped and the worker parks the run with this
-    /// reason.
-    pub unknown_outcome: Option<String>,
-    /// Set when a kill switch covering a call (its tool, the run, its agent,
-    /// or everything) was on when the call was made: the step is abandoned
-    /// unchanged and the run waits for that switch to lift.
-    pub held: Option<Switch>,
-    /// Audit rows of the step's tool calls (one per call, with its outcome)
-    /// and refusals, written with the step's outcome.
-    pub audit: Vec<AuditEntry>,
-    /// How the call being made ended, when its result alone does not say
-    /// (a replay, a pause, a call that never left the host).
-    pub note: Option<&'static str>,
-    /// Call rows this step has added to `audit`, and calls past the limit.
-    pub call_rows: u32,
-    pub unaudited_calls: u32,
-    /// The step's `kv`, `lease` and `static` calls not yet written: the
-    /// worker writes them with the step's checkpoint.
-    pub effects: Effects,
-    /// Set when writing them mid-step found a key or lease changed since
-    /// the step read it: the step is void and the worker runs it again.
-    pub conflict: Option<String>,
-    /// The step follows earlier steps of its run whose commit has not been
-    /// written (a chain after `continue`): it may write nothing before that
-    /// commit.
-    pub chained: bool,
-    /// Set when a chained step needed to write before its commit: it is
-    /// abandoned unchanged and taken again on its own once the steps
-    /// before it are committed.
-    pub unchain: bool,
+    /// Calls one step may make.
+    pub calls_per_step: u32,
+    /// What earlier steps of the run left whose commit has not been
+    /// written (a chain after `continue`); `None` for a step taken alone.
+    pub under: Option<Uncommitted>,
 }
 
-impl StepGate<'_> {
-    /// The step's audit rows, with a count of the calls past the limit.
-    pub fn take_audit(&mut self) -> Vec<AuditEntry> {
-        let mut rows = std::mem::take(&mut self.audit);
+/// A gate for one step of one claimed run.
+pub struct StepGate<'a> {
+    store: &'a mut GateStore,
+    tools: &'a Tools,
+    clock: &'a dyn crate::clock::Clock,
+    run_id: &'a str,
+    /// The run's incarnation, part of the keys sent to other systems.
+    incarnation: &'a str,
+    epoch: u64,
+    claim_ms: u64,
+    /// The run's agent, which `agent:<name>` kill switches name.
+    agent: &'a str,
+    /// The checkpoint this step would write, for the audit rows.
+    seq: u64,
+    granted: &'a [String],
+    now: Millis,
+    /// Calls this step may still make.
+    calls_left: u32,
+    /// Tool calls that actually ran (not replays), for the step's audit row.
+    executed: u32,
+    replayed: u32,
+    /// The run's token and money budgets, kept current as calls are charged.
+    spend: Spend,
+    /// Set when a call was refused because a run budget is spent.
+    budget_spent: Option<String>,
+    /// Why the step was stopped in a call, if it was.
+    stop: Option<Stop>,
+    /// Audit rows of the step's tool calls (one per call, with its outcome)
+    /// and refusals, written with the step's outcome.
+    audit: Vec<AuditEntry>,
+    /// How the call being made ended, when its result alone does not say
+    /// (a replay, a pause, a call that never left the host).
+    note: Option<&'static str>,
+    /// Call rows this step has added to `audit`, and calls past the limit.
+    call_rows: u32,
+    unaudited_calls: u32,
+    /// The step's `kv`, `lease` and `static` calls not yet written.
+    effects: Effects,
+    /// The step follows earlier steps of its run whose commit has not been
+    /// written: it may write nothing before that commit.
+    chained: bool,
+}
+
+/// Why a call stopped the step (its guest traps with a host fault).
+#[derive(Debug, Clone)]
+pub enum Stop {
+    /// A chained step needed to write before the steps before it are
+    /// committed: it is abandoned unchanged and taken again on its own.
+    Unchain,
+    /// Writing the held calls found a key or lease changed since the step
+    /// read it: the step is void and runs again.
+    Conflict(String),
+    /// A kill switch covering a call (its tool, the run, its agent, or
+    /// everything) was on: the step is abandoned unchanged and the run
+    /// waits for the switch to lift.
+    Held(Switch),
+    /// A call's outcome is unknown and its tool cannot drop a repeat: the
+    /// run is parked with this reason until an operator settles it.
+    UnknownOutcome(String),
+}
+
+/// What a step's calls left, once its guest returned.
+#[derive(Debug, Default)]
+pub struct GateOutcome {
+    /// The held calls not yet written: written with the step's checkpoint,
+    /// dropped with a step that ends otherwise (it runs and calls again).
+    pub effects: Effects,
+    /// Calls that ran, and calls answered from the ledger.
+    pub executed: u32,
+    pub replayed: u32,
+    /// Set when a call was refused because a run budget is spent: whatever
+    /// the step did with that refusal, the run waits for an operator after
+    /// it.
+    pub budget_spent: Option<String>,
+    pub stop: Option<Stop>,
+    /// The calls' audit rows, with a count of the calls past the limit.
+    pub audit: Vec<AuditEntry>,
+}
+
+impl<'a> StepGate<'a> {
+    /// The gate of the step `cx` describes.
+    pub fn for_step(cx: ForStep<'a>) -> StepGate<'a> {
+        let run = cx.run;
+        StepGate {
+            store: cx.store,
+            tools: cx.tools,
+            clock: cx.clock,
+            run_id: &run.run_id,
+            incarnation: &run.incarnation,
+            epoch: cx.epoch,
+            claim_ms: cx.claim_ms,
+            agent: &run.agent,
+            seq: run.steps + 1,
+            granted: cx.granted,
+            now: cx.now,
+            calls_left: cx.calls_per_step,
+            executed: 0,
+            replayed: 0,
+            spend: Spend {
+                tokens_used: run.tokens_used,
+                token_budget: run.token_budget,
+                usd_used: run.usd_used,
+                usd_budget: run.usd_budget,
+            },
+            budget_spent: None,
+            stop: None,
+            audit: vec![],
+            note: None,
+            call_rows: 0,
+            unaudited_calls: 0,
+            chained: cx.under.is_some(),
+            effects: Effects::over(cx.under.unwrap_or_default()),
+        }
+    }
+
+    /// What the step's calls left, once its guest returned.
+    pub fn finish(mut self) -> GateOutcome {
         if self.unaudited_calls > 0 {
-            rows.push(AuditEntry {
+            self.audit.push(AuditEntry {
                 run_id: Some(self.run_id.to_string()),
                 kind: "tool".into(),
                 data: json!({"seq": self.seq, "outcome": "not audited",
@@ -128,7 +205,20 @@ impl StepGate<'_> {
                     "why": format!("a step's first {MAX_CALL_ROWS} unrecorded calls are audited")}),
             });
         }
-        rows
+        GateOutcome {
+            effects: self.effects,
+            executed: self.executed,
+            replayed: self.replayed,
+            budget_spent: self.budget_spent,
+            stop: self.stop,
+            audit: self.audit,
+        }
+    }
+
+    /// Stops the step at this call: the first reason given is the one the
+    /// worker acts on.
+    fn stop(&mut self, stop: Stop) {
+        self.stop.get_or_insert(stop);
     }
 }
 
@@ -238,7 +328,7 @@ impl StepGate<'_> {
              --result JSON | --retry | --fail REASON`",
             self.run_id
         );
-        self.unknown_outcome = Some(reason.clone());
+        self.stop(Stop::UnknownOutcome(reason.clone()));
         HostFault(reason)
     }
 }
@@ -351,7 +441,7 @@ impl StepGate<'_> {
         if !self.chained {
             return Ok(());
         }
-        self.unchain = true;
+        self.stop(Stop::Unchain);
         Err(HostFault(
             "the step needs a write before the steps before it are committed; \
              it is taken again on its own"
@@ -368,66 +458,39 @@ impl StepGate<'_> {
             .store
             .apply_effects(self.run_id, self.epoch, &self.effects, self.now);
         if let Err(e @ crate::store::StoreError::Conflict(_)) = &written {
-            self.conflict = Some(e.to_string());
+            self.stop(Stop::Conflict(e.to_string()));
         }
         written?;
         self.effects = Effects::default();
         Ok(())
     }
 
+    /// Makes one call in the gate's order (see the module's opening).
     fn attempt(
         &mut self,
         name: &str,
         args: &str,
-        idempotency_key: &str,
+        key: &str,
     ) -> Result<Result<String, ToolError>, HostFault> {
-        let fault = |e: crate::store::StoreError| HostFault(e.to_string());
-        let key = idempotency_key;
-        if key.is_empty() {
-            return Ok(Err(ToolError::Invalid(
-                "the idempotency key is empty; give every call a key that names the action".into(),
-            )));
-        }
-        if key.len() > MAX_KEY_BYTES || name.len() > MAX_TOOL_NAME_BYTES {
-            return Ok(Err(ToolError::Invalid(format!(
-                "idempotency keys may be {MAX_KEY_BYTES} bytes and tool names \
-                 {MAX_TOOL_NAME_BYTES}; this call has a {}-byte key and a {}-byte name",
-                key.len(),
-                name.len()
-            ))));
+        let fault = |e: StoreError| HostFault(e.to_string());
+        if let Err(refused) = check_key(name, key) {
+            return Ok(Err(refused));
         }
         if let Some(replayed) = self.replay(name, args, key).map_err(fault)? {
             return Ok(replayed);
         }
         self.stop_if_switched(name)?;
-        let external = self.tools.is_external(name);
         // An intent keeps only the digest of the call's tool and args.
-        let digest = external.then(|| call_digest(name, args));
+        let digest = self
+            .tools
+            .is_external(name)
+            .then(|| call_digest(name, args));
         if let Some(digest) = &digest
-            && let Some(intent) = self.store.intent(self.run_id, key).map_err(fault)?
+            && let Err(refused) = self.resend(name, key, digest)?
         {
-            if intent.args_digest != *digest {
-                return Ok(Err(self.refuse_reuse(key, name, &intent.tool)));
-            }
-            // An earlier attempt sent this call and never recorded what came
-            // back. Only a system that drops repeated keys may get it again.
-            if !self.tools.is_idempotent(name) {
-                self.note = Some("unknown outcome");
-                return Err(self.unknown_outcome(name, key, "an earlier attempt sent it and died"));
-            }
+            return Ok(Err(refused));
         }
-        // Policy refusals are not recorded: a kill switch lifted later must
-        // let the retried call through.
-        if let Err(e) = self.check(name, args) {
-            return Ok(Err(e));
-        }
-        if let Some(most) = self.tools.estimate(name, args)
-            && let Err(reason) = self.spend.allows(&most)
-        {
-            self.budget_spent = Some(reason.clone());
-            return Ok(Err(ToolError::Budget(reason)));
-        }
-        let used = match self.approval_for(name, args, key).map_err(fault)? {
+        let used = match self.admit(name, args, key).map_err(fault)? {
             Ok(used) => used,
             Err(refused) => return Ok(Err(refused)),
         };
@@ -446,15 +509,74 @@ impl StepGate<'_> {
         if self.tools.is_held(name) {
             return self.hold(call);
         }
-        // What the step's held calls did is written before anything that
-        // another system (or a callback's caller) may act on.
+        self.send(call, digest)
+    }
+
+    /// Whether a call of an external tool may go out under `key`: after an
+    /// earlier attempt sent it and never recorded what came back, only a
+    /// system that drops repeated keys may get it again.
+    fn resend(
+        &mut self,
+        name: &str,
+        key: &str,
+        digest: &str,
+    ) -> Result<Result<(), ToolError>, HostFault> {
+        let intent = self
+            .store
+            .intent(self.run_id, key)
+            .map_err(|e| HostFault(e.to_string()))?;
+        let Some(intent) = intent else {
+            return Ok(Ok(()));
+        };
+        if intent.args_digest != digest {
+            return Ok(Err(self.refuse_reuse(key, name, &intent.tool)));
+        }
+        if !self.tools.is_idempotent(name) {
+            self.note = Some("unknown outcome");
+            return Err(self.unknown_outcome(name, key, "an earlier attempt sent it and died"));
+        }
+        Ok(Ok(()))
+    }
+
+    /// The policy checks of a call (grants, call budget, payload, run
+    /// budgets, approval), and the approval it uses. Refusals are not
+    /// recorded: a kill switch lifted later must let the retried call
+    /// through.
+    fn admit(
+        &mut self,
+        name: &str,
+        args: &str,
+        key: &str,
+    ) -> Result<Result<Option<ApprovalUse>, ToolError>, StoreError> {
+        if let Err(e) = self.check(name, args) {
+            return Ok(Err(e));
+        }
+        if let Some(most) = self.tools.estimate(name, args)
+            && let Err(reason) = self.spend.allows(&most)
+        {
+            self.budget_spent = Some(reason.clone());
+            return Ok(Err(ToolError::Budget(reason)));
+        }
+        self.approval_for(name, args, key)
+    }
+
+    /// Runs a call that is not held. What the step's held calls did is
+    /// written first, before anything that another system (or a
+    /// callback's caller) may act on; an external call's intent is durable
+    /// before anything leaves the host.
+    fn send(
+        &mut self,
+        call: LedgerWrite,
+        digest: Option<String>,
+    ) -> Result<Result<String, ToolError>, HostFault> {
+        let fault = |e: StoreError| HostFault(e.to_string());
         self.before_write()?;
         self.write_effects().map_err(fault)?;
+        let external = digest.is_some();
         if let Some(digest) = digest {
             // Fenced: a step whose claim was taken over, or whose run was
-            // cancelled, sends nothing more; and the intent is durable
-            // before anything leaves the host.
-            failpoint::hit("before-intent", key);
+            // cancelled, sends nothing more.
+            failpoint::hit("before-intent", &call.key);
             let intent = Intent {
                 run_id: call.run_id.clone(),
                 key: call.key.clone(),
@@ -467,18 +589,36 @@ impl StepGate<'_> {
             self.store
                 .begin_external(&intent, self.clock.now(), self.claim_ms)
                 .map_err(fault)?;
-            failpoint::hit("after-intent", key);
+            failpoint::hit("after-intent", &call.key);
         }
         let executed = self
             .tools
             .execute(self.store, &call, self.now)
             .map_err(fault)?;
-        failpoint::hit("before-result", key);
+        failpoint::hit("before-result", &call.key);
         if let Some(spent) = executed.charge.filter(|_| executed.usage.is_none()) {
-            self.charge_unrecorded(key, &spent).map_err(fault)?;
+            self.charge_unrecorded(&call.key, &spent).map_err(fault)?;
         }
         self.settle(&call, executed, external)
     }
+}
+
+/// Refuses an empty or oversized key, or an oversized tool name.
+fn check_key(name: &str, key: &str) -> Result<(), ToolError> {
+    if key.is_empty() {
+        return Err(ToolError::Invalid(
+            "the idempotency key is empty; give every call a key that names the action".into(),
+        ));
+    }
+    if key.len() > MAX_KEY_BYTES || name.len() > MAX_TOOL_NAME_BYTES {
+        return Err(ToolError::Invalid(format!(
+            "idempotency keys may be {MAX_KEY_BYTES} bytes and tool names \
+             {MAX_TOOL_NAME_BYTES}; this call has a {}-byte key and a {}-byte name",
+            key.len(),
+            name.len()
+        )));
+    }
+    Ok(())
 }
 
 impl StepGate<'_> {
@@ -533,7 +673,7 @@ impl StepGate<'_> {
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default()
         );
-        self.held = Some(switch);
+        self.stop(Stop::Held(switch));
         Err(HostFault(why))
     }
 

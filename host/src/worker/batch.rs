@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use super::{Failure, StepEnd, Stepped, Worker, wake_summary};
 use crate::app::AppError;
-use crate::model::{Next, Wake};
+use crate::model::{Millis, Next, Wake};
 use crate::store::{Claim, ClaimedGroup, NextClaim, RunStatus, StepCommit, StoreError};
 
 /// Where a worker's passes spent their time, summed since it was last
@@ -53,104 +53,42 @@ struct Pending {
     end: StepEnd,
 }
 
+/// What stepping a group left: steps reported now, steps whose checkpoint
+/// waits for the group's commit, and the error that stopped it.
+struct Group {
+    done: Vec<Stepped>,
+    pending: Vec<Pending>,
+    commits: Vec<StepCommit>,
+    failed: Option<AppError>,
+}
+
 impl Worker<'_> {
     /// Claims due runs, steps them, and commits their checkpoints together
     /// (up to `[limits] steps_per_commit` steps); empty when no run has a
     /// wake.
     pub fn claim_and_step_many(&mut self) -> Result<Vec<Stepped>, AppError> {
         let max = self.app.config.limits.steps_per_commit;
-        let claim_ms = self.app.config.limits.claim_ms;
         // A run that chains its steps takes several of the group's places:
         // claiming `max` runs of three-step chains left two thirds of them
         // one step each, to be claimed and committed again for the rest.
         let runs = (max / self.steps_per_run).max(1);
         let started = std::time::Instant::now();
-        let (claims, claimed_at) = if self.ahead.is_empty() {
-            let claimed_at = self.app.now();
-            let claims =
-                self.app
-                    .store
-                    .claim_many(claimed_at, &self.owner, claim_ms, runs, self.busy)?;
-            (claims, claimed_at)
-        } else {
-            (self.claimed_ahead()?, self.ahead_at)
-        };
+        let (claims, claimed_at) = self.claim_group(runs)?;
         // A claim that took fewer runs than it could took every run due
         // then: the next one looks without the write lock first, as an
         // idle worker's does, since most often nothing new is due.
         self.busy = claims.len() >= runs;
-        let claimed = claims.len();
         let stepping = std::time::Instant::now();
-        if claimed > 0 {
+        if !claims.is_empty() {
             // An empty claim is a look for work, not a pass.
             self.times.claim += stepping - started;
         }
-        let mut done: Vec<Stepped> = Vec::with_capacity(claims.len());
-        let mut pending: Vec<Pending> = Vec::new();
-        let mut commits: Vec<StepCommit> = Vec::new();
-        let mut failed: Option<AppError> = None;
-        let mut claims = claims.into_iter();
-        for (claim, wake) in claims.by_ref() {
-            let run_id = claim.run.run_id.clone();
-            crate::failpoint::hit("claim", &run_id);
-            let before = commits.len();
-            match self.step_claimed(&claim, wake.clone(), Some(&mut commits), None) {
-                Ok(Some(end)) if commits.len() > before => {
-                    pending.push(Pending { claim, wake, end });
-                    if let Err(e) = self.chain(&mut pending, &mut commits, max, claimed_at) {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-                Ok(Some(end)) => done.push(stepped(&claim, &wake, end)),
-                Ok(None) => {
-                    // Only a chained step is abandoned; commit what ran.
-                    failed = Some(AppError::Invalid(
-                        "a claimed step was abandoned as chained".into(),
-                    ));
-                    break;
-                }
-                Err(AppError::Store(StoreError::LostClaim { .. })) => {
-                    done.push(stepped(&claim, &wake, StepEnd::LostClaim))
-                }
-                Err(AppError::Store(e @ StoreError::Conflict(_))) => {
-                    match self.void(&claim, &wake, e.to_string(), vec![]) {
-                        Ok(end) => done.push(stepped(&claim, &wake, end)),
-                        Err(e) => {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                }
-                Err(AppError::Store(e)) => match self.store_failed(&claim, &wake, e) {
-                    Ok(end) => done.push(stepped(&claim, &wake, end)),
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                },
-                Err(e) => {
-                    // Commit what already ran, then report the error.
-                    failed = Some(e);
-                    break;
-                }
-            }
-            // The later claims of the group must not run out while it is
-            // stepped: what is left goes back, to be claimed again.
-            if self.app.now().saturating_sub(claimed_at) > claim_ms / 2 {
-                break;
-            }
-        }
-        let stepped_runs = claimed - claims.len();
-        for (claim, _) in claims {
-            if let Err(e) = self.app.store.release(&claim.run.run_id, claim.epoch) {
-                // Its claim runs out on its own then.
-                failed.get_or_insert(AppError::Store(e));
-            }
-        }
-        if stepped_runs > 0 && !commits.is_empty() {
-            self.steps_per_run = commits.len().div_ceil(stepped_runs).clamp(1, max);
-        }
+        let Group {
+            mut done,
+            pending,
+            commits,
+            failed,
+        } = self.step_group(claims, claimed_at, max);
         // Busy and well: the next group is claimed with this one's commit.
         let next = (self.busy && failed.is_none()).then_some(runs);
         let committing = std::time::Instant::now();
@@ -162,6 +100,88 @@ impl Worker<'_> {
             Some(e) => Err(e),
             None => Ok(done),
         }
+    }
+
+    /// The runs of the next group, and when they were claimed: those
+    /// claimed ahead with the last commit, else up to `runs` claimed now.
+    fn claim_group(&mut self, runs: usize) -> Result<(ClaimedGroup, Millis), AppError> {
+        if !self.ahead.is_empty() {
+            return Ok((self.claimed_ahead()?, self.ahead_at));
+        }
+        let claimed_at = self.app.now();
+        let claim_ms = self.app.config.limits.claim_ms;
+        let claims =
+            self.app
+                .store
+                .claim_many(claimed_at, &self.owner, claim_ms, runs, self.busy)?;
+        Ok((claims, claimed_at))
+    }
+
+    /// Steps the claimed runs in turn, each chained as far as it goes,
+    /// until an error stops the worker or half the claims' time is spent:
+    /// the runs not stepped then go back, to be claimed again, so that
+    /// the later claims of the group do not run out while it is stepped.
+    fn step_group(&mut self, claims: ClaimedGroup, claimed_at: Millis, max: usize) -> Group {
+        let claim_ms = self.app.config.limits.claim_ms;
+        let claimed = claims.len();
+        let mut group = Group {
+            done: Vec::with_capacity(claimed),
+            pending: Vec::new(),
+            commits: Vec::new(),
+            failed: None,
+        };
+        let mut claims = claims.into_iter();
+        for (claim, wake) in claims.by_ref() {
+            if let Err(e) = self.step_in_group(claim, wake, &mut group, max, claimed_at) {
+                // What already ran is committed, then the error reported.
+                group.failed = Some(e);
+                break;
+            }
+            if self.app.now().saturating_sub(claimed_at) > claim_ms / 2 {
+                break;
+            }
+        }
+        let stepped_runs = claimed - claims.len();
+        for (claim, _) in claims {
+            if let Err(e) = self.app.store.release(&claim.run.run_id, claim.epoch) {
+                // Its claim runs out on its own then.
+                group.failed.get_or_insert(AppError::Store(e));
+            }
+        }
+        if stepped_runs > 0 && !group.commits.is_empty() {
+            self.steps_per_run = group.commits.len().div_ceil(stepped_runs).clamp(1, max);
+        }
+        group
+    }
+
+    /// Steps one claimed run of the group and, when its checkpoint waits
+    /// for the group's commit, the steps chained after it.
+    fn step_in_group(
+        &mut self,
+        claim: Claim,
+        wake: Wake,
+        group: &mut Group,
+        max: usize,
+        claimed_at: Millis,
+    ) -> Result<(), AppError> {
+        crate::failpoint::hit("claim", &claim.run.run_id);
+        let before = group.commits.len();
+        let end = match self.step_claimed(&claim, &wake, Some(&mut group.commits), None) {
+            Ok(Some(end)) if group.commits.len() > before => {
+                group.pending.push(Pending { claim, wake, end });
+                return self.chain(&mut group.pending, &mut group.commits, max, claimed_at);
+            }
+            Ok(Some(end)) => end,
+            // Only a chained step is abandoned.
+            Ok(None) => {
+                return Err(AppError::Invalid(
+                    "a claimed step was abandoned as chained".into(),
+                ));
+            }
+            Err(e) => self.step_error(&claim, &wake, e)?,
+        };
+        group.done.push(stepped(&claim, &wake, end));
+        Ok(())
     }
 
     /// The time its passes spent claiming, stepping and committing since
@@ -179,7 +199,7 @@ impl Worker<'_> {
         pending: &mut Vec<Pending>,
         commits: &mut Vec<StepCommit>,
         max: usize,
-        claimed_at: crate::model::Millis,
+        claimed_at: Millis,
     ) -> Result<(), AppError> {
         let claim_ms = self.app.config.limits.claim_ms;
         loop {
@@ -202,7 +222,7 @@ impl Worker<'_> {
             under.absorb(&commit.effects);
             let claim = after(&last.claim, commit);
             let before = commits.len();
-            match self.step_claimed(&claim, Wake::Resume, Some(commits), Some(under))? {
+            match self.step_claimed(&claim, &Wake::Resume, Some(commits), Some(under))? {
                 Some(end) if commits.len() > before => {
                     // The step before keeps the claim for this one.
                     commits[before - 1].keep_claim = true;

@@ -11,12 +11,8 @@ use crate::model::Wake;
 use crate::store::{AuditEntry, Claim, StepFailed, StepHeld};
 
 impl Worker<'_> {
-    pub(super) fn park(&mut self, claim: &Claim, reason: String) -> Result<StepEnd, AppError> {
-        self.park_with(claim, reason, vec![])
-    }
-
     /// Parks the run, recording what the abandoned step did first.
-    pub(super) fn park_with(
+    pub(super) fn park(
         &mut self,
         claim: &Claim,
         reason: String,
@@ -127,6 +123,7 @@ impl Worker<'_> {
 }
 
 /// A failed attempt, as recorded.
+#[derive(Debug)]
 pub(super) struct Failure {
     pub(super) error: String,
     pub(super) fuel_used: u64,
