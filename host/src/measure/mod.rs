@@ -307,6 +307,7 @@ fn artifacts(cache_dir: &Path) -> Vec<PathBuf> {
 /// fails the measurement: for a workload known to succeed without tools,
 /// such a call measured something else. Otherwise each call is timed
 /// whatever it returns (an agent's own tools are not answered here).
+/// Returns the calls' p50 and p99, in milliseconds.
 pub fn guest_calls(
     runtime: &crate::runtime::Runtime,
     agent: &crate::runtime::LoadedAgent,
