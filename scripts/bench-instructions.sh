@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Instructions per step, counted by valgrind (callgrind) in the worker
-# threads of `wakeful bench --record`: a figure that does not move with the
-# machine's load, for comparing two builds of the hot path where timings
-# are too noisy to. Kernel time (fsync, page writes) is not in it.
-#   scripts/bench-instructions.sh                 # this tree's release build
-#   scripts/bench-instructions.sh path/to/wakeful # another build (kept below target/)
+# threads of `wakeful-bench` (the benchmark of record): a figure that does
+# not move with the machine's load, for comparing two builds of the hot
+# path where timings are too noisy to. Kernel time (fsync, page writes) is
+# not in it.
+#   scripts/bench-instructions.sh                       # this tree's release build
+#   scripts/bench-instructions.sh path/to/wakeful-bench # another build (kept below target/)
 # Prints, for (a) 200 incidents one at a time and (b) 300 in flight with
 # one worker, the steps, instructions and instructions per step. Each
 # count also holds the record's other stepping: (a) the 100 incidents
@@ -21,8 +22,8 @@ if [ $# -ge 1 ]; then
 else
     rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
     scripts/build-agents.sh >/dev/null
-    cargo build --release -p wakeful --quiet
-    bin=target/release/wakeful
+    cargo build --release -p wakeful --bin wakeful -p wakeful-bench --quiet
+    bin=target/release/wakeful-bench
 fi
 out=$(mktemp -d "${TMPDIR:-/tmp}/wakeful-instructions.XXXXXX")
 trap 'rm -rf "$out"' EXIT
@@ -32,7 +33,7 @@ count() {
     # commits) is counted: setup, starts and approvals are outside it.
     valgrind --tool=callgrind --callgrind-out-file="$out/$name.%p" \
         --toggle-collect='*steppers::work_until_idle*' \
-        "$bin" bench --record --compile-in-process --json --workers 1 --repeat 1 \
+        "$bin" --compile-in-process --json --workers 1 --repeat 1 \
         --runs "$runs" --in-flight "$in_flight" --sleeping 100 \
         --guest-samples 2 --latency-samples 2 2>"$out/$name.err" >"$out/$name.json" ||
         { cat "$out/$name.err" >&2; exit 1; }

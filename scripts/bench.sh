@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The benchmark of record: builds the host in release mode and the agents
-# from source, measures LangGraph on the same incident workload
-# (scripts/bench-langgraph.sh, with the same incident counts), then runs
-# `wakeful bench --record` (every workload, the disk's floor, LangGraph's
-# figures beside wakeful's, one table). Arguments go to the bench, e.g.
+# The benchmark of record: builds wakeful and wakeful-bench (bench/) in
+# release mode and the agents from source, measures LangGraph on the same
+# incident workload (scripts/bench-langgraph.sh, with the same incident
+# counts), then runs `wakeful-bench` (every workload, the disk's floor,
+# LangGraph's figures beside wakeful's, one table). Arguments go to the
+# bench, e.g.
 #   scripts/bench.sh --sleeping 1000000      # the full sleeping-runs figure
 #   scripts/bench.sh --json > bench.json
 #   scripts/bench.sh --no-langgraph          # without LangGraph (no Python needed)
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 langgraph=1
 args=()
-# The record's defaults (host/src/cli/mod.rs), unless given.
+# The record's defaults (bench/src/main.rs), unless given.
 runs=200
 in_flight=1000
 while [ $# -gt 0 ]; do
@@ -31,7 +32,8 @@ while [ $# -gt 0 ]; do
 done
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 scripts/build-agents.sh >/dev/null
-cargo build --release -p wakeful --quiet
+# wakeful too: the record starts its `serve` on a store of sleeping runs.
+cargo build --release -p wakeful --bin wakeful -p wakeful-bench --quiet
 if [ "$langgraph" = 1 ]; then
     compare=$(mktemp "${TMPDIR:-/tmp}/wakeful-bench-langgraph.XXXXXX.json")
     trap 'rm -f "$compare"' EXIT
@@ -39,4 +41,4 @@ if [ "$langgraph" = 1 ]; then
     scripts/bench-langgraph.sh --runs "$runs" --in-flight "$in_flight" > "$compare"
     args+=(--compare-json "$compare")
 fi
-target/release/wakeful bench --record ${args[@]+"${args[@]}"}
+target/release/wakeful-bench ${args[@]+"${args[@]}"}

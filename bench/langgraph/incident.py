@@ -1,5 +1,5 @@
-"""The incident workload of `wakeful bench --record`, on LangGraph: the figure
-the benchmark of record compares wakeful's steps/s with, measured in the same
+"""The incident workload of `wakeful-bench`, on LangGraph: the figure the
+benchmark of record compares wakeful's steps/s with, measured in the same
 run on the same disk (scripts/bench.sh runs this through
 scripts/bench-langgraph.sh).
 
@@ -20,7 +20,7 @@ retried step repeats nothing.
 The model is a canned answer returned in-process, as the wakeful bench
 configures `llm` as a static tool: both measure the framework, not a model.
 
-Timing mirrors `host/src/bench/record.rs`: steps/s is 6 steps per incident
+Timing mirrors `bench/src/record.rs`: steps/s is 6 steps per incident
 over the time spent stepping; writing each incident's service into kv before
 it starts is not timed. One difference: wakeful starts a run and records an
 approval in commits of their own, timed apart from stepping, while in
@@ -58,7 +58,7 @@ HOLDER = "agent-1"
 APPROVAL_VALID_MS = 30 * 60 * 1000
 STEPS_PER_INCIDENT = 6
 # The same answer the wakeful bench's static `llm` tool gives (INCIDENT_LLM
-# in host/src/bench/mod.rs).
+# in host/src/measure/workload.rs).
 CANNED_PROPOSAL = {"action": "scale_out", "reason": "memory at 97% after an OutOfMemoryError; scale out"}
 DEGRADED = {"status": "degraded", "memory_pct": 97, "actions_applied": 0}
 

@@ -25,11 +25,10 @@
 //! - [`config`]: the `wakeful.toml` file.
 //! - [`secrets`]: `[secrets]`, `${secret:NAME}` and the redaction of every
 //!   value they hold.
-//! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
+//! - [`measure`]: `wakeful bench`, measurements on a throwaway store.
 
 pub mod api;
 pub mod app;
-pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod clock;
@@ -37,6 +36,7 @@ pub mod config;
 pub mod failpoint;
 pub mod identity;
 pub mod logs;
+pub mod measure;
 pub mod model;
 pub mod packer;
 #[cfg(feature = "failpoints")]

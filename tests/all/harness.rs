@@ -26,7 +26,8 @@ static BUILD: Once = Once::new();
 static BUILD_HOST: Once = Once::new();
 
 /// The `wakeful` binary, built (with the `failpoints` feature the crash
-/// tests use) once per test process, so a test never runs a stale build.
+/// tests use) once per test process, so a test never runs a stale build;
+/// `wakeful-bench` is built with it, on the same build of the library.
 pub fn wakeful_bin() -> PathBuf {
     // target/<profile>/deps/e2e-<hash> → target/<profile>/wakeful
     let exe = std::env::current_exe().expect("the test binary's path");
@@ -36,7 +37,8 @@ pub fn wakeful_bin() -> PathBuf {
         let mut cmd = Command::new(cargo);
         cmd.current_dir(repo())
             .args(["build", "--quiet", "-p", "wakeful", "--bin", "wakeful"])
-            .args(["--features", "failpoints"]);
+            .args(["-p", "wakeful-bench", "--bin", "wakeful-bench"])
+            .args(["--features", "wakeful/failpoints"]);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             cmd.arg("--release");
         }
@@ -44,6 +46,13 @@ pub fn wakeful_bin() -> PathBuf {
         assert!(status.success(), "building the wakeful binary failed");
     });
     let bin = profile_dir.join("wakeful");
+    assert!(bin.exists(), "{} was not built", bin.display());
+    bin
+}
+
+/// The `wakeful-bench` binary, built beside [`wakeful_bin`].
+pub fn wakeful_bench_bin() -> PathBuf {
+    let bin = wakeful_bin().with_file_name("wakeful-bench");
     assert!(bin.exists(), "{} was not built", bin.display());
     bin
 }

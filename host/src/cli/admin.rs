@@ -9,8 +9,8 @@ use super::commands::{arg_text, more, pages};
 use super::output::{self, print_json};
 use super::{KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
-use crate::bench::{self, BenchWake};
 use crate::config::Config;
+use crate::measure::{self, BenchWake};
 use crate::model::Millis;
 use crate::store::{AuditEntry, KvOp, KvOutcome, LeaseOp, LeaseOutcome};
 use crate::tools;
@@ -170,46 +170,6 @@ pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool, by: &str)
     Ok(())
 }
 
-/// `wakeful bench`: a built-in workload by name, or a component file with
-/// the input and event given here.
-pub(super) fn bench_scale(options: &bench::ScaleOptions, config: Config, json: bool) -> Result<()> {
-    let report = bench::scale(options, &config).context("the scale bench failed")?;
-    if json {
-        return print_json(&report);
-    }
-    println!("steps/s (incident workload; each host its own connection and worker)");
-    println!(
-        "  {:<10} {:>5} {:>6} {:>10}",
-        "STORE", "HOSTS", "RUNS", "STEPS/S"
-    );
-    for t in &report.throughput {
-        println!(
-            "  {:<10} {:>5} {:>6} {:>10}",
-            t.store, t.hosts, t.runs, t.steps_per_sec
-        );
-    }
-    println!("event accepted -> step committed (another host steps it)");
-    for l in &report.latency {
-        println!(
-            "  {:<10} p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({} samples; woken by {})",
-            l.store, l.p50_ms, l.p99_ms, l.max_ms, l.samples, l.woken_by
-        );
-    }
-    println!("claims among sleeping runs");
-    for d in &report.due_lookup {
-        println!(
-            "  {:<10} {} sleeping (seeded in {} s, {} MB): nothing due {:.3} ms, one due {:.3} ms",
-            d.store,
-            d.sleeping_runs,
-            d.seed_secs,
-            d.store_bytes / 1_000_000,
-            d.idle_claim_ms,
-            d.due_claim_ms
-        );
-    }
-    Ok(())
-}
-
 /// What `bench` gives every run of a workload instead of its defaults.
 pub(super) struct BenchWakeArgs {
     pub input: Option<String>,
@@ -217,6 +177,8 @@ pub(super) struct BenchWakeArgs {
     pub payload: Option<String>,
 }
 
+/// `wakeful bench`: built-in workloads by name, or component files with
+/// the input and event given here.
 pub(super) fn bench(
     agents: &[String],
     args: &BenchWakeArgs,
@@ -227,7 +189,7 @@ pub(super) fn bench(
     let mut reports = Vec::new();
     for agent in agents {
         let workload = bench_workload(agent, args)?;
-        let report = bench::run(&workload, runs, config.clone())
+        let report = measure::run(&workload, runs, config.clone())
             .with_context(|| format!("bench of {agent} failed"))?;
         reports.push(report);
     }
@@ -278,7 +240,7 @@ pub(super) fn bench(
 
 /// The workload `agent` names (built in, or a file), with the operator's
 /// input and wake in place of its own.
-fn bench_workload(agent: &str, args: &BenchWakeArgs) -> Result<bench::Workload> {
+fn bench_workload(agent: &str, args: &BenchWakeArgs) -> Result<measure::Workload> {
     let input = args
         .input
         .clone()
@@ -292,9 +254,9 @@ fn bench_workload(agent: &str, args: &BenchWakeArgs) -> Result<bench::Workload> 
     let path = std::path::Path::new(agent);
     let is_file = agent.ends_with(".wasm") || agent.contains(std::path::MAIN_SEPARATOR);
     let mut workload = if is_file || path.is_file() {
-        bench::file_workload(path)
+        measure::file_workload(path)
     } else {
-        bench::workload(agent)?
+        measure::workload(agent)?
     };
     if let Some(input) = input {
         workload.input = Box::new(move |_| input.clone());

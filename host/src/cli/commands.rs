@@ -50,57 +50,6 @@ pub fn run(cli: Cli) -> Result<()> {
     match command {
         Command::Bench {
             agents,
-            record: true,
-            runs,
-            in_flight,
-            workers,
-            repeat,
-            guest_samples,
-            latency_samples,
-            sleeping,
-            compare_json,
-            ..
-        } => {
-            if let Some(agent) = agents.first() {
-                bail!("--record measures the repository's agents, not `{agent}`: drop one");
-            }
-            let options = crate::bench::RecordOptions {
-                sequential: runs,
-                in_flight,
-                workers,
-                repeats: repeat,
-                guest_samples,
-                latency_samples,
-                sleeping,
-                compare_json,
-            };
-            super::record::bench_record(&options, config, json)
-        }
-        Command::Bench {
-            agents,
-            scale: true,
-            runs,
-            hosts,
-            latency_samples,
-            sleeping,
-            ..
-        } => {
-            let options = crate::bench::ScaleOptions {
-                stores: std::iter::once(None)
-                    .chain(config.store_url().map(|u| Some(u.to_string())))
-                    .collect(),
-                runs,
-                hosts,
-                latency_samples,
-                sleeping,
-            };
-            if let Some(agent) = agents.first() {
-                bail!("--scale measures the repository's agents, not `{agent}`: drop one");
-            }
-            admin::bench_scale(&options, config, json)
-        }
-        Command::Bench {
-            agents,
             runs,
             input,
             topic,

@@ -7,7 +7,6 @@ mod cache;
 mod check;
 mod commands;
 mod output;
-mod record;
 mod tokens;
 mod work;
 
@@ -340,18 +339,8 @@ pub enum Command {
     /// Measure deploy, start and step speed of a real agent on a
     /// throwaway store in a new temporary directory (removed afterwards;
     /// `--data` is not touched): start N runs, step them, send each an
-    /// event, step them again.
-    ///
-    /// With `--scale`, compares the stores instead: SQLite and, given a
-    /// PostgreSQL `--store`, PostgreSQL (a scratch schema in it), on
-    /// steps/s with several hosts, event → committed step latency, and
-    /// claims among many sleeping runs.
-    ///
-    /// With `--record`, the benchmark of record on SQLite: the incident
-    /// workload one at a time and many in flight (steps/s, fsyncs and CPU
-    /// per step), the guest alone, event → committed step, many sleeping
-    /// runs (claims, stepping among them, `serve` start and memory), and
-    /// the disk's floor; `scripts/bench.sh` runs it in a release build.
+    /// event, step them again. The benchmark of record and the stores side
+    /// by side are the `wakeful-bench` binary's (`scripts/bench.sh`).
     Bench {
         /// Built-in workloads (`invoice`, `incident`: the repository's
         /// agents as `scripts/build-agents.sh` builds them, with their
@@ -359,53 +348,13 @@ pub enum Command {
         /// in Python and TypeScript), or agent components (`.wasm` files).
         /// Several are measured one after another in one run and compared
         /// with the first.
-        #[arg(required_unless_present_any = ["scale", "record"])]
+        #[arg(required = true)]
         agents: Vec<String>,
-        /// Compare the stores (see above) instead of measuring one agent.
-        #[arg(long, conflicts_with_all = ["input", "topic", "payload"])]
-        scale: bool,
-        /// The benchmark of record (see above): every workload in one run,
-        /// each figure with its conditions and its ratio to the disk's
-        /// floor measured in the same run. `--runs` incidents run one
-        /// after another.
-        #[arg(long, conflicts_with_all = ["input", "topic", "payload", "scale"])]
-        record: bool,
-        /// With `--record`: incidents started and stepped together.
-        #[arg(long, default_value_t = 1000)]
-        in_flight: usize,
-        /// With `--record`: worker threads stepping the incidents in
-        /// flight (as `serve --workers`).
-        #[arg(long, default_value_t = 2)]
-        workers: usize,
-        /// With `--record`: how many times (a) and (b) run, each after a
-        /// measurement of the floor; each is reported by its median run,
-        /// with every run's steps/s beside it.
-        #[arg(long, default_value_t = 3)]
-        repeat: usize,
-        /// With `--record`: LangGraph's figures on the same workload,
-        /// measured in the same run (the JSON `scripts/bench-langgraph.sh`
-        /// prints), set beside (a) and (b) with wakeful's ratio to them.
-        #[arg(long, value_name = "FILE", requires = "record")]
-        compare_json: Option<PathBuf>,
         /// Compile agents in this process rather than in a child process
         /// of their own: for tools that cannot follow the child, such as
-        /// valgrind (`scripts/bench-instructions.sh`).
+        /// valgrind.
         #[arg(long, hide = true)]
         compile_in_process: bool,
-        /// With `--record`: guest calls timed.
-        #[arg(long, default_value_t = 2000)]
-        guest_samples: usize,
-        /// With `--scale`: the numbers of hosts to measure steps/s with.
-        #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
-        hosts: Vec<usize>,
-        /// With `--scale` or `--record`: events timed from acceptance to
-        /// committed step.
-        #[arg(long, default_value_t = 200)]
-        latency_samples: usize,
-        /// With `--scale` or `--record`: sleeping runs among which claims
-        /// look for work (1000000 for the full measurement).
-        #[arg(long, default_value_t = 100_000)]
-        sleeping: usize,
         /// How many runs to start.
         #[arg(long, default_value_t = 200)]
         runs: usize,

@@ -1,7 +1,6 @@
-//! `wakeful bench --record`: the benchmark of record. Every figure in one
-//! run, each with its conditions, and the ones the disk bounds as a ratio
-//! to the disk's floor measured in the same run (the floor of one machine
-//! moved tenfold between runs of one day):
+//! The benchmark of record. Every figure in one run, each with its
+//! conditions, and the ones the disk bounds as a ratio to the disk's floor
+//! measured in the same run (a machine's floor moves between runs):
 //! - (a) the incident workload, one incident at a time;
 //! - (b) many incidents in flight, stepped with group commit;
 //! - (c) instantiating the agent and calling its step, with no store;
@@ -15,15 +14,17 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::scale::{self, Latency, prepare, start};
-use super::scratch::Scratch;
-use super::{BenchWake, Workload, guest_calls, ms, per_sec, send, workload};
-use crate::app::{App, AppError};
-use crate::config::Config;
+use wakeful::app::{App, AppError};
+use wakeful::config::Config;
+use wakeful::measure::{BenchWake, Scratch, Workload, guest_calls, send, workload};
+
+use crate::figures::{ms, per_sec, pick_ms, round1, round2, round3};
+use crate::scale::{self, Latency, prepare, start};
 
 mod compare;
 mod serve_start;
 mod steppers;
+pub mod table;
 
 use steppers::with_steppers;
 
@@ -48,6 +49,9 @@ pub struct RecordOptions {
     /// LangGraph's figures on the same workload, from this run
     /// (`bench/langgraph/incident.py`'s JSON), set beside (a) and (b).
     pub compare_json: Option<std::path::PathBuf>,
+    /// The `wakeful` binary whose `serve` is started on the sleeping runs
+    /// (e); `None`: `wakeful` beside this executable.
+    pub wakeful: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Serialize)]
@@ -216,7 +220,13 @@ pub fn record(options: &RecordOptions, config: &Config) -> Result<Record, AppErr
     let in_flight = median_run(in_flights);
     let guest = guest(options.guest_samples, config)?;
     let event_to_commit = scale::latency(None, options.latency_samples, config)?;
-    let sleeping = sleeping(options.sleeping, &incident, &sequential, config)?;
+    let sleeping = sleeping(
+        options.sleeping,
+        &incident,
+        &sequential,
+        options.wakeful.as_deref(),
+        config,
+    )?;
     floors.push(floor()?);
 
     let mut sorted = floors.clone();
@@ -325,7 +335,7 @@ struct Stepping {
     /// The workers' time from being told to step to finding nothing due,
     /// summed over the workers.
     busy: Duration,
-    times: crate::worker::PassTimes,
+    times: wakeful::worker::PassTimes,
 }
 
 /// (a) or (b): `n` incidents one after another, or all in flight together.
@@ -392,13 +402,6 @@ fn flow(
         outside_us: per_step((stepping.wall * workers as u32).saturating_sub(stepping.busy)),
     };
     stepping.passes.sort_unstable();
-    let pick = |q: f64| {
-        stepping
-            .passes
-            .get(((stepping.passes.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .map_or(0.0, ms)
-    };
     Ok(Flow {
         incidents: n,
         workers,
@@ -413,8 +416,8 @@ fn flow(
         synced_commits_per_approval: round2(approve_synced as f64 / n as f64),
         starts_per_sec: per_sec(n, starting),
         approvals_per_sec: per_sec(n, approving),
-        pass_p50_ms: pick(0.5),
-        pass_p99_ms: pick(0.99),
+        pass_p50_ms: pick_ms(&stepping.passes, 0.5),
+        pass_p99_ms: pick_ms(&stepping.passes, 0.99),
         split,
         bytes_per_incident: app.store.size_bytes()?.saturating_sub(bytes_before) / n as u64,
         free_bytes_per_incident: app.store.free_bytes()?.saturating_sub(free_before) / n as u64,
@@ -453,6 +456,7 @@ fn sleeping(
     n: usize,
     incident: &Workload,
     sequential: &Flow,
+    wakeful: Option<&std::path::Path>,
     config: &Config,
 ) -> Result<Sleeping, AppError> {
     let invoice = workload("invoice")?;
@@ -503,7 +507,7 @@ fn sleeping(
         Ok(())
     })?;
     let steps_per_sec = per_sec(stepping.steps, stepping.wall);
-    let serve = serve_start::measure(&scratch);
+    let serve = serve_start::measure(wakeful, &scratch);
     let (serve_start_ms, serve_rss_kib, serve_note) = match serve {
         Ok((start_ms, rss)) => (Some(start_ms), rss, None),
         Err(why) => (None, None, Some(why)),
@@ -553,16 +557,4 @@ fn start_one(app: &mut App, workload: &Workload, agent: &str, i: usize) -> Resul
     let input = (workload.input)(i);
     app.start(agent, Some(&input), Some(&format!("bench-{i}")), "bench")?;
     Ok(())
-}
-
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }

@@ -1,4 +1,4 @@
-//! `wakeful bench --scale`: the stores side by side in one run, on
+//! `wakeful-bench --scale`: the stores side by side in one run, on
 //! scratch stores of their own:
 //! - steps per second of the incident workload with 1, 2, 4… hosts, each
 //!   host a thread with its own store connection and worker, as separate
@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::scratch::Scratch;
-use super::{BenchWake, Workload, ms, per_sec, send, workload};
-use crate::app::{App, AppError};
-use crate::config::Config;
-use crate::store::is_postgres;
-use crate::wakeup::Wakeup;
-use crate::worker::Worker;
+use wakeful::app::{App, AppError};
+use wakeful::config::Config;
+use wakeful::measure::{BenchWake, Scratch, Workload, send, workload};
+use wakeful::store::is_postgres;
+use wakeful::wakeup::Wakeup;
+use wakeful::worker::Worker;
+
+use crate::figures::{ms, per_sec};
 
 /// What to measure.
 pub struct ScaleOptions {
@@ -107,7 +108,7 @@ pub fn scale(options: &ScaleOptions, config: &Config) -> Result<ScaleReport, App
 
 /// A scratch store with `workload`'s agent deployed; returns the app, the
 /// scratch (kept alive by the caller) and `name@version`.
-pub(super) fn prepare(
+pub(crate) fn prepare(
     store: Option<&str>,
     workload: &Workload,
     config: &Config,
@@ -125,13 +126,13 @@ pub(super) fn prepare(
 }
 
 /// Another host on the same scratch store, sharing the engine.
-pub(super) fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
+pub(crate) fn host(app: &App, scratch: &Scratch) -> Result<App, AppError> {
     let other = App::open(&scratch.dir, app.config.clone())?;
     other.share_runtime(app.runtime()?);
     Ok(other)
 }
 
-pub(super) fn start(
+pub(crate) fn start(
     app: &mut App,
     workload: &Workload,
     agent: &str,
@@ -189,7 +190,7 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
             .enumerate()
             .map(|(i, app)| {
                 let name = format!("bench-host-{i}");
-                crate::runtime::spawn_worker_scoped(
+                wakeful::runtime::spawn_worker_scoped(
                     scope,
                     name,
                     move || -> Result<usize, AppError> {
@@ -219,7 +220,9 @@ fn step_with(apps: &mut [App]) -> Result<usize, AppError> {
     })
 }
 
-pub(super) fn latency(
+/// Event accepted → step committed, `samples` times: this host accepts
+/// each event, another steps it, woken as `serve`'s workers are.
+pub(crate) fn latency(
     store: Option<&str>,
     samples: usize,
     config: &Config,
@@ -238,89 +241,128 @@ pub(super) fn latency(
     let wakeup = Arc::new(Wakeup::default());
     let stop = Arc::new(AtomicBool::new(false));
     let (done_tx, done_rx) = mpsc::channel::<String>();
-    let mut stepper = host(&app, &scratch)?;
-    let recheck = Duration::from_millis(app.config.limits.idle_recheck_ms);
+    let stepper = host(&app, &scratch)?;
     let listening = scratch.url.clone().filter(|u| is_postgres(u));
     let woken_by = if listening.is_some() {
         "PostgreSQL NOTIFY to another connection"
     } else {
         "in-process signal"
     };
-    std::thread::scope(|scope| -> Result<Latency, AppError> {
+    let measured = std::thread::scope(|scope| {
         if let Some(url) = &listening {
             let (stop, wakeup) = (stop.clone(), wakeup.clone());
             scope.spawn(move || {
-                crate::store::sql::listen::listen(url, &stop, || wakeup.notify(), |_| {})
+                wakeful::store::sql::listen::listen(url, &stop, || wakeup.notify(), |_| {})
             });
             // The listener's LISTEN must be in place before the first event.
             std::thread::sleep(Duration::from_millis(300));
         }
-        let (stop_worker, wakeup_worker) = (stop.clone(), wakeup.clone());
-        let worker = crate::runtime::spawn_worker_scoped(scope, "bench-worker".into(), move || {
-            let mut worker = Worker::new(&mut stepper);
-            while !stop_worker.load(Ordering::SeqCst) {
-                let seen = wakeup_worker.generation();
-                // As `serve`'s workers do.
-                match worker.claim_and_step_many() {
-                    Ok(stepped) if stepped.is_empty() => {
-                        if wakeup_worker.wait(seen, recheck) {
-                            worker.expect_work();
-                        }
-                    }
-                    Ok(stepped) => {
-                        for s in stepped {
-                            let _ = done_tx.send(s.run_id);
-                        }
-                    }
-                    Err(_) => std::thread::sleep(recheck),
-                }
-            }
-        });
-        worker.expect("starting a bench worker");
-        let measured = (|| {
-            let mut times = Vec::with_capacity(samples);
-            for i in 0..samples {
-                let run = format!("bench-{i}");
-                let t = Instant::now();
-                app.send(
-                    Some(&run),
-                    &topic,
-                    &format!("e{i}"),
-                    Some(&payload),
-                    "bench",
-                )?;
-                if listening.is_none() {
-                    wakeup.notify();
-                }
-                loop {
-                    match done_rx.recv_timeout(Duration::from_secs(30)) {
-                        Ok(stepped) if stepped == run => break,
-                        Ok(_) => continue,
-                        Err(_) => {
-                            return Err(AppError::Invalid(format!(
-                                "run {run} was not stepped within 30 s of its event"
-                            )));
-                        }
-                    }
-                }
-                times.push(t.elapsed());
-            }
-            Ok(times)
-        })();
+        let woken = Woken {
+            stop: stop.clone(),
+            wakeup: wakeup.clone(),
+        };
+        wakeful::runtime::spawn_worker_scoped(scope, "bench-worker".into(), move || {
+            step_when_woken(stepper, &woken, &done_tx);
+        })
+        .expect("starting a bench worker");
+        // Without a listener, this host wakes the stepper itself.
+        let notify = listening.is_none().then_some(&*wakeup);
+        let sent = Event {
+            topic: &topic,
+            payload: &payload,
+        };
+        let measured = time_events(&mut app, &sent, samples, &done_rx, notify);
         stop.store(true, Ordering::SeqCst);
         wakeup.notify();
-        let mut times = measured?;
-        times.sort_unstable();
-        let pick = |q: f64| ms(times[((times.len() as f64 - 1.0) * q).round() as usize]);
-        Ok(Latency {
-            store: scratch.describe(),
-            woken_by,
-            samples,
-            p50_ms: pick(0.5),
-            p99_ms: pick(0.99),
-            max_ms: pick(1.0),
-        })
+        measured
+    });
+    let mut times = measured?;
+    times.sort_unstable();
+    let pick = |q: f64| ms(times[((times.len() as f64 - 1.0) * q).round() as usize]);
+    Ok(Latency {
+        store: scratch.describe(),
+        woken_by,
+        samples,
+        p50_ms: pick(0.5),
+        p99_ms: pick(0.99),
+        max_ms: pick(1.0),
     })
+}
+
+/// What the stepping host is told by: a flag to stop, and the wake-up it
+/// waits on when nothing is due.
+struct Woken {
+    stop: Arc<AtomicBool>,
+    wakeup: Arc<Wakeup>,
+}
+
+/// Steps runs on `stepper` as `serve`'s workers do, waiting on the wake-up
+/// when nothing is due, and sends each stepped run's id to `done`, until
+/// told to stop.
+fn step_when_woken(mut stepper: App, woken: &Woken, done: &mpsc::Sender<String>) {
+    let recheck = Duration::from_millis(stepper.config.limits.idle_recheck_ms);
+    let mut worker = Worker::new(&mut stepper);
+    while !woken.stop.load(Ordering::SeqCst) {
+        let seen = woken.wakeup.generation();
+        match worker.claim_and_step_many() {
+            Ok(stepped) if stepped.is_empty() => {
+                if woken.wakeup.wait(seen, recheck) {
+                    worker.expect_work();
+                }
+            }
+            Ok(stepped) => {
+                for s in stepped {
+                    let _ = done.send(s.run_id);
+                }
+            }
+            Err(_) => std::thread::sleep(recheck),
+        }
+    }
+}
+
+/// The event each sleeping invoice run is sent.
+struct Event<'a> {
+    topic: &'a str,
+    payload: &'a str,
+}
+
+/// Sends runs `bench-0`… their event one at a time, each timed until the
+/// stepping host says it stepped that run.
+fn time_events(
+    app: &mut App,
+    event: &Event,
+    samples: usize,
+    done: &mpsc::Receiver<String>,
+    notify: Option<&Wakeup>,
+) -> Result<Vec<Duration>, AppError> {
+    let mut times = Vec::with_capacity(samples);
+    for i in 0..samples {
+        let run = format!("bench-{i}");
+        let t = Instant::now();
+        app.send(
+            Some(&run),
+            event.topic,
+            &format!("e{i}"),
+            Some(event.payload),
+            "bench",
+        )?;
+        if let Some(wakeup) = notify {
+            wakeup.notify();
+        }
+        loop {
+            match done.recv_timeout(Duration::from_secs(30)) {
+                Ok(stepped) if stepped == run => break,
+                Ok(_) => continue,
+                Err(_) => {
+                    return Err(AppError::Invalid(format!(
+                        "run {run} was not stepped within 30 s of its event"
+                    )));
+                }
+            }
+        }
+        times.push(t.elapsed());
+    }
+    Ok(times)
 }
 
 fn due_lookup(
@@ -356,7 +398,7 @@ fn due_lookup(
 /// Among sleeping runs of the invoice workload (`bench-0` among them,
 /// waiting for an event on `topic`): the median time of a claim that finds
 /// nothing due, and of one that finds `bench-0` once it has its event.
-pub(super) fn claim_medians(
+pub(crate) fn claim_medians(
     app: &mut App,
     topic: &str,
     payload: &str,
@@ -387,4 +429,38 @@ pub(super) fn claim_medians(
     app.send(Some("bench-0"), topic, "due", Some(payload), "bench")?;
     let due_claim_ms = median(app, true)?;
     Ok((idle_claim_ms, due_claim_ms))
+}
+
+/// The stores side by side, as a table.
+pub fn print_table(report: &ScaleReport) {
+    println!("steps/s (incident workload; each host its own connection and worker)");
+    println!(
+        "  {:<10} {:>5} {:>6} {:>10}",
+        "STORE", "HOSTS", "RUNS", "STEPS/S"
+    );
+    for t in &report.throughput {
+        println!(
+            "  {:<10} {:>5} {:>6} {:>10}",
+            t.store, t.hosts, t.runs, t.steps_per_sec
+        );
+    }
+    println!("event accepted -> step committed (another host steps it)");
+    for l in &report.latency {
+        println!(
+            "  {:<10} p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({} samples; woken by {})",
+            l.store, l.p50_ms, l.p99_ms, l.max_ms, l.samples, l.woken_by
+        );
+    }
+    println!("claims among sleeping runs");
+    for d in &report.due_lookup {
+        println!(
+            "  {:<10} {} sleeping (seeded in {} s, {} MB): nothing due {:.3} ms, one due {:.3} ms",
+            d.store,
+            d.sleeping_runs,
+            d.seed_secs,
+            d.store_bytes / 1_000_000,
+            d.idle_claim_ms,
+            d.due_claim_ms
+        );
+    }
 }

@@ -1,20 +1,30 @@
 //! `wakeful serve` started on a benchmark's store, as an operator starts
-//! it: a new process of this executable, timed from spawn to the line that
-//! says it listens, and its resident memory read once it is at rest.
+//! it: a new process of the `wakeful` binary, timed from spawn to the line
+//! that says it listens, and its resident memory read once it is at rest.
 
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::super::scratch::Scratch;
+use wakeful::measure::Scratch;
+
+use crate::figures::ms;
 
 /// How long the process is left to settle before its memory is read.
 const AT_REST: Duration = Duration::from_secs(2);
 
-/// Milliseconds from spawn to listening, and `VmRSS` at rest (KiB), or why
-/// it could not be measured.
-pub(super) fn measure(scratch: &Scratch) -> Result<(f64, Option<u64>), String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+/// Milliseconds from spawn to listening of `wakeful` (`None`: the one
+/// beside this executable), and `VmRSS` at rest (KiB), or why it could not
+/// be measured.
+pub(super) fn measure(
+    wakeful: Option<&Path>,
+    scratch: &Scratch,
+) -> Result<(f64, Option<u64>), String> {
+    let exe = match wakeful {
+        Some(path) => path.to_path_buf(),
+        None => beside_this_executable()?,
+    };
     let t = Instant::now();
     let mut child = Command::new(&exe)
         .arg("--data")
@@ -43,13 +53,27 @@ pub(super) fn measure(scratch: &Scratch) -> Result<(f64, Option<u64>), String> {
                 line.trim()
             ));
         }
-        let start_ms = super::super::ms(t.elapsed());
+        let start_ms = ms(t.elapsed());
         std::thread::sleep(AT_REST);
         Ok((start_ms, rss_kib(child.id())))
     })();
     let _ = child.kill();
     let _ = child.wait();
     measured
+}
+
+/// `wakeful` in this executable's directory, where `cargo build` puts both.
+fn beside_this_executable() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let wakeful = exe.with_file_name("wakeful");
+    if wakeful.is_file() {
+        Ok(wakeful)
+    } else {
+        Err(format!(
+            "{} is not built: build it (cargo build -p wakeful) or name it with --wakeful",
+            wakeful.display()
+        ))
+    }
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {

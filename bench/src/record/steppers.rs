@@ -10,10 +10,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
+use wakeful::app::{App, AppError};
+use wakeful::packer::Packer;
+use wakeful::worker::{PassTimes, StepEnd, Worker};
+
 use super::{Stepping, cpu_time, thread_cpu_time};
-use crate::app::{App, AppError};
-use crate::packer::Packer;
-use crate::worker::{PassTimes, StepEnd, Worker};
 
 /// What one worker did when told to step.
 struct Did {
@@ -112,7 +113,7 @@ pub(super) fn with_steppers<T>(
             let (tell, told) = mpsc::channel::<()>();
             let report = report.clone();
             // Named, so that each worker's claims carry an owner of its own.
-            crate::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
+            wakeful::runtime::spawn_worker_scoped(scope, format!("bench-worker-{i}"), move || {
                 let mut worker = Worker::new(&mut app);
                 while told.recv().is_ok() {
                     // Told after runs were started or answered, as `serve`'s

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use crate::app::{App, AppError};
 use crate::store::is_postgres;
 
+/// A scratch store, removed when dropped.
 pub struct Scratch {
+    /// The new temporary directory: the SQLite file, the compile cache.
     pub dir: PathBuf,
     /// The store URL the benchmark's apps open: `None` for the SQLite file
     /// in `dir`, else the PostgreSQL URL with the scratch schema first in
@@ -59,7 +61,7 @@ impl Scratch {
         Ok(scratch)
     }
 
-    /// `sqlite`, or `postgres` and where (no password).
+    /// `sqlite` or `postgres`.
     pub fn describe(&self) -> String {
         match &self.schema {
             None => "sqlite".into(),

@@ -8,8 +8,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Flow, round2};
-use crate::app::AppError;
+use wakeful::app::AppError;
+
+use super::Flow;
+use crate::figures::round2;
 
 /// What `incident.py` prints (fields it adds beyond these are ignored).
 #[derive(Deserialize)]
