@@ -121,7 +121,7 @@ pub struct Worker<'a> {
     /// another runs on the same).
     versions: versions::Versions,
     /// Runs claimed for its next group by the commit of its last one
-    /// (`Store::commit_steps_then_claim`), and when: stepped by the next
+    /// (`SqlStore::commit_steps_then_claim`), and when: stepped by the next
     /// call, released if the worker is dropped first.
     ahead: crate::store::ClaimedGroup,
     ahead_at: Millis,

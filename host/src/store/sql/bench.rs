@@ -1,7 +1,7 @@
 //! What only the benchmarks ask of the store, compiled with the `bench`
-//! feature: the bytes it takes and keeps free, and many sleeping runs at
-//! once for measuring how claims scale (copies of one waiting run, written
-//! by the database itself in one statement per table).
+//! feature: many sleeping runs at once, for measuring how claims scale
+//! (copies of one waiting run, written by the database itself in one
+//! statement per table).
 
 use super::Context;
 use super::SqlStore;
@@ -10,17 +10,6 @@ use crate::store::{Result, StoreError};
 
 /// For the benchmarks only.
 impl SqlStore {
-    /// Bytes the store's tables and indexes take.
-    pub fn size_bytes(&self) -> Result<u64> {
-        size_bytes(&self.conn)
-    }
-
-    /// Bytes of free space the store keeps for later rows (SQLite's free
-    /// pages; 0 where the database reuses space within each table).
-    pub fn free_bytes(&self) -> Result<u64> {
-        free_bytes(&self.conn)
-    }
-
     /// `n` copies of the waiting run `run_id`, with its
     /// waits, as runs `<run_id>-copy-<i>`, in one transaction.
     pub fn seed_sleeping_copies(&mut self, run_id: &str, n: usize) -> Result<()> {
@@ -73,42 +62,4 @@ fn seed_sleeping_copies(conn: &mut Connection, run_id: &str, n: usize) -> Result
         .ctx("copying the run's waits")?;
         Ok(())
     })
-}
-
-/// Bytes the store's tables and indexes take: the SQLite file's pages, or
-/// the relations of the PostgreSQL schema the connection works in.
-/// Bytes in pages that hold tables and indexes; free pages, which the
-/// file keeps for the next rows, are [`free_bytes`].
-fn size_bytes(conn: &Connection) -> Result<u64> {
-    let sql = match conn.dialect() {
-        Dialect::Sqlite => {
-            "SELECT (page_count - freelist_count) * page_size \
-             FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()"
-        }
-        Dialect::Postgres => {
-            "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
-             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-             WHERE n.nspname = current_schema() AND c.relkind = 'r'"
-        }
-    };
-    conn.query_row(sql, [0i64; 0], |row| row.get::<_, u64>(0))
-        .ctx("measuring the store's size")
-}
-
-/// Bytes of free pages in the file, kept for rows to come: the peak of
-/// what was in flight (live history of running runs, before it is
-/// archived) less what is there now. PostgreSQL reuses space in each
-/// table instead, and counts it in [`size_bytes`].
-fn free_bytes(conn: &Connection) -> Result<u64> {
-    match conn.dialect() {
-        Dialect::Sqlite => conn
-            .query_row(
-                "SELECT freelist_count * page_size FROM pragma_freelist_count(), \
-                 pragma_page_size()",
-                [0i64; 0],
-                |row| row.get::<_, u64>(0),
-            )
-            .ctx("measuring the store's free pages"),
-        Dialect::Postgres => Ok(0),
-    }
 }

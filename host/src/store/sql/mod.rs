@@ -39,6 +39,7 @@ mod runs;
 mod schedules;
 mod schema;
 mod sessions;
+mod size;
 mod sqlite;
 mod switches;
 mod tools;
