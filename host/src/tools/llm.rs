@@ -5,8 +5,8 @@
 //! "max_tokens": N?}`. The host sends `{"model", "temperature": 0,
 //! "max_tokens", "messages": [system?, user]}` with the call's
 //! `Idempotency-Key`, over https or loopback http as an `http` tool (see
-//! [`super::endpoint`]). With `actions`, the system message asks for only a JSON
-//! object `{"action": one of actions, "reason": "one sentence"}` and the
+//! [`super::endpoint`]). With `actions`, the system message asks for only a
+//! JSON object `{"action": one of actions, "reason": "one sentence"}` and the
 //! result is that object; without, it is `{"text": content}`. Either way the
 //! result carries `"usage": {"total_tokens", "cost_usd"}`, which is what the
 //! gate charges to the run. Whether the action is one of `actions` is the
