@@ -1,10 +1,10 @@
 //! Embeds what `wakeful new` writes: the project templates
-//! (`templates/<lang>/`), each language's SDK and the WIT contract, read
-//! from the repository at build time so that a new project always gets the
-//! SDK this host was built with. Also embeds the toolchain that compiles
-//! agents (`toolchain.txt`): every crate `wasmtime` may depend on, as
-//! `Cargo.lock` pins it, and the vendored patches, so that compiled code
-//! cached by one build is never taken for another's
+//! (`templates/<lang>/`), each language's SDK (for Rust, with `types/`) and
+//! the WIT contract, read from the repository at build time so that a new
+//! project always gets the SDK this host was built with. Also embeds the
+//! toolchain that compiles agents (`toolchain.txt`): every crate `wasmtime`
+//! may depend on, as `Cargo.lock` pins it, and the vendored patches, so that
+//! compiled code cached by one build is never taken for another's
 //! (`runtime/toolchain.rs`).
 
 use std::fmt::Write as _;
@@ -31,6 +31,11 @@ fn main() {
     for file in walk(&root.join("guest-sdk/src")) {
         let rel = rel(&root.join("guest-sdk/src"), &file);
         files.push(("rust", file, format!("wakeful-sdk/src/{rel}")));
+    }
+    // The crate the SDK takes `ToolError` from, as it is.
+    for file in walk(&root.join("types")) {
+        let rel = rel(&root.join("types"), &file);
+        files.push(("rust", file, format!("wakeful-types/{rel}")));
     }
     for file in walk(&root.join("guest-sdk/python/wakeful_sdk")) {
         let rel = rel(&root.join("guest-sdk/python/wakeful_sdk"), &file);
@@ -69,6 +74,7 @@ fn main() {
     for dir in [
         "templates",
         "guest-sdk/src",
+        "types",
         "guest-sdk/python",
         "guest-sdk/ts",
         "wit",

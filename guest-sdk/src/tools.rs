@@ -3,58 +3,14 @@
 //! Typed wrappers for the built-in tools live in [`kv`](crate::kv),
 //! [`lease`](crate::lease) and [`callback`](crate::callback).
 
-use std::fmt;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::bindings::wakeful::agent::tools as wit;
 
-/// Why a tool call did not return a result. Policy failures are values; a
-/// fault of the host itself stops the step instead, so nothing of the run
-/// changes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ToolError {
-    /// Not granted to this agent version, paused by a kill switch, or
-    /// (`needs approval`) a call no approved request names.
-    Denied(String),
-    /// No tool of that name on this host.
-    Unknown(String),
-    /// A budget is spent; the run will be parked.
-    Budget(String),
-    /// The arguments were rejected before the tool ran.
-    Invalid(String),
-    /// The tool ran and failed, or returned a result this agent cannot read.
-    Failed(String),
-}
-
-impl ToolError {
-    /// The host's message, without the kind of error.
-    pub fn message(&self) -> &str {
-        match self {
-            ToolError::Denied(m)
-            | ToolError::Unknown(m)
-            | ToolError::Budget(m)
-            | ToolError::Invalid(m)
-            | ToolError::Failed(m) => m,
-        }
-    }
-}
-
-impl fmt::Display for ToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self {
-            ToolError::Denied(_) => "denied",
-            ToolError::Unknown(_) => "unknown tool",
-            ToolError::Budget(_) => "budget spent",
-            ToolError::Invalid(_) => "invalid arguments",
-            ToolError::Failed(_) => "failed",
-        };
-        write!(f, "{kind}: {}", self.message())
-    }
-}
-
-impl std::error::Error for ToolError {}
+/// Why a tool call did not return a result: one definition for the SDK and
+/// the host, in the `wakeful-types` crate.
+pub use wakeful_types::ToolError;
 
 impl From<wit::ToolError> for ToolError {
     fn from(e: wit::ToolError) -> ToolError {

@@ -1,6 +1,6 @@
-//! The host as the CLI (and later the HTTP API) drives it: one store, one
-//! lazily built runtime, the config and the tools. Operations here check
-//! their input and write through the store; they hold no SQL and no wasmtime.
+//! The host as the CLI and the HTTP API drive it: one store, one lazily
+//! built runtime, the config and the tools. Operations here check their
+//! input and write through the store; they hold no SQL and no wasmtime.
 //! Every operator act takes `by`, who acted (the CLI's `--by`, the API
 //! token's name), and names it in its audit row. Refusals that say what to
 //! do are structured ([`AppError::BadInput`], [`AppError::MissingGrants`]…)

@@ -3,29 +3,12 @@
 //! for); the agent's `step` export is called once per wakeup in a sandbox and
 //! the state is saved after every step.
 //!
-//! # Layout
-//! - [`model`]: wakes, waits and step results, shared by everything below.
-//! - [`runtime`]: the wasmtime engine, the sandbox, limits and step outcomes.
-//! - [`store`]: the durable state behind one trait; [`store::sqlite`] is the
-//!   embedded implementation.
-//! - [`worker`]: the step protocol — claim, step, commit or fail.
-//! - [`identity`]: this process's host id, the lock that proves it alive,
-//!   and taking over the claims of hosts proven gone.
-//! - [`tools`]: the gate every tool call takes, and the built-in tools.
-//! - [`waits`]: checking waits and computing when they are due.
-//! - [`schedule`]: agents started at each tick of a cron expression.
-//! - [`upgrade`]: moving runs to a new agent version through `migrate`.
-//! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
-//! - [`terms`]: refusals worded for the CLI or the API.
-//! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
-//! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
-//! - [`serve`]: `wakeful serve`, the workers and the API in one process.
-//! - [`logs`]: `serve`'s log events, text or JSON, and their fields.
-//! - [`cli`]: the `wakeful` command line.
-//! - [`config`]: the `wakeful.toml` file.
-//! - [`secrets`]: `[secrets]`, `${secret:NAME}` and the redaction of every
-//!   value they hold.
-//! - [`measure`]: `wakeful bench`, measurements on a throwaway store.
+//! A step's road: the [`worker`] claims a run that is due, the [`runtime`]
+//! calls the guest in its sandbox, every tool call the guest makes passes
+//! the gate in [`tools`], and the step's result is written to the [`store`]
+//! (SQLite or PostgreSQL). The command line ([`cli`]), the HTTP API
+//! ([`api`]) and the console ([`web`]) act through [`app`]. Each module's
+//! opening line says what it holds.
 
 pub mod api;
 pub mod app;

@@ -1,7 +1,10 @@
 //! The values the runtime, the store and the worker share: what wakes a run,
-//! what it waits for, and what a step returns. They mirror the WIT contract
-//! (`wit/agent.wit`) but are plain host types that serialize to the JSON kept
-//! in checkpoints, so that no storage format depends on generated bindings.
+//! what it waits for, and what a step returns.
+//!
+//! They mirror the WIT contract (`wit/agent.wit`) but are plain host types
+//! that serialize to the JSON kept in checkpoints, so that no storage format
+//! depends on generated bindings. [`ToolError`] is the one type defined
+//! outside, in `wakeful-types`, shared with the Rust guest SDK.
 
 use serde::{Deserialize, Serialize};
 
@@ -131,36 +134,10 @@ pub struct AgentInfo {
     pub description: String,
 }
 
-/// A policy failure of a tool call: a value the guest sees and may handle.
-/// Host faults (disk I/O, a lost lease) are not tool errors: they trap the
-/// step so that nothing of the run changes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[serde(tag = "kind", content = "message", rename_all = "snake_case")]
-pub enum ToolError {
-    #[error("denied: {0}")]
-    Denied(String),
-    #[error("unknown tool: {0}")]
-    Unknown(String),
-    #[error("budget spent: {0}")]
-    Budget(String),
-    #[error("invalid arguments: {0}")]
-    Invalid(String),
-    #[error("tool failed: {0}")]
-    Failed(String),
-}
-
-impl ToolError {
-    /// The text without the kind's prefix.
-    pub fn message(&self) -> &str {
-        match self {
-            ToolError::Denied(m)
-            | ToolError::Unknown(m)
-            | ToolError::Budget(m)
-            | ToolError::Invalid(m)
-            | ToolError::Failed(m) => m,
-        }
-    }
-}
+/// A policy failure of a tool call, defined once for the host and the Rust
+/// guest SDK (the `wakeful-types` crate); its JSON shape is kept in the
+/// ledger.
+pub use wakeful_types::ToolError;
 
 /// The level of a guest log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,8 +1,9 @@
 //! `wakeful new NAME --lang rust|python|ts`: a new agent project that
 //! builds with one command and passes its own unit test. The files are the
-//! repository's `templates/<lang>/`, that language's SDK and the WIT
-//! contract, embedded at build time (see `build.rs`), with `{{name}}` and
-//! `{{name_snake}}` replaced in texts and file names.
+//! repository's `templates/<lang>/`, that language's SDK (for Rust, with the
+//! `types/` crate it uses) and the WIT contract, embedded at build time (see
+//! `build.rs`), with `{{name}}` and `{{name_snake}}` replaced in texts and
+//! file names.
 
 use std::path::{Path, PathBuf};
 
@@ -164,6 +165,11 @@ mod tests {
                 Lang::Ts => "wakeful-sdk/src/index.ts",
             };
             assert!(files.contains(&sdk), "{lang:?}: {files:?}");
+        }
+        let rust = FILES.iter().filter(|(l, _, _)| *l == "rust");
+        let types: Vec<&str> = rust.map(|(_, rel, _)| *rel).collect();
+        for file in ["wakeful-types/Cargo.toml", "wakeful-types/src/lib.rs"] {
+            assert!(types.contains(&file), "{file}: {types:?}");
         }
     }
 

@@ -1,8 +1,10 @@
 //! Waking a process's idle workers at once when its API takes something
-//! that may give a run a wake (a start, an event, an answer, a resume),
-//! instead of letting them sleep out their re-check interval. Workers still
-//! look on that interval: a wake from elsewhere (another process writing the
-//! same store) or a missed signal is late by at most that much, never lost.
+//! that may give a run a wake.
+//!
+//! A start, an event, an answer or a resume wakes them instead of letting
+//! them sleep out their re-check interval. Workers still look on that
+//! interval: a wake from elsewhere (another process writing the same store)
+//! or a missed signal is late by at most that much, never lost.
 
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;

@@ -2,15 +2,16 @@
 # Builds this agent (app.py, with wakeful_sdk/) into the WebAssembly
 # component {{name_snake}}.wasm, here, with componentize-py.
 # componentize-py comes from requirements.lock (pinned by hash) into a
-# virtual environment at .venv, made on the first run and reused after,
-# made again when the lock file changes.
+# virtual environment at .venv (or where WAKEFUL_PYTHON_VENV says, to share
+# one between projects), made on the first run and reused after, made again
+# when the lock file changes.
 # Usage: ./build.sh   (from any directory)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 root=$PWD
 lock=requirements.lock
-venv=.venv
+venv=${WAKEFUL_PYTHON_VENV:-.venv}
 wasm={{name_snake}}.wasm
 
 fail() {
@@ -45,7 +46,7 @@ fi
 # environment (or else of whichever python it finds) on the module path:
 # point it at this project's own, so that what goes into the component does
 # not depend on the shell it was built from.
-export VIRTUAL_ENV="$root/$venv"
+export VIRTUAL_ENV="$(cd "$venv" && pwd)"
 unset PIPENV_ACTIVE
 
 # -d wit -w agent: the contract and its world; app: the module holding

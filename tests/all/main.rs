@@ -41,6 +41,7 @@ mod in_place;
 mod incident;
 mod invoice;
 mod ledger;
+mod llm;
 mod logs;
 mod manners;
 mod migrate_store;

@@ -1,12 +1,13 @@
-//! The cache directory, checked before anything in it is trusted. Its files
-//! are loaded as native code, so whoever can write there could run code in
-//! the host: the directory and its subdirectories must belong to the
-//! host's user and be writable by no one else, and every directory above
-//! it must be writable by no one but root and that user (or be sticky, as
-//! `/tmp` is), or another user could swap the directory for one of their
-//! own. What the runtime creates there is private (directories 0700, files
-//! 0600). The checks run each time a runtime or a compiler process opens
-//! the directory; the seal (`seal.rs`) covers each file between them.
+//! The cache directory, checked before anything in it is trusted.
+//!
+//! Its files are loaded as native code, so whoever can write there could run
+//! code in the host: the directory and its subdirectories must belong to the
+//! host's user and be writable by no one else, and every directory above it
+//! must be writable by no one but root and that user (or be sticky, as `/tmp`
+//! is), or another user could swap the directory for one of their own. What
+//! the runtime creates there is private (directories 0700, files 0600). The
+//! checks run each time a runtime or a compiler process opens the directory;
+//! the seal (`seal.rs`) covers each file between them.
 
 use std::fs;
 use std::io;

@@ -87,8 +87,8 @@ pub(super) enum Purpose {
 /// are reset in place after each call instead of being mapped and unmapped;
 /// where the pool cannot be had (a memory limit above what a slot holds,
 /// or no room to reserve the pool's address space), every instance is
-/// allocated on its own, as before. The pool changes nothing of what is
-/// compiled: both engines have one [`EngineTag`].
+/// allocated on its own. The pool changes nothing of what is compiled: both
+/// engines have one [`EngineTag`].
 pub(super) fn build(
     cache: &CacheDir,
     memory_bytes: usize,
@@ -110,10 +110,11 @@ pub(super) fn build(
         // with the pool, the mapping stays from one instance to the next.
         .memory_init_cow(true)
         // The default, said out loud: a table's elements are made when
-        // first used. A JavaScript agent's 7 692-element table made whole
-        // at every instantiation doubles its call time. (Python's is filled
-        // at instantiation anyway: its libraries' element segments start at
-        // an imported `__table_base`, which wasmtime cannot precompute.)
+        // first used. A JavaScript agent's table of thousands of elements,
+        // made whole at every instantiation, would double its call time.
+        // (Python's is filled at instantiation anyway: its libraries'
+        // element segments start at an imported `__table_base`, which
+        // wasmtime cannot precompute.)
         .table_lazy_init(true)
         .parallel_compilation(true)
         // `perf` names guest functions (`/tmp/perf-PID.map`) when asked.
@@ -166,11 +167,11 @@ fn profiler() -> ProfilingStrategy {
 /// same agent in that slot takes no page faults there. A Python agent
 /// writes a few hundred pages scattered over its 13 MiB heap per step;
 /// faulting them in again (a copy and a TLB flush on every core each)
-/// cost more than the copy. The copy runs on the guest thread after the
+/// costs more than the copy. The copy runs on the guest thread after the
 /// caller has its result (see `exec.rs`). Where Linux has `PAGEMAP_SCAN`
 /// (6.7 and later), only the pages the call wrote are copied back: a Rust
-/// agent writes a few runs of pages of its 1 to 2 MiB, and copying its
-/// whole memory was the largest cost of a step on the guest thread.
+/// agent writes a few runs of pages of its 1 to 2 MiB, and copying all of
+/// it would be most of a step's work on the guest thread.
 /// The scan goes on past a full buffer of regions until the end of memory
 /// or `KEEP_RESIDENT` (a Python agent writes a few hundred runs of pages),
 /// and it takes pages the kernel swapped out as well as those in memory:

@@ -1,7 +1,8 @@
-//! Keeps the cache directory under a size bound: after a compile writes to
-//! it (and on `wakeful cache prune`), it removes stale temporary files, then
-//! the least recently used artifacts and compiled functions until the rest
-//! fits.
+//! Keeps the cache directory under a size bound.
+//!
+//! After a compile writes to it (and on `wakeful cache prune`), stale
+//! temporary files go first, then the least recently used artifacts and
+//! compiled functions until the rest fits.
 //!
 //! "Recently used" is a file's mtime: an artifact's is set when it is
 //! loaded, a function entry's when it is a cache hit (`cache.rs`,

@@ -1,11 +1,14 @@
-//! Sealed cache files: every file of the cache directory that holds native
-//! code (a precompiled agent, a compiled function) carries the full key it
-//! was written for and an HMAC-SHA256 of that key and its contents under
-//! the host key, a secret of 32 random bytes kept in the cache directory
-//! (`key`, mode 0600). A file is opened only if its MAC is right and its key
-//! is the one asked for, before any byte of it is deserialized or mapped as
-//! code: a file changed on disk, renamed to another key's name, copied from
-//! another cache or written by anything without the key is refused.
+//! Sealed cache files: native code on disk that only this cache's key
+//! could have written.
+//!
+//! Every file of the cache directory that holds native code (a precompiled
+//! agent, a compiled function) carries the full key it was written for and
+//! an HMAC-SHA256 of that key and its contents under the host key, a secret
+//! of 32 random bytes kept in the cache directory (`key`, mode 0600). A file
+//! is opened only if its MAC is right and its key is the one asked for,
+//! before any byte of it is deserialized or mapped as code: a file changed
+//! on disk, renamed to another key's name, copied from another cache or
+//! written by anything without the key is refused.
 //!
 //! The key lives in the cache directory, not in one host's data directory,
 //! because every host that shares a cache directory (`[cache] dir`) must

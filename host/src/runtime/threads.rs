@@ -1,7 +1,8 @@
-//! The threads guests run on: started on demand and kept for the next call,
-//! so that a call does not pay for creating a thread, mapping its stack and
-//! unmapping it again (an unmap of a multi-threaded process interrupts every
-//! core that ran it to flush its TLB).
+//! The threads guests run on, started on demand and kept for the next call.
+//!
+//! Kept so that a call does not pay for creating a thread, mapping its
+//! stack and unmapping it again (an unmap of a multi-threaded process
+//! interrupts every core that ran it to flush its TLB).
 //!
 //! Each thread has a channel of its own. An idle thread's sender waits in
 //! the pool; a call takes one (or starts a thread when none is idle), sends

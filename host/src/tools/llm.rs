@@ -5,8 +5,8 @@
 //! "max_tokens": N?}`. The host sends `{"model", "temperature": 0,
 //! "max_tokens", "messages": [system?, user]}` with the call's
 //! `Idempotency-Key`, over https or loopback http as an `http` tool (see
-//! [`super::http`]). With `actions`, the system message asks for only a JSON
-//! object `{"action": one of actions, "reason": "one sentence"}` and the
+//! [`super::endpoint`]). With `actions`, the system message asks for only a
+//! JSON object `{"action": one of actions, "reason": "one sentence"}` and the
 //! result is that object; without, it is `{"text": content}`. Either way the
 //! result carries `"usage": {"total_tokens", "cost_usd"}`, which is what the
 //! gate charges to the run. Whether the action is one of `actions` is the
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use ureq::http;
 
-use super::http::{Endpoint, idempotency_key, send};
+use super::endpoint::{Endpoint, idempotency_key};
 use super::parse_args;
 use crate::config::{LimitsConfig, LlmToolConfig};
 use crate::model::ToolError;
@@ -29,8 +29,6 @@ const QUOTE_CHARS: usize = 200;
 /// One configured `llm` tool.
 #[derive(Clone, Debug)]
 pub struct LlmTool {
-    /// The URL reached, secrets and all: never quoted.
-    url: String,
     /// How errors name it ([`crate::secrets::display_url`]).
     shown: String,
     /// The bearer key from `api_key` (a `${secret:…}`), if configured.
@@ -39,10 +37,9 @@ pub struct LlmTool {
     max_tokens: u64,
     api_key_env: Option<String>,
     price_per_1k_tokens_usd: f64,
-    timeout_ms: u64,
     /// Whether a call of unknown outcome may be sent again.
     idempotent: bool,
-    client: ureq::Agent,
+    endpoint: Endpoint,
 }
 
 #[derive(Deserialize)]
@@ -86,30 +83,16 @@ impl LlmTool {
         limits: &LimitsConfig,
         secrets: &Secrets,
     ) -> Result<LlmTool, String> {
-        let timeout_ms = super::timeout_ms(config.timeout_ms, limits);
         let endpoint = Endpoint::new(
             name,
             &config.url,
             config.ca_file.as_deref(),
             config.allow_plain_http,
-            timeout_ms,
+            config.timeout_ms,
+            limits,
             secrets,
         )?;
-        let api_key = match &config.api_key {
-            None => None,
-            Some(text) => {
-                let what = format!("tools.{name}.api_key");
-                let (key, used) = secrets.expand(&what, text)?;
-                if !used {
-                    return Err(format!(
-                        "{what} must name a secret (`${{secret:NAME}}` with NAME from                          [secrets]); a key written into the file would be read by anyone                          who reads the config"
-                    ));
-                }
-                http::HeaderValue::from_str(&format!("Bearer {key}"))
-                    .map_err(|_| format!("{what}: not a valid header value"))?;
-                Some(key)
-            }
-        };
+        let api_key = api_key(name, config.api_key.as_deref(), secrets)?;
         if config.api_key.is_some() && config.api_key_env.is_some() {
             return Err(format!(
                 "tools.{name}: give api_key or api_key_env, not both"
@@ -135,16 +118,14 @@ impl LlmTool {
             crate::secrets::register(&key);
         }
         Ok(LlmTool {
-            url: endpoint.uri.to_string(),
             shown: crate::secrets::display_url(&config.url),
             api_key,
             model: config.model.clone(),
             max_tokens: config.max_tokens,
             api_key_env: config.api_key_env.clone(),
             price_per_1k_tokens_usd: price,
-            timeout_ms,
             idempotent: config.idempotent,
-            client: endpoint.client,
+            endpoint,
         })
     }
 
@@ -224,8 +205,7 @@ impl LlmTool {
             charge: Some(estimate),
         };
         let what = format!("{tool}: POST {}", self.shown);
-        let (status, bytes) = match send(&self.client, request, &what, self.timeout_ms, max_payload)
-        {
+        let (status, bytes) = match self.endpoint.send(request, &what, max_payload) {
             Ok(answer) => answer,
             Err(e) if e.unsent => return refused(Err(e.error)),
             Err(e) => return unanswered(Err(e.error)),
@@ -307,7 +287,7 @@ impl LlmTool {
         });
         let mut request = http::Request::builder()
             .method("POST")
-            .uri(&self.url)
+            .uri(self.endpoint.uri.clone())
             .header("Content-Type", "application/json")
             .header("Idempotency-Key", idempotency_key(call));
         if let Some(key) = &self.api_key {
@@ -325,6 +305,28 @@ impl LlmTool {
             .body(body.to_string().into_bytes())
             .map_err(|e| ToolError::Invalid(format!("{tool}: cannot build the request: {e}")))
     }
+}
+
+/// The bearer key `api_key` names, which must be a secret.
+fn api_key(
+    tool: &str,
+    configured: Option<&str>,
+    secrets: &Secrets,
+) -> Result<Option<String>, String> {
+    let Some(text) = configured else {
+        return Ok(None);
+    };
+    let what = format!("tools.{tool}.api_key");
+    let (key, used) = secrets.expand(&what, text)?;
+    if !used {
+        return Err(format!(
+            "{what} must name a secret (`${{secret:NAME}}` with NAME from [secrets]); a key \
+             written into the file would be read by anyone who reads the config"
+        ));
+    }
+    http::HeaderValue::from_str(&format!("Bearer {key}"))
+        .map_err(|_| format!("{what}: not a valid header value"))?;
+    Ok(Some(key))
 }
 
 /// The JSON object in a model's answer: the text between its first `{` and

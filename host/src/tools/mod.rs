@@ -12,6 +12,7 @@
 pub mod approval;
 pub mod audit_row;
 pub mod callback;
+mod endpoint;
 pub mod gate;
 pub mod http;
 pub mod kv;
@@ -20,6 +21,10 @@ pub mod llm;
 pub mod namespace;
 
 use std::collections::BTreeMap;
+
+/// The default timeout, which the config's tests check.
+#[cfg(test)]
+pub(crate) use endpoint::timeout_ms;
 
 use crate::config::{ApprovalRule, Config, LimitsConfig, ToolConfig};
 use crate::model::{Millis, ToolError};
@@ -143,12 +148,6 @@ pub fn check_config(
         ));
     }
     Ok(())
-}
-
-/// A configured tool's timeout: the one given, else 10 s, or a second less
-/// than the step deadline when that is shorter.
-pub(crate) fn timeout_ms(given: Option<u64>, limits: &LimitsConfig) -> u64 {
-    given.unwrap_or_else(|| 10_000.min(limits.step_deadline_ms.saturating_sub(1_000).max(1)))
 }
 
 impl Tools {

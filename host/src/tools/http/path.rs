@@ -155,3 +155,96 @@ fn decode_once(bytes: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_below_the_configured_url() {
+        assert_eq!(check_path("/a/b-c_d.json").unwrap(), "/a/b-c_d.json");
+        for bad in [
+            "a",
+            "/../admin",
+            "/a/..",
+            "/./a",
+            "//evil.example/x",
+            "/x?admin=1",
+            "/x#f",
+            "/%2e%2e/admin",
+            "/a%2Fb",
+            "http://evil",
+            "/a/http://evil",
+            "/a b",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad} was accepted");
+        }
+    }
+
+    /// The refusal of `path`, which must name `what`.
+    fn refused(path: &str, what: &str) {
+        match check_path(path) {
+            Ok(sent) => panic!("`{path}` was accepted (as `{sent}`)"),
+            Err(why) => assert!(why.contains(what), "`{path}`: {why} (expected `{what}`)"),
+        }
+    }
+
+    #[test]
+    fn dot_segments_hidden_behind_parameters_are_refused() {
+        for path in [
+            "/..;/admin",
+            "/a/..;x=1/b",
+            "/.;/a",
+            "/a/..;",
+            "/a;x/..;y/../b",
+        ] {
+            refused(path, "`..` or `.` segment");
+        }
+        assert_eq!(check_path("/a;v=1/b").unwrap(), "/a;v=1/b");
+    }
+
+    #[test]
+    fn percent_encoded_dots_are_decoded_until_stable_before_the_check() {
+        for path in [
+            "/%2e%2e/admin",
+            "/%2E./admin",
+            "/.%2e/admin",
+            "/a/%2e",
+            "/%252e%252e/admin",
+            "/%25252e%25252E/admin",
+            "/%252e./admin",
+            "/%2e%2e;x/admin",
+        ] {
+            refused(path, "`..` or `.` segment");
+        }
+        // A dot that forms no dot segment is just a character.
+        assert_eq!(check_path("/a%2eb/c.json").unwrap(), "/a%2eb/c.json");
+        assert_eq!(check_path("/caf%C3%A9").unwrap(), "/caf%C3%A9");
+        assert_eq!(check_path("/100%2525").unwrap(), "/100%2525");
+    }
+
+    #[test]
+    fn encoded_slashes_and_backslashes_are_refused() {
+        for path in ["/a%2fb", "/a%2Fb", "/a%252fb", "/a%5cb", "/a%255Cb"] {
+            refused(path, "encoded `/` or `\\`");
+        }
+        refused("/a\\b", "`\\`");
+        refused("/..%2fadmin", "`..` or `.` segment");
+        refused("/a\\..\\admin", "`..` or `.` segment");
+        refused("/a%5c..%5cadmin", "`..` or `.` segment");
+        refused("/\\evil.example/x", "another host");
+        refused("/%2f%2fevil.example/x", "another host");
+        refused("/a/http:%2f%2fevil", "another host");
+    }
+
+    #[test]
+    fn ambiguous_paths_are_refused() {
+        refused("/a//b", "empty segment");
+        refused("/a%3fadmin=1", "`?` or `#`");
+        refused("/a%23frag", "`?` or `#`");
+        refused("/a%00b", "control character");
+        refused("/a%0d%0aX-Injected: 1", "control character");
+        refused("/a%zz", "two hex digits");
+        refused("/a%2", "two hex digits");
+    }
+}
