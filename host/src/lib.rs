@@ -16,7 +16,6 @@
 //! - [`schedule`]: agents started at each tick of a cron expression.
 //! - [`upgrade`]: moving runs to a new agent version through `migrate`.
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
-//! - [`terms`]: refusals worded for the CLI or the API.
 //! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
 //! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
 //! - [`serve`]: `wakeful serve`, the workers and the API in one process.
@@ -27,6 +26,7 @@
 //!   value they hold.
 //! - [`bench`]: `wakeful bench`, measurements on a throwaway store.
 
+pub mod access;
 pub mod api;
 pub mod app;
 pub mod bench;
@@ -36,6 +36,8 @@ pub mod clock;
 pub mod config;
 pub mod failpoint;
 pub mod identity;
+#[cfg(test)]
+mod layers;
 pub mod logs;
 pub mod model;
 pub mod packer;
@@ -47,7 +49,6 @@ pub mod schedule;
 pub mod secrets;
 pub mod serve;
 pub mod store;
-pub mod terms;
 pub mod tools;
 pub mod upgrade;
 pub mod view;

@@ -5,9 +5,10 @@
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
-use super::commands::{arg_text, more, pages};
+use super::args::arg_text;
+use super::lists::{more, pages};
 use super::output::{self, print_json};
-use super::{KvCommand, LeaseCommand, ScheduleCommand};
+use super::{Command, KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
 use crate::bench::{self, BenchWake};
 use crate::config::Config;
@@ -170,8 +171,84 @@ pub(super) fn schedule(app: &mut App, op: ScheduleCommand, json: bool, by: &str)
     Ok(())
 }
 
-/// `wakeful bench`: a built-in workload by name, or a component file with
-/// the input and event given here.
+/// `wakeful bench`: the benchmark of record (`--record`), the stores side
+/// by side (`--scale`), or the workloads it names.
+pub(super) fn bench_command(command: Command, config: Config, json: bool) -> Result<()> {
+    match command {
+        Command::Bench {
+            agents,
+            record: true,
+            runs,
+            in_flight,
+            workers,
+            repeat,
+            guest_samples,
+            latency_samples,
+            sleeping,
+            compare_json,
+            ..
+        } => {
+            if let Some(agent) = agents.first() {
+                bail!("--record measures the repository's agents, not `{agent}`: drop one");
+            }
+            let options = bench::RecordOptions {
+                sequential: runs,
+                in_flight,
+                workers,
+                repeats: repeat,
+                guest_samples,
+                latency_samples,
+                sleeping,
+                compare_json,
+            };
+            super::record::bench_record(&options, config, json)
+        }
+        Command::Bench {
+            agents,
+            scale: true,
+            runs,
+            hosts,
+            latency_samples,
+            sleeping,
+            ..
+        } => {
+            let options = bench::ScaleOptions {
+                stores: std::iter::once(None)
+                    .chain(config.store_url().map(|u| Some(u.to_string())))
+                    .collect(),
+                runs,
+                hosts,
+                latency_samples,
+                sleeping,
+            };
+            if let Some(agent) = agents.first() {
+                bail!("--scale measures the repository's agents, not `{agent}`: drop one");
+            }
+            bench_scale(&options, config, json)
+        }
+        Command::Bench {
+            agents,
+            runs,
+            input,
+            topic,
+            payload,
+            ..
+        } => bench(
+            &agents,
+            &BenchWakeArgs {
+                input,
+                topic,
+                payload,
+            },
+            runs,
+            config,
+            json,
+        ),
+        _ => unreachable!("only `bench` is dispatched here"),
+    }
+}
+
+/// `wakeful bench --scale`: throughput, latency and claims, by store.
 pub(super) fn bench_scale(options: &bench::ScaleOptions, config: Config, json: bool) -> Result<()> {
     let report = bench::scale(options, &config).context("the scale bench failed")?;
     if json {
@@ -217,6 +294,8 @@ pub(super) struct BenchWakeArgs {
     pub payload: Option<String>,
 }
 
+/// `wakeful bench AGENT...`: a built-in workload by name, or a component
+/// file with the input and event given here.
 pub(super) fn bench(
     agents: &[String],
     args: &BenchWakeArgs,
@@ -325,7 +404,7 @@ pub(super) fn migrate_store(from: &str, to: &str, by: &str, json: bool) -> Resul
     let at = crate::clock::SystemClock.now();
     // A host is live for three heartbeats after its last, as `wakeful
     // hosts` counts.
-    let live_for = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+    let live_for = 3 * crate::config::HEARTBEAT.as_millis() as Millis;
     let order = crate::store::sql::CopyOrder {
         from,
         to,

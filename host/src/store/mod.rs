@@ -13,6 +13,7 @@ mod callbacks;
 mod effects;
 mod error;
 pub mod links;
+mod pack_signal;
 mod tool_rows;
 mod types;
 
@@ -21,6 +22,7 @@ pub mod sql;
 pub use callbacks::*;
 pub use effects::*;
 pub use error::{Result, StoreError};
+pub use pack_signal::{PackQueue, PackSignal, PackState};
 pub use tool_rows::*;
 pub use types::*;
 
@@ -438,7 +440,7 @@ pub trait Store: Send {
     /// packing them after each commit, and leaves it to copy SQLite's WAL
     /// into the database file ([`Store::checkpoint`]): a commit of this
     /// handle no longer does it in the middle of a worker's steps.
-    fn pack_by(&mut self, packer: crate::packer::PackSignal);
+    fn pack_by(&mut self, packer: PackSignal);
     /// Copies what SQLite's WAL holds into the database file, as far as
     /// readers allow, without waiting for any of them (a passive
     /// checkpoint); nothing on PostgreSQL.

@@ -263,7 +263,7 @@ impl Store for SqlStore {
         packed
     }
 
-    fn pack_by(&mut self, packer: crate::packer::PackSignal) {
+    fn pack_by(&mut self, packer: crate::store::PackSignal) {
         self.packer = Some(packer);
         self.conn.leave_checkpoints_to_packer();
     }
