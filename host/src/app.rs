@@ -4,7 +4,7 @@
 //! Every operator act takes `by`, who acted (the CLI's `--by`, the API
 //! token's name), and names it in its audit row. Refusals that say what to
 //! do are structured ([`AppError::BadInput`], [`AppError::MissingGrants`]…)
-//! so that each front end words them in its own terms ([`crate::terms`]).
+//! so that each front end words them in its own terms ([`terms`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -14,14 +14,15 @@ use crate::config::Config;
 use crate::model::Millis;
 use crate::runtime::{LoadError, Runtime, RuntimeError};
 use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, SqlStore, StoreError};
-use crate::terms::Terms;
 use crate::tools::Tools;
+use terms::Terms;
 
 mod controls;
 mod deploy;
 mod gated;
 mod names;
 mod reads;
+pub mod terms;
 mod triggers;
 
 pub use deploy::{Deployed, OwnerChange, check_info};

@@ -530,6 +530,14 @@ pub enum ConfigError {
 /// The built-in tools every host has.
 pub const BUILTIN_TOOLS: &[&str] = &["kv", "lease", "callback"];
 
+/// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
+/// `[api] listen` says.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
+
+/// How often a `serve` host writes its heartbeat; `wakeful hosts` calls a
+/// host silent after three missed beats.
+pub const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl Config {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {

@@ -67,7 +67,7 @@ fn slot_host(owner: &str) -> Option<&str> {
 /// Whether host `id`'s row says it is alive at `now`: not stopped, and a
 /// heartbeat within three beats (as `wakeful hosts` counts).
 fn heartbeat_live(hosts: &[HostRecord], id: &str, now: Millis) -> bool {
-    let silent_after = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+    let silent_after = 3 * crate::config::HEARTBEAT.as_millis() as Millis;
     hosts.iter().any(|h| {
         h.id == id && h.stopped_at.is_none() && now.saturating_sub(h.heartbeat_at) <= silent_after
     })

@@ -10,6 +10,7 @@
 //! ([`api`]) and the console ([`web`]) act through [`app`]. Each module's
 //! opening line says what it holds.
 
+pub mod access;
 pub mod api;
 pub mod app;
 pub mod check;
@@ -18,6 +19,8 @@ pub mod clock;
 pub mod config;
 pub mod failpoint;
 pub mod identity;
+#[cfg(test)]
+mod layers;
 pub mod logs;
 pub mod measure;
 pub mod model;
@@ -30,7 +33,6 @@ pub mod schedule;
 pub mod secrets;
 pub mod serve;
 pub mod store;
-pub mod terms;
 pub mod tools;
 pub mod upgrade;
 pub mod view;

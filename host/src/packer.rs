@@ -18,12 +18,12 @@
 //! commit, it was a few milliseconds of writes and an fsync in the middle
 //! of the worker's steps.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::store::SqlStore;
+use crate::store::{PackQueue, PackSignal, SqlStore};
 
 /// Runs packed in one transaction, at most: a worker's commit ends up to
 /// `steps_per_commit` runs, and a longer swap would hold the write lock
@@ -39,78 +39,19 @@ const GATHER: Duration = Duration::from_millis(50);
 
 /// The packer thread, its store handle and the runs handed to it.
 pub struct Packer {
-    shared: Arc<Shared>,
+    shared: Arc<PackQueue>,
     thread: Option<JoinHandle<()>>,
-}
-
-/// What a worker's store handle keeps to hand the runs it ended to a
-/// [`Packer`].
-#[derive(Clone)]
-pub struct PackSignal(Arc<Shared>);
-
-#[derive(Default)]
-struct Shared {
-    state: Mutex<State>,
-    changed: Condvar,
-    /// The SQL statements the packer's store handle ran, for benchmarks.
-    statements: AtomicU64,
-}
-
-#[derive(Default)]
-struct State {
-    /// Runs ended and not yet taken by the packer.
-    ended: Vec<String>,
-    /// Whether the packer is packing runs it took.
-    busy: bool,
-    /// Whether a caller waits for the packer to be idle: it packs what it
-    /// holds without gathering more.
-    flushing: bool,
-    /// Whether a worker found the WAL long enough to copy into the file.
-    checkpoint: bool,
-    stopping: bool,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl PackSignal {
-    /// Hands `run_ids`, whose ending has committed, to the packer.
-    pub fn ended(&self, run_ids: &[&str]) {
-        if run_ids.is_empty() {
-            return;
-        }
-        let mut state = self.0.lock();
-        // A stopped packer takes no more: the runs stay queued in the
-        // store, for the next `work` or heartbeat.
-        if state.stopping {
-            return;
-        }
-        state.ended.extend(run_ids.iter().map(|id| id.to_string()));
-        self.0.changed.notify_all();
-    }
-
-    /// Asks the packer to copy the WAL into the data file.
-    pub fn checkpoint(&self) {
-        let mut state = self.0.lock();
-        if !state.stopping {
-            state.checkpoint = true;
-            self.0.changed.notify_all();
-        }
-    }
 }
 
 impl Packer {
     /// Starts the packer on `store`, a handle of its own on the workers'
     /// store.
     pub fn start(mut store: Box<SqlStore>) -> std::io::Result<Packer> {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(PackQueue::default());
         // Its own packing commits leave the WAL to it as the workers' do:
         // copied inside such a commit, the copy and the data file's fsync
         // would hold the process's write turn, which the workers wait for.
-        store.pack_by(PackSignal(shared.clone()));
+        store.pack_by(PackSignal::new(shared.clone()));
         let thread = {
             let shared = shared.clone();
             std::thread::Builder::new()
@@ -125,7 +66,7 @@ impl Packer {
 
     /// What a worker's store handle is given ([`SqlStore::pack_by`]).
     pub fn signal(&self) -> PackSignal {
-        PackSignal(self.shared.clone())
+        PackSignal::new(self.shared.clone())
     }
 
     /// Waits until every run handed to the packer so far has been packed
@@ -162,7 +103,7 @@ impl Drop for Packer {
     }
 }
 
-fn pack_until_stopped(mut store: Box<SqlStore>, shared: &Shared) {
+fn pack_until_stopped(mut store: Box<SqlStore>, shared: &PackQueue) {
     loop {
         let (ended, checkpoint) = {
             let mut state = shared.lock();

@@ -12,10 +12,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use crate::access;
 use crate::api::admission::{self, Admission};
 use crate::api::pool::{Opener, Pool};
-use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
+use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters};
 use crate::app::App;
+use crate::config::{DEFAULT_LISTEN, HEARTBEAT};
 use crate::identity::Identity;
 use crate::logs::{self, LogFormat};
 use crate::wakeup::Wakeup;
@@ -24,10 +26,6 @@ use crate::worker::Worker;
 mod integrity;
 
 use integrity::Integrity;
-
-/// Where `serve` listens when neither `--listen`, `WAKEFUL_LISTEN` nor
-/// `[api] listen` says.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:7070";
 
 /// Store connections the API may have open at once, one per operation in
 /// flight; opened on first need.
@@ -39,10 +37,6 @@ const SLOW_OPERATIONS: usize = 2;
 
 /// How long a worker whose store failed waits before it tries again.
 const POLL: Duration = Duration::from_millis(200);
-
-/// How often a `serve` host writes its heartbeat; `wakeful hosts` calls a
-/// host silent after three missed beats.
-pub const HEARTBEAT: Duration = Duration::from_secs(2);
 
 /// How long a silent host's row is kept for `wakeful hosts` to show.
 const FORGET_SILENT_AFTER_MS: u64 = 24 * 60 * 60 * 1000;
@@ -73,35 +67,22 @@ pub fn run(
     served
 }
 
+/// What the threads of one `serve` share: when to stop, the API's
+/// counters, what wakes an idle worker, and the integrity check's verdict.
+#[derive(Clone, Default)]
+struct Shared {
+    stop: Arc<AtomicBool>,
+    counters: Arc<Counters>,
+    wakeup: Arc<Wakeup>,
+    integrity: Arc<Integrity>,
+}
+
 fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> Result<()> {
     if workers == 0 {
         bail!("--workers must be at least 1: runs are only stepped by workers");
     }
-    // A long-lived process reads every page once as it starts: a damaged
-    // store stops it before any step, not found by a step at 3 a.m.
-    let integrity = Arc::new(Integrity::default());
-    let mut threads = Vec::new();
-    {
-        let checker = App::open(data_dir, app.config.clone())?;
-        let integrity = integrity.clone();
-        let thread = std::thread::Builder::new()
-            .name("integrity".into())
-            .spawn(move || {
-                crate::failpoint::hold("integrity");
-                let checking = std::time::Instant::now();
-                let verdict = checker.store.check_integrity().map_err(|e| e.to_string());
-                match &verdict {
-                    Ok(()) => tracing::info!(
-                        ms = checking.elapsed().as_millis() as u64,
-                        "store integrity checked; workers start"
-                    ),
-                    Err(e) => tracing::error!(error = %e, "the store failed its integrity check"),
-                }
-                integrity.set(verdict);
-            })
-            .context("cannot start the integrity check's thread")?;
-        threads.push(thread);
-    }
+    let shared = Shared::default();
+    let mut threads = vec![check_integrity(&app, data_dir, &shared.integrity)?];
     let listen = listen
         .or_else(|| app.config.api.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
@@ -120,14 +101,84 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     stdout.flush()?;
     tracing::info!(addr = %addr, workers, "listening on http://{addr}");
 
-    let counters = Arc::new(Counters::default());
-    let wakeup = Arc::new(Wakeup::default());
-    let stop = Arc::new(AtomicBool::new(false));
     let engine = app.runtime()?;
     // Callback links point at this server unless `[api] public_url` says
     // where others reach it.
     let public_url = crate::tools::public_url(&app.config, Some(addr));
-    // Taken before any worker starts: its claims carry the id.
+    threads.push(register_host(&app, data_dir, addr, &shared.stop)?);
+    threads.extend(listen_for_wakes(&app, &shared)?);
+    // The workers hand the runs they end to one thread that packs their
+    // history; dropped after the workers have stopped, it packs what they
+    // handed it before it ends.
+    let packer = app.start_packer()?;
+    let crew = Crew {
+        data_dir,
+        engine: &engine,
+        packer: &packer,
+        public_url: &public_url,
+    };
+    for n in 0..workers {
+        threads.push(start_worker(&app, &crew, n, &shared)?);
+    }
+    let state = api_state(app, data_dir, engine.clone(), tokens, hosts, &shared);
+    let served = runtime.block_on(api::serve(
+        listener,
+        shutdown(shared.integrity.clone()),
+        state,
+    ));
+    shared.stop.store(true, Ordering::SeqCst);
+    for t in threads {
+        if t.join().is_err() {
+            tracing::error!("a worker thread panicked; its run is retried when its claim expires");
+        }
+    }
+    drop(packer);
+    if let Some(damage) = shared.integrity.failure() {
+        bail!(
+            "the store failed its integrity check; serve stopped before stepping any run: {damage}"
+        );
+    }
+    served.context("the API server failed")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Reads every page of the store once, on a thread of its own: a
+/// long-lived process with a damaged store stops before any step, not
+/// found by a step at 3 a.m. Workers wait for its verdict.
+fn check_integrity(
+    app: &App,
+    data_dir: &Path,
+    integrity: &Arc<Integrity>,
+) -> Result<std::thread::JoinHandle<()>> {
+    let checker = App::open(data_dir, app.config.clone())?;
+    let integrity = integrity.clone();
+    std::thread::Builder::new()
+        .name("integrity".into())
+        .spawn(move || {
+            crate::failpoint::hold("integrity");
+            let checking = std::time::Instant::now();
+            let verdict = checker.store.check_integrity().map_err(|e| e.to_string());
+            match &verdict {
+                Ok(()) => tracing::info!(
+                    ms = checking.elapsed().as_millis() as u64,
+                    "store integrity checked; workers start"
+                ),
+                Err(e) => tracing::error!(error = %e, "the store failed its integrity check"),
+            }
+            integrity.set(verdict);
+        })
+        .context("cannot start the integrity check's thread")
+}
+
+/// Takes this host's id, records the host in the store and starts its
+/// heartbeat. Done before any worker starts: their claims carry the id.
+fn register_host(
+    app: &App,
+    data_dir: &Path,
+    addr: SocketAddr,
+    stop: &Arc<AtomicBool>,
+) -> Result<std::thread::JoinHandle<()>> {
     let mut beat_app = App::open(data_dir, app.config.clone())?;
     let identity = Identity::take(&mut beat_app).context("cannot take this host's id")?;
     let host = identity.id().to_string();
@@ -138,48 +189,79 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         .host_started(&host, "serve", Some(&listen_at), now)
         .context("cannot record this host in the store")?;
     tracing::info!(host = %host, "host registered");
-    {
-        let stop = stop.clone();
-        let thread = std::thread::Builder::new()
-            .name("heartbeat".into())
-            .spawn(move || heartbeat(beat_app, identity, &listen_at, &stop))
-            .context("cannot start the heartbeat thread")?;
-        threads.push(thread);
-    }
-    if let Some(url) = app.store_url().filter(|u| crate::store::is_postgres(u)) {
-        let (stop, wakeup, url) = (stop.clone(), wakeup.clone(), url.to_string());
-        let thread = std::thread::Builder::new()
-            .name("listen".into())
-            .spawn(move || {
-                crate::store::sql::listen::listen(
-                    &url,
-                    &stop,
-                    || wakeup.notify(),
-                    |why| tracing::warn!(error = why, "listening for other hosts' wakes failed; reconnecting (workers still re-check on their interval)"),
-                )
-            })
-            .context("cannot start the thread that listens for wakes")?;
-        threads.push(thread);
-    }
-    // The workers hand the runs they end to one thread that packs their
-    // history; dropped after the workers have stopped, it packs what they
-    // handed it before it ends.
-    let packer = app.start_packer()?;
-    for n in 0..workers {
-        let mut worker_app = App::open(data_dir, app.config.clone())?;
-        worker_app.share_runtime(engine.clone());
-        worker_app.store.pack_by(packer.signal());
-        worker_app.tools.set_public_url(public_url.clone());
-        let (stop, counters, wakeup) = (stop.clone(), counters.clone(), wakeup.clone());
-        let integrity = integrity.clone();
-        let thread = crate::runtime::spawn_worker(format!("worker-{n}"), move || {
-            if integrity.passed_unless(&stop) {
-                work(worker_app, &stop, &counters, &wakeup)
-            }
+    let stop = stop.clone();
+    std::thread::Builder::new()
+        .name("heartbeat".into())
+        .spawn(move || heartbeat(beat_app, identity, &listen_at, &stop))
+        .context("cannot start the heartbeat thread")
+}
+
+/// On PostgreSQL, a thread that wakes this host's idle workers when
+/// another host makes a run due.
+fn listen_for_wakes(app: &App, shared: &Shared) -> Result<Option<std::thread::JoinHandle<()>>> {
+    let Some(url) = app.store_url().filter(|u| crate::store::is_postgres(u)) else {
+        return Ok(None);
+    };
+    let (stop, wakeup, url) = (shared.stop.clone(), shared.wakeup.clone(), url.to_string());
+    let thread = std::thread::Builder::new()
+        .name("listen".into())
+        .spawn(move || {
+            crate::store::sql::listen::listen(
+                &url,
+                &stop,
+                || wakeup.notify(),
+                |why| tracing::warn!(error = why, "listening for other hosts' wakes failed; reconnecting (workers still re-check on their interval)"),
+            )
         })
-        .context("cannot start a worker thread")?;
-        threads.push(thread);
-    }
+        .context("cannot start the thread that listens for wakes")?;
+    Ok(Some(thread))
+}
+
+/// What every worker of this process is given: its store, the shared
+/// engine, the packer and the base of callback links.
+struct Crew<'a> {
+    data_dir: &'a Path,
+    engine: &'a Arc<crate::runtime::Runtime>,
+    packer: &'a crate::packer::Packer,
+    public_url: &'a str,
+}
+
+/// Worker thread `n`, on a store connection of its own; it steps nothing
+/// before the integrity check has passed.
+fn start_worker(
+    app: &App,
+    crew: &Crew<'_>,
+    n: usize,
+    shared: &Shared,
+) -> Result<std::thread::JoinHandle<()>> {
+    let mut worker_app = App::open(crew.data_dir, app.config.clone())?;
+    worker_app.share_runtime(crew.engine.clone());
+    worker_app.store.pack_by(crew.packer.signal());
+    worker_app.tools.set_public_url(crew.public_url.to_string());
+    let Shared {
+        stop,
+        counters,
+        wakeup,
+        integrity,
+    } = shared.clone();
+    crate::runtime::spawn_worker(format!("worker-{n}"), move || {
+        if integrity.passed_unless(&stop) {
+            work(worker_app, &stop, &counters, &wakeup)
+        }
+    })
+    .context("cannot start a worker thread")
+}
+
+/// The API's state: a pool of store connections (the first is `app`),
+/// each sharing the engine, and what every request is checked against.
+fn api_state(
+    app: App,
+    data_dir: &Path,
+    engine: Arc<crate::runtime::Runtime>,
+    tokens: access::Tokens,
+    hosts: AllowedHosts,
+    shared: &Shared,
+) -> Arc<ApiState> {
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
     let limits = BodyLimits::of(&config);
     let connections = Arc::new(Admission::new(admission::Limits::of(&config.api)));
@@ -189,47 +271,30 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
         app.share_runtime(engine.clone());
         Ok(app)
     });
-    let state = Arc::new(ApiState {
+    Arc::new(ApiState {
         pool: Arc::new(Pool::new(API_CONNECTIONS, SLOW_OPERATIONS, Some(app), open)),
         tokens,
         hosts,
-        counters,
+        counters: shared.counters.clone(),
         limits,
-        wakeup,
+        wakeup: shared.wakeup.clone(),
         connections,
         console,
-    });
-    let damage = {
-        let integrity = integrity.clone();
-        async move {
-            let passed = tokio::task::spawn_blocking(move || integrity.passed()).await;
-            if matches!(passed, Ok(true)) {
-                std::future::pending::<()>().await;
-            }
+    })
+}
+
+/// Ends when a shutdown signal comes, or the integrity check fails.
+async fn shutdown(integrity: Arc<Integrity>) {
+    let damage = async move {
+        let passed = tokio::task::spawn_blocking(move || integrity.passed()).await;
+        if matches!(passed, Ok(true)) {
+            std::future::pending::<()>().await;
         }
     };
-    let shutdown = async {
-        tokio::select! {
-            _ = shutdown_signal() => {},
-            _ = damage => {},
-        }
-    };
-    let served = runtime.block_on(api::serve(listener, shutdown, state));
-    stop.store(true, Ordering::SeqCst);
-    for t in threads {
-        if t.join().is_err() {
-            tracing::error!("a worker thread panicked; its run is retried when its claim expires");
-        }
+    tokio::select! {
+        _ = shutdown_signal() => {},
+        _ = damage => {},
     }
-    drop(packer);
-    if let Some(damage) = integrity.failure() {
-        bail!(
-            "the store failed its integrity check; serve stopped before stepping any run: {damage}"
-        );
-    }
-    served.context("the API server failed")?;
-    tracing::info!("stopped");
-    Ok(())
 }
 
 /// The API's tokens: those of `[api.tokens]`, and `WAKEFUL_API_TOKEN`
@@ -237,7 +302,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
 /// `<data>/api-token` (created on first use; its path, never the token, is
 /// printed). With tokens configured that file is neither written nor read:
 /// a token left in it from before opens nothing.
-fn api_tokens(app: &App, data_dir: &Path) -> Result<auth::Tokens> {
+fn api_tokens(app: &App, data_dir: &Path) -> Result<access::Tokens> {
     let mut tokens = crate::config::api_tokens::configured_tokens(&app.config.api, |var| {
         std::env::var(var).ok()
     })
@@ -249,7 +314,7 @@ fn api_tokens(app: &App, data_dir: &Path) -> Result<auth::Tokens> {
         }
         Ok(t) => Some(t),
         Err(_) if tokens.is_empty() => {
-            let token = auth::token_file(&path).map_err(anyhow::Error::msg)?;
+            let token = access::token_file(&path).map_err(anyhow::Error::msg)?;
             tracing::info!(
                 path = %path.display(),
                 "the API token is in its file (Authorization: Bearer <its contents>)"
@@ -267,13 +332,13 @@ fn api_tokens(app: &App, data_dir: &Path) -> Result<auth::Tokens> {
         }
     };
     if let Some(token) = single {
-        let sha = auth::token_sha256(&token);
+        let sha = access::token_sha256(&token);
         tokens.insert(
             0,
-            auth::Token::new(auth::SINGLE_TOKEN_NAME, sha, auth::Grant::admin()),
+            access::Token::new(access::SINGLE_TOKEN_NAME, sha, access::Grant::admin()),
         );
     }
-    auth::Tokens::new(tokens).map_err(anyhow::Error::msg)
+    access::Tokens::new(tokens).map_err(anyhow::Error::msg)
 }
 
 /// Writes this host's heartbeat every [`HEARTBEAT`] until `stop`, then

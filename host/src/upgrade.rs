@@ -8,11 +8,11 @@
 use serde::Serialize;
 use serde_json::json;
 
+use crate::app::terms::Terms;
 use crate::app::{App, AppError};
 use crate::model::Wake;
 use crate::runtime::StepInput;
 use crate::store::{AgentVersion, AuditEntry, Migrated, Run, RunStatus, StoreError, UpgradeCommit};
-use crate::terms::Terms;
 
 /// What upgrading one run did, or would do.
 #[derive(Debug, Serialize)]

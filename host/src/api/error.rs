@@ -9,9 +9,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::app::AppError;
+use crate::app::terms::Terms;
 use crate::runtime::LoadError;
 use crate::store::{AnswerRefused, StoreError};
-use crate::terms::Terms;
 
 /// Why a request was refused or failed.
 #[derive(Debug, thiserror::Error)]

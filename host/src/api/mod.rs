@@ -62,7 +62,7 @@ pub struct ApiState {
     /// The handlers' apps, one per operation in flight.
     pub pool: Arc<Pool>,
     /// The bearer tokens operator calls may carry, by name.
-    pub tokens: auth::Tokens,
+    pub tokens: crate::access::Tokens,
     /// The `Host` names (and so the origins) this server answers to.
     pub hosts: AllowedHosts,
     /// Steps taken by this process's workers, for `/metrics`.

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::auth::Caller;
 use super::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
+use crate::app::terms::Terms;
 use crate::store::{KvOp, KvOutcome, Resolution, Switch};
-use crate::terms::Terms;
 use crate::tools;
 use crate::upgrade::{self, UpgradeOptions, Upgraded};
 

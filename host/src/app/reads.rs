@@ -80,7 +80,7 @@ impl App {
     /// The hosts that use this store, live ones first.
     pub fn hosts(&self) -> Result<Vec<HostView>> {
         let now = self.now();
-        let silent_after = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+        let silent_after = 3 * crate::config::HEARTBEAT.as_millis() as Millis;
         let mut hosts: Vec<HostView> = self
             .store
             .hosts(now)?

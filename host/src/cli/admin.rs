@@ -5,7 +5,8 @@
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
-use super::commands::{arg_text, more, pages};
+use super::args::arg_text;
+use super::lists::{more, pages};
 use super::output::{self, print_json};
 use super::{KvCommand, LeaseCommand, ScheduleCommand};
 use crate::app::App;
@@ -287,7 +288,7 @@ pub(super) fn migrate_store(from: &str, to: &str, by: &str, json: bool) -> Resul
     let at = crate::clock::SystemClock.now();
     // A host is live for three heartbeats after its last, as `wakeful
     // hosts` counts.
-    let live_for = 3 * crate::serve::HEARTBEAT.as_millis() as Millis;
+    let live_for = 3 * crate::config::HEARTBEAT.as_millis() as Millis;
     let order = crate::store::sql::CopyOrder {
         from,
         to,

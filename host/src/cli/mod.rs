@@ -1,12 +1,18 @@
-//! The `wakeful` command line: argument definitions here, the commands in
-//! [`commands`] (kv, leases, schedules and bench in [`admin`], the compile
-//! cache in [`cache`]), text and JSON rendering in [`output`].
+//! The `wakeful` command line: argument definitions here, their dispatch
+//! in [`commands`]; the commands by concern: agents and runs in [`runs`],
+//! reads in [`lists`], the host in [`host`], kv, leases, schedules and
+//! bench in [`admin`], the compile cache in [`cache`]; text and JSON
+//! rendering in [`output`].
 
 mod admin;
+mod args;
 mod cache;
 mod check;
 mod commands;
+mod host;
+mod lists;
 mod output;
+mod runs;
 mod tokens;
 mod work;
 

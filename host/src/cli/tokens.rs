@@ -5,14 +5,14 @@ use serde_json::json;
 
 use super::TokensCommand;
 use super::output::print_json;
-use crate::api::auth::{self, Scope};
+use crate::access::{self, Scope};
 use crate::app::App;
 
 /// `tokens new`: a fresh token printed once, and the config lines naming it
 /// by its SHA-256.
 pub fn new_token(name: &str, scopes: &[String], agents: &[String], json: bool) -> Result<()> {
-    auth::check_token_name(name).map_err(anyhow::Error::msg)?;
-    if name == auth::SINGLE_TOKEN_NAME {
+    access::check_token_name(name).map_err(anyhow::Error::msg)?;
+    if name == access::SINGLE_TOKEN_NAME {
         bail!("`{name}` names WAKEFUL_API_TOKEN (or the token file); choose another name");
     }
     let scopes = scopes
@@ -28,7 +28,7 @@ pub fn new_token(name: &str, scopes: &[String], agents: &[String], json: bool) -
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("the OS random source failed: {e}"))?;
     let token = format!("wk_{}", hex::encode(bytes));
-    let sha = hex::encode(auth::token_sha256(&token));
+    let sha = hex::encode(access::token_sha256(&token));
     let quoted = |list: &[String]| {
         let items: Vec<String> = list.iter().map(|s| format!("{:?}", s.trim())).collect();
         format!("[{}]", items.join(", "))
@@ -69,7 +69,7 @@ pub fn tokens(app: &mut App, op: TokensCommand, json: bool, by: &str) -> Result<
     match op {
         TokensCommand::New { .. } => bail!("tokens new uses no store"),
         TokensCommand::Revoke { name } => {
-            auth::check_token_name(&name).map_err(anyhow::Error::msg)?;
+            access::check_token_name(&name).map_err(anyhow::Error::msg)?;
             let generation = app.store.revoke_sessions(&name)?;
             let entry = crate::store::AuditEntry {
                 run_id: None,

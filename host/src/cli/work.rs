@@ -69,7 +69,7 @@ fn work_here(app: &mut App, until_idle: bool, poll_ms: u64, json: bool) -> Resul
     worker.app().store.host_started(&host, "work", None, now)?;
     let mut beat_at = std::time::Instant::now();
     loop {
-        if beat_at.elapsed() >= crate::serve::HEARTBEAT {
+        if beat_at.elapsed() >= crate::config::HEARTBEAT {
             identity.keep()?;
             let now = worker.app().now();
             worker.app().store.heartbeat(&host, "work", None, now)?;

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::api::auth::{self, Grant, Scope, Token};
+use crate::access::{self, Grant, Scope, Token};
 
 /// One entry of `[api.tokens]`: a table, or (refused, with the form to
 /// write instead) a token written in the file.
@@ -64,18 +64,18 @@ pub(super) fn check(api: &super::ApiConfig) -> Result<(), String> {
         let table = check_entry(name, entry).map_err(|e| format!("api.tokens.{name}: {e}"))?;
         if let Some(sha) = &table.token_sha256 {
             let grant = grant(table).map_err(|e| format!("api.tokens.{name}: {e}"))?;
-            let sha = auth::parse_sha256(sha).map_err(|e| format!("api.tokens.{name}: {e}"))?;
+            let sha = access::parse_sha256(sha).map_err(|e| format!("api.tokens.{name}: {e}"))?;
             hashed.push(Token::new(name, sha, grant));
         }
     }
-    auth::Tokens::new(hashed)
+    access::Tokens::new(hashed)
         .map(|_| ())
         .map_err(|e| format!("api.tokens: {e}"))
 }
 
 fn check_entry<'a>(name: &str, entry: &'a TokenEntry) -> Result<&'a TokenConfig, String> {
-    auth::check_token_name(name)?;
-    if name == auth::SINGLE_TOKEN_NAME {
+    access::check_token_name(name)?;
+    if name == access::SINGLE_TOKEN_NAME {
         return Err(format!(
             "`{name}` names WAKEFUL_API_TOKEN (or the token file); choose another name"
         ));
@@ -89,7 +89,7 @@ fn check_entry<'a>(name: &str, entry: &'a TokenEntry) -> Result<&'a TokenConfig,
     };
     match (&table.token_sha256, &table.token_env) {
         (Some(sha), None) => {
-            auth::parse_sha256(sha)?;
+            access::parse_sha256(sha)?;
         }
         (None, Some(var)) if !var.trim().is_empty() => {}
         (None, Some(_)) => return Err("token_env names no variable".into()),
@@ -144,7 +144,7 @@ pub fn configured_tokens(
     for (name, entry) in &api.tokens {
         let table = check_entry(name, entry).map_err(|e| format!("api.tokens.{name}: {e}"))?;
         let sha = match (&table.token_sha256, &table.token_env) {
-            (Some(sha), _) => auth::parse_sha256(sha)?,
+            (Some(sha), _) => access::parse_sha256(sha)?,
             (None, Some(var)) => {
                 let secret = env(var.trim()).filter(|v| !v.trim().is_empty());
                 let secret = secret.ok_or_else(|| {
@@ -154,7 +154,7 @@ pub fn configured_tokens(
                         var.trim()
                     )
                 })?;
-                auth::token_sha256(&secret)
+                access::token_sha256(&secret)
             }
             (None, None) => {
                 return Err(format!("api.tokens.{name}: no token_sha256 nor token_env"));

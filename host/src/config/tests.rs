@@ -140,7 +140,7 @@ fn named_api_tokens_parse_and_bad_names_or_shared_tokens_are_refused() {
         tokens[0].grant.agents.as_deref(),
         Some(&["refund".to_string()][..])
     );
-    assert_eq!(tokens[1].sha256, crate::api::auth::token_sha256("t2"));
+    assert_eq!(tokens[1].sha256, crate::access::token_sha256("t2"));
     let err = api_tokens::configured_tokens(&c.api, |_| None).unwrap_err();
     assert!(err.contains("token_env `BOB` is not set"), "{err}");
     let entry = |name: &str, sha: &str, scopes: &str| {

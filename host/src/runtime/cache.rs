@@ -11,15 +11,15 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
+use super::artifact::{artifact_key, write_sealed};
 use super::bindings::AgentPre;
-use super::cache_dir::{self, CacheDir};
+use super::cache_dir::CacheDir;
 use super::compile::{self, CompileLimits, Compiles};
 use super::engine::EngineTag;
 use super::error::LoadError;
@@ -79,9 +79,6 @@ pub(super) struct Cache {
 
 /// Where one digest's agent is kept once it is loaded.
 type Slot = Arc<Mutex<Option<Arc<LoadedAgent>>>>;
-
-/// Tells temporary files of concurrent writers apart.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Cache {
     pub(super) fn new(dir: CacheDir, engine: EngineTag, limits: &Limits) -> Self {
@@ -285,12 +282,6 @@ pub fn trim_heap() {
     }
 }
 
-/// The full key of the artifact of the component `digest` for the engine
-/// `engine`: what its seal binds it to.
-pub(super) fn artifact_key(digest: &str, engine: &EngineTag) -> Vec<u8> {
-    format!("artifact {digest}; {}", engine.full).into_bytes()
-}
-
 /// Loads the precompiled artifact `path` if it is the genuine one of `key`,
 /// or `None` (after removing it) if there is none, its seal refuses it
 /// (logged) or wasmtime cannot use it. The whole file is read and its seal
@@ -338,30 +329,6 @@ fn load_artifact(engine: &Engine, seal: &Seal, key: &[u8], path: &Path) -> Optio
     }
 }
 
-/// Writes the sealed file of `contents` under `key` to `path`, so that
-/// readers see either no file or the whole file: a temporary file (0600),
-/// flushed to disk, renamed into place.
-pub(super) fn write_sealed(
-    path: &Path,
-    seal: &Seal,
-    key: &[u8],
-    contents: &[u8],
-) -> std::io::Result<()> {
-    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    let file_name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temp = path.with_file_name(format!(".{file_name}.{}.{n}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = cache_dir::create_private_file(&temp)?;
-        seal.write(&mut file, key, contents)?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
-}
-
 /// Compiled code past which an agent counts as large: a Python or
 /// JavaScript agent's interpreter compiles to tens of megabytes and takes
 /// a millisecond or more to instantiate (a dozen core instances linked,
@@ -395,24 +362,5 @@ mod tests {
                 limit: 100
             })
         );
-    }
-
-    #[test]
-    fn artifacts_are_written_whole_and_private() {
-        let dir = std::env::temp_dir().join(format!("wakeful-cache-test-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let seal = Seal::from_key([3; 32]);
-        let path = dir.join("a.cwasm");
-        write_sealed(&path, &seal, b"k", b"one").unwrap();
-        write_sealed(&path, &seal, b"k", b"two").unwrap();
-        assert_eq!(seal.open(b"k", &fs::read(&path).unwrap()), Ok(&b"two"[..]));
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(&path).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600, "{mode:o}");
-        }
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

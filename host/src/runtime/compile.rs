@@ -454,8 +454,8 @@ fn compile_to(component: &Path, out: &Path, memory_bytes: usize) -> Result<(), (
     let artifact = component
         .serialize()
         .map_err(|e| (1, format!("serializing: {e:#}")))?;
-    let key = super::cache::artifact_key(digest, &tag);
-    super::cache::write_sealed(out, &cache.seal, &key, &artifact)
+    let key = super::artifact::artifact_key(digest, &tag);
+    super::artifact::write_sealed(out, &cache.seal, &key, &artifact)
         .map_err(|e| (1, format!("writing {}: {e}", out.display())))
 }
 

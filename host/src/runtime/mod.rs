@@ -21,6 +21,7 @@
 //! - `outcome.rs`: classifying failures, checking results
 //! - `bindings.rs`: the generated bindings and their conversions
 
+mod artifact;
 mod bindings;
 mod cache;
 mod cache_dir;

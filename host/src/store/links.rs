@@ -127,7 +127,7 @@ pub fn load_key(source: &KeySource<'_>) -> Result<LinkKey, String> {
 /// host's own and absent. The token-file rules apply: 0600, whole or not
 /// at all.
 fn read_key_file(path: &Path) -> Result<LinkKey, String> {
-    let text = crate::api::auth::token_file(path)
+    let text = crate::access::token_file(path)
         .map_err(|e| e.replace("API token file", "link key file"))?;
     LinkKey::from_hex(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -13,6 +13,7 @@ mod callbacks;
 mod effects;
 mod error;
 pub mod links;
+mod pack_signal;
 mod tool_rows;
 mod types;
 
@@ -23,6 +24,7 @@ pub use sql::SqlStore;
 pub use callbacks::*;
 pub use effects::*;
 pub use error::{Result, StoreError};
+pub use pack_signal::{PackQueue, PackSignal, PackState};
 pub use tool_rows::*;
 pub use types::*;
 

@@ -367,7 +367,7 @@ pub fn public_url(config: &Config, listening: Option<std::net::SocketAddr>) -> S
         Some(addr) => format!("http://{addr}"),
         None => {
             let listen = config.api.listen.as_deref();
-            format!("http://{}", listen.unwrap_or(crate::serve::DEFAULT_LISTEN))
+            format!("http://{}", listen.unwrap_or(crate::config::DEFAULT_LISTEN))
         }
     }
 }

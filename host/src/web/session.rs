@@ -29,9 +29,9 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::page::page;
+use crate::access::{Grant, Scope, Token, tokens_equal};
 use crate::api::ApiState;
 use crate::api::admission::Client;
-use crate::api::auth::{Grant, Scope, Token, tokens_equal};
 use crate::model::Millis;
 
 const COOKIE: &str = "wakeful_session";

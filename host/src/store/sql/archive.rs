@@ -61,7 +61,7 @@ impl SqlStore {
     /// packing them after each commit, and leaves it to copy SQLite's WAL
     /// into the database file ([`SqlStore::checkpoint`]): a commit of this
     /// handle no longer does it in the middle of a worker's steps.
-    pub fn pack_by(&mut self, packer: crate::packer::PackSignal) {
+    pub fn pack_by(&mut self, packer: crate::store::PackSignal) {
         self.packer = Some(packer);
         self.conn.leave_checkpoints_to_packer();
     }

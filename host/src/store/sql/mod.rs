@@ -67,7 +67,7 @@ pub struct SqlStore {
     location: Location,
     /// Where the runs this handle's commits end are packed: by a packer
     /// thread when one was given, else by this handle after the commit.
-    packer: Option<crate::packer::PackSignal>,
+    packer: Option<crate::store::PackSignal>,
     /// The WAL's length in pages when this handle last asked its packer
     /// to checkpoint it.
     wal_pages_asked: i32,

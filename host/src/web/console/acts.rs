@@ -14,11 +14,12 @@ use serde::Deserialize;
 
 use super::lists::html_response;
 use super::{csrf_field, frame};
-use crate::api::auth::{Scope, act_scope, run_agent};
+use crate::access::Scope;
+use crate::api::auth::{act_scope, run_agent};
 use crate::api::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Acting;
+use crate::app::terms::Terms;
 use crate::store::Resolution;
-use crate::terms::Terms;
 use crate::upgrade::{UpgradeOptions, UpgradeResult, upgrade_runs};
 use crate::web::session::{Operator, check_csrf, forbidden};
 
