@@ -45,10 +45,10 @@ fn api() -> &'static Api {
         let open: Opener = Box::new(move || Ok(App::open(&dir, Config::default())?));
         let state = Arc::new(ApiState {
             pool: Arc::new(Pool::new(4, 1, None, open)),
-            tokens: wakeful::api::auth::Tokens::new(vec![wakeful::api::auth::Token::new(
+            tokens: wakeful::access::Tokens::new(vec![wakeful::access::Token::new(
                 "api",
-                wakeful::api::auth::token_sha256("fuzz"),
-                wakeful::api::auth::Grant::admin(),
+                wakeful::access::token_sha256("fuzz"),
+                wakeful::access::Grant::admin(),
             )])
             .unwrap(),
             hosts: AllowedHosts::new("127.0.0.1:7070".parse().unwrap(), &[]),

@@ -156,10 +156,12 @@ fn no_submodules_use_each_other() {
         let Some(back_uses) = arrows.get(&back).filter(|_| from < to) else {
             continue;
         };
-        let (a, b) = (
-            [&parent[..], &[from.clone()]].concat().join("::"),
-            [&parent[..], &[to.clone()]].concat().join("::"),
-        );
+        let path = |name: &String| {
+            [&parent[..], std::slice::from_ref(name)]
+                .concat()
+                .join("::")
+        };
+        let (a, b) = (path(from), path(to));
         if KNOWN_LOOPS.contains(&(a.as_str(), b.as_str())) {
             seen.insert((a, b));
             continue;
