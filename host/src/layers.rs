@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// The top-level modules, top to bottom.
 const LAYERS: &[&[&str]] = &[
     &["cli"],
-    &["serve", "bench"],
+    &["serve", "measure"],
     &["logs"],
     &["api", "web"],
     &["worker"],
@@ -63,6 +63,9 @@ const KNOWN_LOOPS: &[(&str, &str)] = &[
     ("store::sql::archive", "store::sql::runs"),
     ("store::sql::archive", "store::sql::tools"),
     ("store::sql::commits", "store::sql::runs"),
+    // A copied row and its digest: the digest reads cells, the copy
+    // digests each row it writes.
+    ("store::sql::copy::proof", "store::sql::copy::rows"),
     // SQLite's connection settings, its dialect and its file checks.
     ("store::sql::db", "store::sql::sqlite"),
     ("store::sql::health", "store::sql::sqlite"),
