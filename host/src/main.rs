@@ -1,6 +1,6 @@
-
 // Every function fits on a screen (the threshold is in clippy.toml).
 #![warn(clippy::too_many_lines)]
+
 use clap::Parser;
 
 use wakeful::cli::{Cli, Command};
