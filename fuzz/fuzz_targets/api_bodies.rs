@@ -8,9 +8,10 @@ use axum::body::Body;
 use axum::http::Request;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
-use wakeful::api::admission::{self, Admission};
-use wakeful::api::pool::{Opener, Pool};
-use wakeful::api::{AllowedHosts, ApiState, BodyLimits, Counters, router};
+use wakeful::api::router;
+use wakeful::server::admission::{self, Admission};
+use wakeful::server::pool::{Opener, Pool};
+use wakeful::server::{AllowedHosts, ApiState, BodyLimits, Console, Counters};
 use wakeful::app::App;
 use wakeful::config::Config;
 
@@ -45,10 +46,10 @@ fn api() -> &'static Api {
         let open: Opener = Box::new(move || Ok(App::open(&dir, Config::default())?));
         let state = Arc::new(ApiState {
             pool: Arc::new(Pool::new(4, 1, None, open)),
-            tokens: wakeful::api::auth::Tokens::new(vec![wakeful::api::auth::Token::new(
+            tokens: wakeful::server::tokens::Tokens::new(vec![wakeful::server::tokens::Token::new(
                 "api",
-                wakeful::api::auth::token_sha256("fuzz"),
-                wakeful::api::auth::Grant::admin(),
+                wakeful::server::tokens::token_sha256("fuzz"),
+                wakeful::server::tokens::Grant::admin(),
             )])
             .unwrap(),
             hosts: AllowedHosts::new("127.0.0.1:7070".parse().unwrap(), &[]),
@@ -58,7 +59,7 @@ fn api() -> &'static Api {
             connections: Arc::new(Admission::new(admission::Limits::of(
                 &Config::default().api,
             ))),
-            console: wakeful::web::Console::default(),
+            console: Console::default(),
         });
         Api {
             runtime: tokio::runtime::Builder::new_multi_thread()

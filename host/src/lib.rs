@@ -18,7 +18,10 @@
 //! - [`app`]: the operations the CLI calls (deploy, start, send, approve…).
 //! - [`terms`]: refusals worded for the CLI or the API.
 //! - [`view`]: the JSON documents of runs, shared by the CLI and the API.
-//! - [`api`]: the HTTP API under `/v1` (router, handlers, errors, auth).
+//! - [`server`]: what the HTTP API and the pages stand on (state, errors,
+//!   tokens, connections).
+//! - [`api`]: the HTTP API under `/v1` (router, handlers, route table).
+//! - [`web`]: the pages: answer links and the console.
 //! - [`serve`]: `wakeful serve`, the workers and the API in one process.
 //! - [`logs`]: `serve`'s log events, text or JSON, and their fields.
 //! - [`cli`]: the `wakeful` command line.
@@ -46,6 +49,7 @@ pub mod scaffold;
 pub mod schedule;
 pub mod secrets;
 pub mod serve;
+pub mod server;
 pub mod store;
 pub mod terms;
 pub mod tools;

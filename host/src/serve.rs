@@ -12,12 +12,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use crate::api::admission::{self, Admission};
-use crate::api::pool::{Opener, Pool};
-use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters, auth};
+use crate::api::{self, auth};
 use crate::app::App;
 use crate::identity::Identity;
 use crate::logs::{self, LogFormat};
+use crate::server::admission::{self, Admission};
+use crate::server::pool::{Opener, Pool};
+use crate::server::{AllowedHosts, ApiState, BodyLimits, Counters};
 use crate::wakeup::Wakeup;
 use crate::worker::Worker;
 
@@ -183,7 +184,7 @@ fn serve(app: App, data_dir: &Path, listen: Option<String>, workers: usize) -> R
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
     let limits = BodyLimits::of(&config);
     let connections = Arc::new(Admission::new(admission::Limits::of(&config.api)));
-    let console = crate::web::Console::of(&config);
+    let console = crate::server::Console::of(&config);
     let open: Opener = Box::new(move || {
         let app = App::open(&dir, config.clone())?;
         app.share_runtime(engine.clone());

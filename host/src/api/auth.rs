@@ -1,12 +1,10 @@
-//! Operator authentication: named bearer tokens, known by their SHA-256 and
-//! compared in constant time, each with the scopes it grants ([`Grant`]);
-//! and the token file `serve` creates when no token is configured. The name
-//! of the token a request carries is who made it ([`Caller`]): handlers
-//! name it in the audit log. What it may do travels beside it as a
-//! [`Grant`], checked against [`route_scope`] before any handler runs.
+//! Who may call each route of the API: the route table ([`ROUTES`]), and
+//! the bearer token every operator route needs, one of the API's
+//! [`tokens`](crate::server::tokens). The name of the token a request
+//! carries is who made it ([`Caller`]): handlers name it in the audit log.
+//! What it may do travels beside it as a [`Grant`], checked against
+//! [`route_scope`] before any handler runs.
 
-use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
@@ -14,112 +12,97 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
-use sha2::{Digest, Sha256};
 
-use super::ApiState;
-use super::error::ApiError;
+// Named here too for the modules that build tokens from the config.
+pub use crate::server::tokens::{
+    Grant, SINGLE_TOKEN_NAME, Scope, Token, Tokens, check_token_name, parse_sha256, token_file,
+    token_sha256,
+};
+use crate::server::{ApiError, ApiState, run_agent};
 
 /// The name of the token a request was let in with: who made it.
 #[derive(Clone, Debug)]
 pub struct Caller(pub String);
 
-/// The name the single token (`WAKEFUL_API_TOKEN` or the token file) goes
-/// by. It is an `admin` token.
-pub const SINGLE_TOKEN_NAME: &str = "api";
-
-/// What a token (and a console session signed in with it) may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Scope {
-    /// Every `GET`: runs, history, audit, agents, switches, hosts, metrics.
-    Read,
-    /// Start runs, send events, pause and resume, cancel, the kv store.
-    Operate,
-    /// Answer approval requests (optionally only some agents' runs).
-    Approve,
-    /// Settle a tool call whose outcome is unknown: it can invent a tool's
-    /// result, so no other scope includes it.
-    Resolve,
-    /// Deploy agents (with their grants and schedules) and upgrade runs.
-    Deploy,
-    /// Everything.
-    Admin,
+/// Who may call a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone who passes the Host and Origin checks: health, this API's
+    /// description, and the answer and callback links, whose single-use
+    /// token is in their path.
+    Public,
+    /// A bearer token with this scope.
+    Token(Scope),
 }
 
-impl Scope {
-    pub const ALL: [Scope; 6] = [
-        Scope::Read,
-        Scope::Operate,
-        Scope::Approve,
-        Scope::Resolve,
-        Scope::Deploy,
-        Scope::Admin,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Scope::Read => "read",
-            Scope::Operate => "operate",
-            Scope::Approve => "approve",
-            Scope::Resolve => "resolve",
-            Scope::Deploy => "deploy",
-            Scope::Admin => "admin",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Scope, String> {
-        Scope::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| {
-                format!(
-                    "`{name}` is not a scope; use read, operate, approve, resolve, deploy or admin"
-                )
-            })
-    }
-}
-
-/// Which scope each operator route needs, by method and route pattern (as
-/// the router spells it). One table for every face: the API's middleware
-/// reads it, and the console's acts map to the same scopes
-/// ([`act_scope`]).
-pub const ROUTE_SCOPES: &[(&str, &str, Scope)] = &[
-    ("GET", "/v1/agents", Scope::Read),
-    ("POST", "/v1/agents", Scope::Deploy),
-    ("GET", "/v1/runs", Scope::Read),
-    ("POST", "/v1/runs", Scope::Operate),
-    ("GET", "/v1/runs/{id}", Scope::Read),
-    ("GET", "/v1/runs/{id}/history", Scope::Read),
-    ("GET", "/v1/runs/{id}/audit", Scope::Read),
-    ("POST", "/v1/runs/{id}/events", Scope::Operate),
-    ("POST", "/v1/runs/{id}/cancel", Scope::Operate),
-    ("POST", "/v1/runs/{id}/resolve", Scope::Resolve),
-    ("POST", "/v1/runs/{id}/approvals/{request}", Scope::Approve),
-    ("POST", "/v1/events", Scope::Operate),
-    ("GET", "/v1/audit", Scope::Read),
-    ("POST", "/v1/pause", Scope::Operate),
-    ("POST", "/v1/resume", Scope::Operate),
-    ("GET", "/v1/switches", Scope::Read),
-    ("GET", "/v1/hosts", Scope::Read),
-    ("POST", "/v1/upgrade", Scope::Deploy),
-    ("GET", "/v1/kv", Scope::Operate),
-    ("GET", "/v1/kv/{*key}", Scope::Operate),
-    ("PUT", "/v1/kv/{*key}", Scope::Operate),
-    ("GET", "/metrics", Scope::Read),
+/// Every route of the API, by method and route pattern (as the router
+/// spells it), and who may call it. One table for every face: the API's
+/// middleware reads it, the console's acts map to the same scopes, and
+/// the OpenAPI document (`GET /v1/openapi.json`) names exactly its `/v1`
+/// routes (a test checks both against it).
+pub const ROUTES: &[(&str, &str, Access)] = &[
+    ("GET", "/v1/health", Access::Public),
+    ("GET", "/v1/openapi.json", Access::Public),
+    ("GET", "/v1/approve/{token}", Access::Public),
+    ("POST", "/v1/approve/{token}", Access::Public),
+    ("POST", "/v1/callback/{token}", Access::Public),
+    ("GET", "/v1/agents", Access::Token(Scope::Read)),
+    ("POST", "/v1/agents", Access::Token(Scope::Deploy)),
+    ("GET", "/v1/runs", Access::Token(Scope::Read)),
+    ("POST", "/v1/runs", Access::Token(Scope::Operate)),
+    ("GET", "/v1/runs/{id}", Access::Token(Scope::Read)),
+    ("GET", "/v1/runs/{id}/history", Access::Token(Scope::Read)),
+    ("GET", "/v1/runs/{id}/audit", Access::Token(Scope::Read)),
+    (
+        "POST",
+        "/v1/runs/{id}/events",
+        Access::Token(Scope::Operate),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/cancel",
+        Access::Token(Scope::Operate),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/resolve",
+        Access::Token(Scope::Resolve),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/approvals/{request}",
+        Access::Token(Scope::Approve),
+    ),
+    ("POST", "/v1/events", Access::Token(Scope::Operate)),
+    ("GET", "/v1/audit", Access::Token(Scope::Read)),
+    ("POST", "/v1/pause", Access::Token(Scope::Operate)),
+    ("POST", "/v1/resume", Access::Token(Scope::Operate)),
+    ("GET", "/v1/switches", Access::Token(Scope::Read)),
+    ("GET", "/v1/hosts", Access::Token(Scope::Read)),
+    ("POST", "/v1/upgrade", Access::Token(Scope::Deploy)),
+    ("GET", "/v1/kv", Access::Token(Scope::Operate)),
+    ("GET", "/v1/kv/{*key}", Access::Token(Scope::Operate)),
+    ("PUT", "/v1/kv/{*key}", Access::Token(Scope::Operate)),
+    ("GET", "/metrics", Access::Token(Scope::Read)),
 ];
 
 /// The scope a call to `path` with `method` needs, by the first row of
-/// [`ROUTE_SCOPES`] whose pattern matches it (`{x}` one segment, `{*x}`
-/// the rest): `HEAD` as `GET`; a path no row matches needs `admin`, so a
-/// route added without a row is closed, not open.
+/// [`ROUTES`] that takes a token and whose pattern matches it (`{x}` one
+/// segment, `{*x}` the rest): `HEAD` as `GET`; a path no row matches
+/// needs `admin`, so a route added without a row is closed, not open.
 pub fn route_scope(method: &Method, path: &str) -> Scope {
     let method = if method == Method::HEAD {
         "GET"
     } else {
         method.as_str()
     };
-    ROUTE_SCOPES
+    ROUTES
         .iter()
-        .find(|(m, pattern, _)| *m == method && path_matches(pattern, path))
+        .filter_map(|(m, pattern, access)| match access {
+            Access::Token(scope) => Some((m, pattern, scope)),
+            Access::Public => None,
+        })
+        .find(|(m, pattern, _)| **m == method && path_matches(pattern, path))
         .map_or(Scope::Admin, |(_, _, s)| *s)
 }
 
@@ -136,164 +119,6 @@ fn path_matches(pattern: &str, path: &str) -> bool {
         }
     }
     given.next().is_none()
-}
-
-/// The scope a console act (the `action` of its form) needs: the same as
-/// the API route doing the same thing. An unknown act needs `admin`.
-pub fn act_scope(action: &str) -> Scope {
-    match action {
-        "pause" | "resume" | "cancel" | "send" => Scope::Operate,
-        "approve" | "reject" => Scope::Approve,
-        "resolve-result" | "resolve-retry" | "resolve-fail" => Scope::Resolve,
-        "upgrade" => Scope::Deploy,
-        _ => Scope::Admin,
-    }
-}
-
-/// A principal's scopes, and the agents its `approve` scope is limited to
-/// (`None`: every agent).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Grant {
-    pub scopes: Vec<Scope>,
-    pub agents: Option<Vec<String>>,
-}
-
-impl Grant {
-    pub fn admin() -> Grant {
-        Grant {
-            scopes: vec![Scope::Admin],
-            agents: None,
-        }
-    }
-
-    pub fn allows(&self, needed: Scope) -> bool {
-        self.scopes.contains(&Scope::Admin) || self.scopes.contains(&needed)
-    }
-
-    /// Refuses `needed` unless granted, naming the scope and what `who` has.
-    pub fn require(&self, who: &str, needed: Scope) -> Result<(), String> {
-        if self.allows(needed) {
-            return Ok(());
-        }
-        let has: Vec<&str> = self.scopes.iter().map(|s| s.name()).collect();
-        Err(format!(
-            "this needs the `{}` scope; the token `{who}` has {}",
-            needed.name(),
-            has.join(", ")
-        ))
-    }
-
-    /// Refuses an answer to a request of a run of `agent` when `approve`
-    /// is limited to other agents.
-    pub fn require_agent(&self, who: &str, agent: &str) -> Result<(), String> {
-        match &self.agents {
-            Some(agents)
-                if !self.scopes.contains(&Scope::Admin) && !agents.iter().any(|a| a == agent) =>
-            {
-                Err(format!(
-                    "the token `{who}` may answer only the requests of agents {}; this run is \
-                     agent `{agent}`'s (needs the `approve` scope for it)",
-                    agents.join(", ")
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
-/// One token: its name, the SHA-256 of its secret, and what it may do.
-#[derive(Clone, Debug)]
-pub struct Token {
-    pub name: String,
-    pub sha256: [u8; 32],
-    pub grant: Grant,
-}
-
-impl Token {
-    pub fn new(name: &str, sha256: [u8; 32], grant: Grant) -> Token {
-        Token {
-            name: name.to_string(),
-            sha256,
-            grant,
-        }
-    }
-}
-
-/// The SHA-256 of a token's secret, as the API keeps it.
-pub fn token_sha256(secret: &str) -> [u8; 32] {
-    Sha256::digest(secret.trim().as_bytes()).into()
-}
-
-/// A `token_sha256` as written in the config: 64 hex digits.
-pub fn parse_sha256(hex_digest: &str) -> Result<[u8; 32], String> {
-    let bytes = hex::decode(hex_digest.trim()).ok();
-    bytes.and_then(|b| <[u8; 32]>::try_from(b).ok()).ok_or_else(|| {
-        "token_sha256 must be the 64 hex digits of the token's SHA-256 (`wakeful tokens new` prints it)"
-            .to_string()
-    })
-}
-
-/// The tokens the API takes.
-#[derive(Clone, Debug)]
-pub struct Tokens(Vec<Token>);
-
-impl Tokens {
-    /// Refuses a name that is not a plain name, a name or a token given
-    /// twice, a token without scopes.
-    pub fn new(tokens: Vec<Token>) -> Result<Tokens, String> {
-        for (n, t) in tokens.iter().enumerate() {
-            check_token_name(&t.name)?;
-            if t.grant.scopes.is_empty() {
-                return Err(format!("the API token named `{}` has no scopes", t.name));
-            }
-            if let Some(other) = tokens[..n].iter().find(|o| o.name == t.name) {
-                return Err(format!("two API tokens are named `{}`", other.name));
-            }
-            if let Some(other) = tokens[..n].iter().find(|o| o.sha256 == t.sha256) {
-                return Err(format!(
-                    "the API tokens named `{}` and `{}` are the same token; give each its own, or the audit log cannot tell them apart",
-                    other.name, t.name
-                ));
-            }
-        }
-        Ok(Tokens(tokens))
-    }
-
-    /// The token named `name`, if there is one.
-    pub fn named(&self, name: &str) -> Option<&Token> {
-        self.0.iter().find(|t| t.name == name)
-    }
-
-    /// The token `given` is. Its hash is compared with every token's, in
-    /// constant time, whichever matches.
-    pub fn find(&self, given: &str) -> Option<&Token> {
-        let given = token_sha256(given);
-        self.0.iter().fold(None, |found, token| {
-            let equal = digests_equal(&given, &token.sha256);
-            found.or(equal.then_some(token))
-        })
-    }
-
-    /// The name of the token `given` is.
-    pub fn name_of(&self, given: &str) -> Option<&str> {
-        self.find(given).map(|t| t.name.as_str())
-    }
-}
-
-/// A token's name is who the audit log says acted: keep it plain.
-pub fn check_token_name(name: &str) -> Result<(), String> {
-    let plain = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@'));
-    if plain {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{name}` is not a token name: use 1-64 letters, digits and - _ . @"
-        ))
-    }
 }
 
 /// Lets a request through only with `Authorization: Bearer <token>` (the
@@ -344,18 +169,6 @@ pub async fn require_token(
     Ok(next.run(request).await)
 }
 
-/// The agent of run `run`: 404 when there is no such run.
-pub async fn run_agent(state: &Arc<ApiState>, run: &str) -> Result<String, ApiError> {
-    let run = run.to_string();
-    super::blocking(state, move |app| {
-        let found = app.store.run(&run)?;
-        found
-            .map(|r| r.agent)
-            .ok_or_else(|| ApiError::NotFound(format!("no run {run}")))
-    })
-    .await
-}
-
 /// The credentials of a `Bearer` authorization, the scheme matched without
 /// regard to case.
 fn bearer(value: &str) -> Option<&str> {
@@ -363,85 +176,6 @@ fn bearer(value: &str) -> Option<&str> {
     scheme
         .eq_ignore_ascii_case("bearer")
         .then(|| credentials.trim())
-}
-
-/// The API token kept in `path` (`<data>/api-token`): read when the file
-/// exists, else 32 random bytes in hex written there first, readable by
-/// its owner only. The file appears whole or not at all (written aside,
-/// then linked into place), and of two processes creating it at once both
-/// end up with the one that was linked first.
-pub fn token_file(path: &Path) -> Result<String, String> {
-    if !path.exists() {
-        create_token_file(path)?;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            return Err(format!(
-                "the API token file {} can be read by other users (mode {:o}); `chmod 600` it, or delete it for a new token",
-                path.display(),
-                mode & 0o777
-            ));
-        }
-    }
-    let token = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the API token file {}: {e}", path.display()))?;
-    let token = token.trim().to_string();
-    if token.is_empty() {
-        return Err(format!(
-            "the API token file {} is empty; delete it and `serve` writes a new token",
-            path.display()
-        ));
-    }
-    Ok(token)
-}
-
-fn create_token_file(path: &Path) -> Result<(), String> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| format!("the OS random source failed: {e}"))?;
-    let token = hex::encode(bytes);
-    let aside = path.with_extension(format!("new-{}", std::process::id()));
-    let written = (|| {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&aside)?;
-        file.write_all(token.as_bytes())?;
-        file.write_all(b"\n")?;
-        file.sync_all()?;
-        match std::fs::hard_link(&aside, path) {
-            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
-            _ => Ok(()),
-        }
-    })();
-    let _ = std::fs::remove_file(&aside);
-    written.map_err(|e| format!("cannot write the API token file {}: {e}", path.display()))
-}
-
-/// Compares two digests without stopping early.
-pub fn digests_equal(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-        == 0
-}
-
-/// Compares the tokens' digests byte by byte without stopping early, so the
-/// time taken says nothing about how much of a guess was right (hashing
-/// first also hides the token's length).
-pub fn tokens_equal(given: &str, expected: &str) -> bool {
-    let a = Sha256::digest(given.as_bytes());
-    let b = Sha256::digest(expected.as_bytes());
-    a.iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-        == 0
 }
 
 #[cfg(test)]
@@ -455,35 +189,6 @@ mod tests {
         assert_eq!(bearer("BEARER  s3cret "), Some("s3cret"));
         assert_eq!(bearer("Basic s3cret"), None);
         assert_eq!(bearer("Bearers3cret"), None);
-    }
-
-    fn token(name: &str, secret: &str, scopes: &[Scope]) -> Token {
-        let grant = Grant {
-            scopes: scopes.to_vec(),
-            agents: None,
-        };
-        Token::new(name, token_sha256(secret), grant)
-    }
-
-    #[test]
-    fn a_token_is_known_by_its_hash_and_bad_names_or_shared_tokens_are_refused() {
-        let tokens = Tokens::new(vec![
-            token("api", "t0", &[Scope::Admin]),
-            token("alice@ops", "t1", &[Scope::Read]),
-        ])
-        .unwrap();
-        assert_eq!(tokens.name_of("t1"), Some("alice@ops"));
-        assert_eq!(tokens.name_of("t0"), Some("api"));
-        assert_eq!(tokens.name_of("t2"), None);
-        let err = Tokens::new(vec![token("a b", "t", &[Scope::Read])]).unwrap_err();
-        assert!(err.contains("`a b` is not a token name"), "{err}");
-        let err = Tokens::new(vec![
-            token("a", "t", &[Scope::Read]),
-            token("b", "t", &[Scope::Read]),
-        ])
-        .unwrap_err();
-        assert!(err.contains("`a` and `b` are the same token"), "{err}");
-        assert!(Tokens::new(vec![token("a", "t", &[])]).is_err());
     }
 
     #[test]
@@ -506,33 +211,6 @@ mod tests {
         assert_eq!(route_scope(&Method::GET, "/v1/runs/r1/extra"), Scope::Admin);
         assert_eq!(route_scope(&Method::DELETE, "/v1/runs"), Scope::Admin);
         assert_eq!(route_scope(&Method::GET, "/v1/secret-new"), Scope::Admin);
-        assert_eq!(act_scope("approve"), Scope::Approve);
-        assert_eq!(act_scope("resolve-result"), Scope::Resolve);
-        assert_eq!(act_scope("nuke"), Scope::Admin);
-        let reader = Grant {
-            scopes: vec![Scope::Read],
-            agents: None,
-        };
-        let err = reader.require("bob", Scope::Deploy).unwrap_err();
-        assert!(err.contains("`deploy` scope"), "{err}");
-        assert!(Grant::admin().require("x", Scope::Resolve).is_ok());
-        let refunds = Grant {
-            scopes: vec![Scope::Approve],
-            agents: Some(vec!["refund".into()]),
-        };
-        assert!(refunds.require_agent("a", "refund").is_ok());
-        assert!(refunds.require_agent("a", "incident").is_err());
-    }
-
-    #[test]
-    fn tokens_compare_by_value() {
-        assert!(tokens_equal("s3cret", "s3cret"));
-        assert!(!tokens_equal("s3cret", "s3creT"));
-        assert!(!tokens_equal("", "s3cret"));
-        assert_eq!(
-            parse_sha256(&hex::encode(token_sha256("x"))),
-            Ok(token_sha256("x"))
-        );
-        assert!(parse_sha256("abc").is_err());
+        assert_eq!(route_scope(&Method::GET, "/v1/health"), Scope::Admin);
     }
 }
