@@ -201,7 +201,7 @@ pub struct ResolveBody {
         (status = 200, description = "`{\"resolved\": KEY, \"run\": RUN_ID}`", body = Value),
         (status = 400, description = "Not exactly one of result, retry, fail", body = ErrorBody),
         (status = 404, description = "No such run, or no call of unknown outcome with this key", body = ErrorBody),
-        (status = 409, description = "The call is not of unknown outcome", body = ErrorBody),
+        (status = 409, description = "The run is not parked on a call of unknown outcome", body = ErrorBody),
         (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
         (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
     )
