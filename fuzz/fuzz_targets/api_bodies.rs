@@ -8,9 +8,10 @@ use axum::body::Body;
 use axum::http::Request;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
-use wakeful::api::admission::{self, Admission};
-use wakeful::api::pool::{Opener, Pool};
-use wakeful::api::{AllowedHosts, ApiState, BodyLimits, Counters, router};
+use wakeful::api::router;
+use wakeful::server::admission::{self, Admission};
+use wakeful::server::pool::{Opener, Pool};
+use wakeful::server::{AllowedHosts, ApiState, BodyLimits, Console, Counters};
 use wakeful::app::App;
 use wakeful::config::Config;
 
@@ -58,7 +59,7 @@ fn api() -> &'static Api {
             connections: Arc::new(Admission::new(admission::Limits::of(
                 &Config::default().api,
             ))),
-            console: wakeful::web::Console::default(),
+            console: Console::default(),
         });
         Api {
             runtime: tokio::runtime::Builder::new_multi_thread()

@@ -301,6 +301,23 @@ mod tests {
     }
 
     #[test]
+    fn a_grant_allows_its_scopes_and_admin_everything() {
+        let reader = Grant {
+            scopes: vec![Scope::Read],
+            agents: None,
+        };
+        let err = reader.require("bob", Scope::Deploy).unwrap_err();
+        assert!(err.contains("`deploy` scope"), "{err}");
+        assert!(Grant::admin().require("x", Scope::Resolve).is_ok());
+        let refunds = Grant {
+            scopes: vec![Scope::Approve],
+            agents: Some(vec!["refund".into()]),
+        };
+        assert!(refunds.require_agent("a", "refund").is_ok());
+        assert!(refunds.require_agent("a", "incident").is_err());
+    }
+
+    #[test]
     fn a_token_is_known_by_its_hash_and_bad_names_or_shared_tokens_are_refused() {
         let tokens = Tokens::new(vec![
             token("api", "t0", &[Scope::Admin]),

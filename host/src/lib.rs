@@ -35,6 +35,7 @@ pub mod scaffold;
 pub mod schedule;
 pub mod secrets;
 pub mod serve;
+pub mod server;
 pub mod store;
 pub mod tools;
 pub mod upgrade;

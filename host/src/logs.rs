@@ -4,7 +4,7 @@
 //! `version`, so that one run's story is one filter away.
 //!
 //! No event carries a secret: the API token, answer-link and callback
-//! tokens (paths are redacted, see [`crate::api::logging`]), tool
+//! tokens (paths are redacted, see [`crate::server::logging`]), tool
 //! credentials or request bodies; and every line goes through the
 //! redaction of [`crate::secrets`] on its way out.
 

@@ -13,13 +13,14 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 use crate::access;
-use crate::api::admission::{self, Admission};
-use crate::api::pool::{Opener, Pool};
-use crate::api::{self, AllowedHosts, ApiState, BodyLimits, Counters};
+use crate::api;
 use crate::app::App;
 use crate::config::{DEFAULT_LISTEN, HEARTBEAT};
 use crate::identity::Identity;
 use crate::logs::{self, LogFormat};
+use crate::server::admission::{self, Admission};
+use crate::server::pool::{Opener, Pool};
+use crate::server::{AllowedHosts, ApiState, BodyLimits, Counters};
 use crate::wakeup::Wakeup;
 use crate::worker::Worker;
 
@@ -265,7 +266,7 @@ fn api_state(
     let (config, dir) = (app.config.clone(), data_dir.to_path_buf());
     let limits = BodyLimits::of(&config);
     let connections = Arc::new(Admission::new(admission::Limits::of(&config.api)));
-    let console = crate::web::Console::of(&config);
+    let console = crate::server::Console::of(&config);
     let open: Opener = Box::new(move || {
         let app = App::open(&dir, config.clone())?;
         app.share_runtime(engine.clone());

@@ -6,6 +6,7 @@
 mod api;
 mod api_errors;
 mod api_guard;
+mod api_reference;
 mod api_who;
 mod approval_page;
 mod approvals;

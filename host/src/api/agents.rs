@@ -10,8 +10,9 @@ use axum::http::header::CONTENT_TYPE;
 use axum::{Extension, Json};
 
 use super::auth::Caller;
-use super::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Deployed;
+use crate::server::error::ErrorBody;
+use crate::server::{ApiError, ApiState, blocking, blocking_slow};
 use crate::store::AgentVersion;
 
 /// `POST /v1/agents?grant=kv&grant=lease` (or `?grant_all=true`) with the
@@ -19,6 +20,23 @@ use crate::store::AgentVersion;
 /// --json`; 201 when it was new. The body must be sent as
 /// `application/wasm`: a form or `text/plain`, which a web page can send
 /// anywhere without asking, is refused (415) before it is read.
+#[utoipa::path(
+    post,
+    path = "/v1/agents",
+    operation_id = "deploy",
+    tag = "agents",
+    params(("grant" = Option<Vec<String>>, Query, description = "A tool to grant; repeat for each"), ("grant_all" = Option<bool>, Query, description = "Grant every tool the component imports"), ("owner" = Option<String>, Query, description = "Who owns the agent")),
+    request_body(content = Vec<u8>, content_type = "application/wasm", description = "The component's bytes"),
+    responses(
+        (status = 201, description = "Deployed: the same document as `wakeful deploy --json`", body = serde_json::Value),
+        (status = 200, description = "Already deployed: the same document", body = serde_json::Value),
+        (status = 400, description = "Not a component, an empty body, a bad parameter, or tools not granted", body = ErrorBody),
+        (status = 413, description = "Larger than `limits.max_component_mib`", body = ErrorBody),
+        (status = 415, description = "Not sent as `application/wasm`", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn deploy(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -92,6 +110,17 @@ pub async fn deploy(
     Ok((status, Json(deployed)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/agents",
+    operation_id = "list_agents",
+    tag = "agents",
+    responses(
+        (status = 200, description = "The deployed agent versions", body = serde_json::Value),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn list(State(state): State<Arc<ApiState>>) -> Result<Json<Vec<AgentVersion>>, ApiError> {
     blocking(&state, |app| Ok(Json(app.store.agents()?))).await
 }

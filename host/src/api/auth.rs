@@ -1,8 +1,9 @@
-//! Operator authentication: a request's bearer token must be one of the
-//! API's tokens ([`crate::access`]). The name of the token a request
+//! Who may call each route of the API: the route table ([`ROUTES`]), and
+//! the bearer token every operator route needs, one of the API's
+//! [`tokens`](crate::access). The name of the token a request
 //! carries is who made it ([`Caller`]): handlers name it in the audit log.
-//! What it may do travels beside it as a [`Grant`](crate::access::Grant),
-//! checked against [`route_scope`] before any handler runs.
+//! What it may do travels beside it as a [`Grant`](crate::access::Grant), checked against
+//! [`route_scope`] before any handler runs.
 
 use std::sync::Arc;
 
@@ -12,56 +13,92 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::ApiState;
-use super::error::ApiError;
 use crate::access::Scope;
+use crate::server::{ApiError, ApiState, run_agent};
 
 /// The name of the token a request was let in with: who made it.
 #[derive(Clone, Debug)]
 pub struct Caller(pub String);
 
-/// Which scope each operator route needs, by method and route pattern (as
-/// the router spells it). One table for every face: the API's middleware
-/// reads it, and the console's acts map to the same scopes
-/// ([`act_scope`]).
-pub const ROUTE_SCOPES: &[(&str, &str, Scope)] = &[
-    ("GET", "/v1/agents", Scope::Read),
-    ("POST", "/v1/agents", Scope::Deploy),
-    ("GET", "/v1/runs", Scope::Read),
-    ("POST", "/v1/runs", Scope::Operate),
-    ("GET", "/v1/runs/{id}", Scope::Read),
-    ("GET", "/v1/runs/{id}/history", Scope::Read),
-    ("GET", "/v1/runs/{id}/audit", Scope::Read),
-    ("POST", "/v1/runs/{id}/events", Scope::Operate),
-    ("POST", "/v1/runs/{id}/cancel", Scope::Operate),
-    ("POST", "/v1/runs/{id}/resolve", Scope::Resolve),
-    ("POST", "/v1/runs/{id}/approvals/{request}", Scope::Approve),
-    ("POST", "/v1/events", Scope::Operate),
-    ("GET", "/v1/audit", Scope::Read),
-    ("POST", "/v1/pause", Scope::Operate),
-    ("POST", "/v1/resume", Scope::Operate),
-    ("GET", "/v1/switches", Scope::Read),
-    ("GET", "/v1/hosts", Scope::Read),
-    ("POST", "/v1/upgrade", Scope::Deploy),
-    ("GET", "/v1/kv", Scope::Operate),
-    ("GET", "/v1/kv/{*key}", Scope::Operate),
-    ("PUT", "/v1/kv/{*key}", Scope::Operate),
-    ("GET", "/metrics", Scope::Read),
+/// Who may call a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone who passes the Host and Origin checks: health, this API's
+    /// description, and the answer and callback links, whose single-use
+    /// token is in their path.
+    Public,
+    /// A bearer token with this scope.
+    Token(Scope),
+}
+
+/// Every route of the API, by method and route pattern (as the router
+/// spells it), and who may call it. One table for every face: the API's
+/// middleware reads it, the console's acts map to the same scopes, and
+/// the OpenAPI document (`GET /v1/openapi.json`) names exactly its `/v1`
+/// routes (a test checks both against it).
+pub const ROUTES: &[(&str, &str, Access)] = &[
+    ("GET", "/v1/health", Access::Public),
+    ("GET", "/v1/openapi.json", Access::Public),
+    ("GET", "/v1/approve/{token}", Access::Public),
+    ("POST", "/v1/approve/{token}", Access::Public),
+    ("POST", "/v1/callback/{token}", Access::Public),
+    ("GET", "/v1/agents", Access::Token(Scope::Read)),
+    ("POST", "/v1/agents", Access::Token(Scope::Deploy)),
+    ("GET", "/v1/runs", Access::Token(Scope::Read)),
+    ("POST", "/v1/runs", Access::Token(Scope::Operate)),
+    ("GET", "/v1/runs/{id}", Access::Token(Scope::Read)),
+    ("GET", "/v1/runs/{id}/history", Access::Token(Scope::Read)),
+    ("GET", "/v1/runs/{id}/audit", Access::Token(Scope::Read)),
+    (
+        "POST",
+        "/v1/runs/{id}/events",
+        Access::Token(Scope::Operate),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/cancel",
+        Access::Token(Scope::Operate),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/resolve",
+        Access::Token(Scope::Resolve),
+    ),
+    (
+        "POST",
+        "/v1/runs/{id}/approvals/{request}",
+        Access::Token(Scope::Approve),
+    ),
+    ("POST", "/v1/events", Access::Token(Scope::Operate)),
+    ("GET", "/v1/audit", Access::Token(Scope::Read)),
+    ("POST", "/v1/pause", Access::Token(Scope::Operate)),
+    ("POST", "/v1/resume", Access::Token(Scope::Operate)),
+    ("GET", "/v1/switches", Access::Token(Scope::Read)),
+    ("GET", "/v1/hosts", Access::Token(Scope::Read)),
+    ("POST", "/v1/upgrade", Access::Token(Scope::Deploy)),
+    ("GET", "/v1/kv", Access::Token(Scope::Operate)),
+    ("GET", "/v1/kv/{*key}", Access::Token(Scope::Operate)),
+    ("PUT", "/v1/kv/{*key}", Access::Token(Scope::Operate)),
+    ("GET", "/metrics", Access::Token(Scope::Read)),
 ];
 
 /// The scope a call to `path` with `method` needs, by the first row of
-/// [`ROUTE_SCOPES`] whose pattern matches it (`{x}` one segment, `{*x}`
-/// the rest): `HEAD` as `GET`; a path no row matches needs `admin`, so a
-/// route added without a row is closed, not open.
+/// [`ROUTES`] that takes a token and whose pattern matches it (`{x}` one
+/// segment, `{*x}` the rest): `HEAD` as `GET`; a path no row matches
+/// needs `admin`, so a route added without a row is closed, not open.
 pub fn route_scope(method: &Method, path: &str) -> Scope {
     let method = if method == Method::HEAD {
         "GET"
     } else {
         method.as_str()
     };
-    ROUTE_SCOPES
+    ROUTES
         .iter()
-        .find(|(m, pattern, _)| *m == method && path_matches(pattern, path))
+        .filter_map(|(m, pattern, access)| match access {
+            Access::Token(scope) => Some((m, pattern, scope)),
+            Access::Public => None,
+        })
+        .find(|(m, pattern, _)| **m == method && path_matches(pattern, path))
         .map_or(Scope::Admin, |(_, _, s)| *s)
 }
 
@@ -78,18 +115,6 @@ fn path_matches(pattern: &str, path: &str) -> bool {
         }
     }
     given.next().is_none()
-}
-
-/// The scope a console act (the `action` of its form) needs: the same as
-/// the API route doing the same thing. An unknown act needs `admin`.
-pub fn act_scope(action: &str) -> Scope {
-    match action {
-        "pause" | "resume" | "cancel" | "send" => Scope::Operate,
-        "approve" | "reject" => Scope::Approve,
-        "resolve-result" | "resolve-retry" | "resolve-fail" => Scope::Resolve,
-        "upgrade" => Scope::Deploy,
-        _ => Scope::Admin,
-    }
 }
 
 /// Lets a request through only with `Authorization: Bearer <token>` (the
@@ -140,18 +165,6 @@ pub async fn require_token(
     Ok(next.run(request).await)
 }
 
-/// The agent of run `run`: 404 when there is no such run.
-pub async fn run_agent(state: &Arc<ApiState>, run: &str) -> Result<String, ApiError> {
-    let run = run.to_string();
-    super::blocking(state, move |app| {
-        let found = app.store.run(&run)?;
-        found
-            .map(|r| r.agent)
-            .ok_or_else(|| ApiError::NotFound(format!("no run {run}")))
-    })
-    .await
-}
-
 /// The credentials of a `Bearer` authorization, the scheme matched without
 /// regard to case.
 fn bearer(value: &str) -> Option<&str> {
@@ -164,7 +177,6 @@ fn bearer(value: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::Grant;
 
     #[test]
     fn the_bearer_scheme_is_matched_in_any_case() {
@@ -195,21 +207,6 @@ mod tests {
         assert_eq!(route_scope(&Method::GET, "/v1/runs/r1/extra"), Scope::Admin);
         assert_eq!(route_scope(&Method::DELETE, "/v1/runs"), Scope::Admin);
         assert_eq!(route_scope(&Method::GET, "/v1/secret-new"), Scope::Admin);
-        assert_eq!(act_scope("approve"), Scope::Approve);
-        assert_eq!(act_scope("resolve-result"), Scope::Resolve);
-        assert_eq!(act_scope("nuke"), Scope::Admin);
-        let reader = Grant {
-            scopes: vec![Scope::Read],
-            agents: None,
-        };
-        let err = reader.require("bob", Scope::Deploy).unwrap_err();
-        assert!(err.contains("`deploy` scope"), "{err}");
-        assert!(Grant::admin().require("x", Scope::Resolve).is_ok());
-        let refunds = Grant {
-            scopes: vec![Scope::Approve],
-            agents: Some(vec!["refund".into()]),
-        };
-        assert!(refunds.require_agent("a", "refund").is_ok());
-        assert!(refunds.require_agent("a", "incident").is_err());
+        assert_eq!(route_scope(&Method::GET, "/v1/health"), Scope::Admin);
     }
 }

@@ -11,7 +11,8 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use super::{ApiError, ApiState, JsonBody, blocking};
+use crate::server::error::ErrorBody;
+use crate::server::{ApiError, ApiState, JsonBody, blocking};
 use crate::store::CallbackRefused;
 
 fn refused(e: CallbackRefused) -> ApiError {
@@ -28,6 +29,21 @@ fn refused(e: CallbackRefused) -> ApiError {
 /// Delivers the body (any JSON, at most `limits.max_payload_bytes`) to the
 /// link's run: 404 for an unknown token, 409 once used (saying when) or
 /// when the run ended, 410 after expiry.
+#[utoipa::path(
+    post,
+    path = "/v1/callback/{token}",
+    operation_id = "deliver_callback",
+    tag = "runs",
+    params(("token" = String, Path, description = "The callback link's token")),
+    request_body = Value,
+    responses(
+        (status = 200, description = "`{\"delivered\": true, \"run_id\": RUN_ID, \"topic\": TOPIC}`", body = Value),
+        (status = 404, description = "No callback link has this token", body = ErrorBody),
+        (status = 409, description = "The link was used already, or its run has ended", body = ErrorBody),
+        (status = 410, description = "The link expired", body = ErrorBody),
+        (status = 413, description = "The body is larger than `limits.max_payload_bytes`", body = ErrorBody),
+    )
+)]
 pub async fn deliver(
     State(state): State<Arc<ApiState>>,
     Path(token): Path<String>,

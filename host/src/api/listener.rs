@@ -1,5 +1,5 @@
 //! The API's accept loop and its connections, under the rules of
-//! [`admission`](super::admission): connections are taken from the kernel
+//! [`admission`](crate::server::admission): connections are taken from the kernel
 //! as they come, each is served by hyper on a task of its own, its bytes
 //! counted both ways, its request's headers, body and answer reported to
 //! the table; a connection the rules close is closed by its task, with an
@@ -26,8 +26,8 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::admission::{Admission, Conn, Cut, Kind, Limits};
-use super::{ApiError, ApiState};
+use crate::server::admission::{Admission, Conn, Cut, Kind, Limits};
+use crate::server::{ApiError, ApiState};
 
 /// How often waiting connections are checked against the minimum rate.
 const SWEEP: Duration = Duration::from_millis(250);

@@ -5,55 +5,14 @@
 
 use std::fmt::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 
-use super::{ApiError, ApiState, blocking};
-use crate::worker::{PassTimes, StepEnd};
-
-/// Steps taken by this process's workers since it started, and where
-/// their passes spent their time.
-#[derive(Debug, Default)]
-pub struct Counters {
-    pub committed: AtomicU64,
-    pub failed: AtomicU64,
-    pub parked: AtomicU64,
-    pub lost_claim: AtomicU64,
-    pub held: AtomicU64,
-    /// Nanoseconds of the workers' passes: claiming, stepping, committing
-    /// ([`PassTimes`]).
-    pub claim_ns: AtomicU64,
-    pub step_ns: AtomicU64,
-    pub commit_ns: AtomicU64,
-}
-
-impl Counters {
-    pub fn record(&self, end: &StepEnd) {
-        let counter = match end {
-            StepEnd::Committed { .. } => &self.committed,
-            StepEnd::Failed { .. } => &self.failed,
-            StepEnd::Parked { .. } => &self.parked,
-            StepEnd::LostClaim => &self.lost_claim,
-            StepEnd::Held { .. } => &self.held,
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Adds a worker's pass times.
-    pub fn add_times(&self, times: PassTimes) {
-        for (counter, time) in [
-            (&self.claim_ns, times.claim),
-            (&self.step_ns, times.step),
-            (&self.commit_ns, times.commit),
-        ] {
-            let ns = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
-            counter.fetch_add(ns, Ordering::Relaxed);
-        }
-    }
-}
+use crate::server::admission::Admission;
+use crate::server::{ApiError, ApiState, blocking};
 
 pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResponse, ApiError> {
     let counters = state.counters.clone();
@@ -116,8 +75,8 @@ pub async fn metrics(State(state): State<Arc<ApiState>>) -> Result<impl IntoResp
 }
 
 /// The API's connections: open now, and closed or refused by each rule of
-/// [`admission`](super::admission).
-fn connections(text: &mut String, admission: &super::admission::Admission) {
+/// [`admission`](crate::server::admission).
+fn connections(text: &mut String, admission: &Admission) {
     let (waiting, handled) = admission.open();
     let _ = writeln!(
         text,

@@ -1,159 +1,114 @@
 //! The HTTP API under `/v1` (DESIGN.md, "Interfaces"): the CLI's operations
-//! as JSON over HTTP. [`router`] builds the routes from a state; [`serve`]
-//! runs them on a listener until a shutdown signal, so tests and `wakeful
-//! serve` both pass in their own listener and signal.
+//! as JSON over HTTP, described by the OpenAPI document it serves at
+//! `GET /v1/openapi.json` ([`openapi`]), made from the handlers
+//! themselves. [`router`] builds the routes from a state, with the
+//! browser's pages ([`crate::web`]) beside them; [`serve`] runs them on a
+//! listener until a shutdown signal, so tests and `wakeful serve` both pass
+//! in their own listener and signal.
 //!
 //! Every request passes, in order: the `Host` and `Origin` checks
-//! ([`guard`], every route); the bearer token ([`auth`], every route but
-//! health, answer links and callback links, whose token is in their path);
-//! the content type (`application/wasm` for a deploy, `application/json`
-//! for JSON bodies); then its handler. Whatever refuses it, the answer is
-//! a JSON error ([`error::json_errors`] catches the framework's own).
+//! ([`guard`](crate::server::guard), every route); the bearer token
+//! ([`auth`], every route but health, the OpenAPI document, answer links
+//! and callback links, whose token is in their path); the content type
+//! (`application/wasm` for a deploy, `application/json` for JSON bodies);
+//! then its handler. Whatever refuses it, the answer is a JSON error
+//! ([`json_errors`](crate::server::error::json_errors) catches the
+//! framework's own).
 //!
-//! Connections are shared by the rules of [`admission`]: a minimum data
-//! rate, a cap per client, and a reserve for each kind of request, so that
-//! no client starves the others ([`listener`] runs them).
+//! Connections are shared by the rules of
+//! [`admission`](crate::server::admission) ([`listener`] runs them). What
+//! the handlers stand on (the state, the store pool, the errors, running
+//! store work off the async runtime) is [`crate::server`]'s, shared with
+//! the pages.
 //!
-//! Store and runtime work is blocking (SQLite, wasmtime): handlers run it on
-//! tokio's blocking pool through [`blocking`], each operation on an app of
-//! its own from the [`pool`], so a slow one never holds up the others.
-//!
-//! - [`error`]: the one error type and its status mapping.
-//! - [`guard`]: the Host and Origin checks; [`auth`]: the bearer tokens and
-//!   who each names.
-//! - [`admission`]: who holds the connections; [`listener`]: the accept
-//!   loop and each connection's task.
-//! - [`pool`]: the handlers' store connections.
-//! - [`logging`]: one log event per request, capability tokens redacted.
+//! - [`auth`]: the route table and who may call each route.
+//! - [`listener`]: the accept loop and each connection's task.
+//! - [`openapi`]: the document, and who may call what in it.
 //! - [`runs`], [`agents`], [`approvals`], [`callbacks`], [`ops`],
 //!   [`metrics`]: the handlers.
 
-pub mod admission;
 mod agents;
-pub(crate) mod approvals;
+mod approvals;
 pub mod auth;
 mod callbacks;
-pub mod error;
-pub mod guard;
 mod listener;
-pub mod logging;
 pub mod metrics;
+pub mod openapi;
 mod ops;
-pub mod pool;
 mod runs;
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router, middleware};
-use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
-use crate::app::App;
-pub use error::ApiError;
-pub use guard::AllowedHosts;
 pub use listener::{bind, serve};
-pub use metrics::Counters;
-use pool::{Pace, Pool};
 
-/// What the handlers share.
-pub struct ApiState {
-    /// The handlers' apps, one per operation in flight.
-    pub pool: Arc<Pool>,
-    /// The bearer tokens operator calls may carry, by name.
-    pub tokens: crate::access::Tokens,
-    /// The `Host` names (and so the origins) this server answers to.
-    pub hosts: AllowedHosts,
-    /// Steps taken by this process's workers, for `/metrics`.
-    pub counters: Arc<Counters>,
-    /// Body limits: JSON bodies, and a deploy's component.
-    pub limits: BodyLimits,
-    /// Rung after every change the API makes, so that idle workers of this
-    /// process look for due runs at once.
-    pub wakeup: Arc<crate::wakeup::Wakeup>,
-    /// The open connections and the rules on who holds them.
-    pub connections: Arc<admission::Admission>,
-    /// The console's cookie settings and failed sign-ins.
-    pub console: crate::web::Console,
+use crate::server::{ApiError, ApiState, BodyLimits, error, guard, logging};
+use crate::web;
+
+/// The routes, each with its place in the OpenAPI document: those anyone
+/// may call, and the operator routes (metrics included) [`router`] puts
+/// behind the bearer token.
+struct Routes {
+    public: OpenApiRouter<Arc<ApiState>>,
+    operator: OpenApiRouter<Arc<ApiState>>,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct BodyLimits {
-    pub json_bytes: usize,
-    pub component_bytes: usize,
-}
-
-impl BodyLimits {
-    pub fn of(config: &crate::config::Config) -> BodyLimits {
-        let l = &config.limits;
-        BodyLimits {
-            json_bytes: l.max_payload_bytes + ENVELOPE_BYTES,
-            component_bytes: (l.max_component_mib as usize) << 20,
-        }
-    }
-}
-
-/// Room for a JSON body's envelope (field names, ids, escaping) around a
-/// payload of up to `limits.max_payload_bytes`.
-const ENVELOPE_BYTES: usize = 16 << 10;
-
-/// Every route. Operator routes (metrics included) need the bearer token;
-/// health, answer links and callback links (which carry their own
-/// single-use token) do not.
-/// The Host and Origin checks cover everything, unknown routes too.
-pub fn router(state: Arc<ApiState>) -> Router {
-    let limits = state.limits;
-    let operator = Router::new()
-        .route(
-            "/v1/agents",
-            get(agents::list)
-                .post(agents::deploy)
+/// Every route under `/v1` is added with `routes!`, which takes its method
+/// and path from the handler's `#[utoipa::path]`, so the router and the
+/// document cannot differ; only `/v1/kv/{*key}` is added by hand (see
+/// [`openapi::ApiDoc`]).
+fn routes(limits: BodyLimits) -> Routes {
+    let deadline = || middleware::from_fn(within_deadline);
+    let operator = OpenApiRouter::new()
+        .routes(
+            routes!(agents::list, agents::deploy)
                 .layer(DefaultBodyLimit::max(limits.component_bytes)),
         )
-        .route("/v1/runs", get(runs::list).post(runs::start))
-        .route("/v1/runs/{id}", get(runs::show))
-        .route("/v1/runs/{id}/history", get(runs::history))
-        .route("/v1/runs/{id}/audit", get(runs::run_audit))
-        .route("/v1/runs/{id}/events", post(runs::send_to_run))
-        .route("/v1/runs/{id}/cancel", post(ops::cancel))
-        .route("/v1/runs/{id}/resolve", post(ops::resolve))
-        .route(
-            "/v1/runs/{id}/approvals/{request}",
-            post(approvals::answer_as_operator),
-        )
-        .route("/v1/events", post(runs::broadcast))
-        .route("/v1/audit", get(runs::audit))
-        .route("/v1/pause", post(ops::pause))
-        .route("/v1/resume", post(ops::resume))
-        .route("/v1/switches", get(ops::switches))
-        .route("/v1/hosts", get(ops::hosts))
-        .route("/v1/upgrade", post(ops::upgrade))
-        .route("/v1/kv", get(ops::kv_list))
+        .routes(routes!(runs::list, runs::start))
+        .routes(routes!(runs::show))
+        .routes(routes!(runs::history))
+        .routes(routes!(runs::run_audit))
+        .routes(routes!(runs::send_to_run))
+        .routes(routes!(ops::cancel))
+        .routes(routes!(ops::resolve))
+        .routes(routes!(approvals::answer_as_operator))
+        .routes(routes!(runs::broadcast))
+        .routes(routes!(runs::audit))
+        .routes(routes!(ops::pause))
+        .routes(routes!(ops::resume))
+        .routes(routes!(ops::switches))
+        .routes(routes!(ops::hosts))
+        .routes(routes!(ops::upgrade))
+        .routes(routes!(ops::kv_list))
         .route("/v1/kv/{*key}", get(ops::kv_get).put(ops::kv_put))
-        .route("/metrics", get(metrics::metrics))
-        .route_layer(middleware::from_fn_with_state(
-            state.clone(),
-            auth::require_token,
-        ));
-    Router::new()
-        .route(
-            "/v1/health",
-            get(|| async { Json(serde_json::json!({"ok": true})) }),
-        )
-        .merge(crate::web::routes(state.clone()).layer(middleware::from_fn(within_deadline)))
-        .route(
-            "/v1/callback/{token}",
-            post(callbacks::deliver).layer(middleware::from_fn(within_deadline)),
-        )
-        .merge(operator)
-        .fallback(|request: Request| async move {
-            ApiError::NotFound(format!(
-                "no route {} {}; the API lives under /v1 (see docs/src/reference/http-api.md)",
-                request.method(),
-                request.uri().path()
-            ))
-        })
+        .route("/metrics", get(metrics::metrics));
+    let public = OpenApiRouter::with_openapi(openapi::base())
+        .routes(routes!(health))
+        .routes(routes!(openapi::document))
+        .merge(web::answer_links().layer(deadline()))
+        .routes(routes!(callbacks::deliver).layer(deadline()));
+    Routes { public, operator }
+}
+
+/// Every route: the API's, the answer links, and the console. Operator
+/// routes need the bearer token ([`auth::require_token`]); the rest do
+/// not. The Host and Origin checks cover everything, unknown routes too.
+pub fn router(state: Arc<ApiState>) -> Router {
+    let Routes { public, operator } = routes(state.limits);
+    let operator = operator.route_layer(middleware::from_fn_with_state(
+        state.clone(),
+        auth::require_token,
+    ));
+    let (api, _) = public.merge(operator).split_for_parts();
+    api.merge(web::routes(state.clone()).layer(middleware::from_fn(within_deadline)))
+        .fallback(not_found)
         .method_not_allowed_fallback(|request: Request| async move {
             ApiError::Rejected(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -164,7 +119,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
                 ),
             )
         })
-        .layer(DefaultBodyLimit::max(limits.json_bytes))
+        .layer(DefaultBodyLimit::max(state.limits.json_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), wake_workers))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -174,6 +129,33 @@ pub fn router(state: Arc<ApiState>) -> Router {
         // Outermost, so that refusals by the guard are logged too.
         .layer(middleware::from_fn(logging::log_request))
         .with_state(state)
+}
+
+/// No route: a browser opening the host's address goes to the console
+/// ([`web::front_door`]); anything else is a JSON 404.
+async fn not_found(request: Request) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if let Some(redirect) = web::front_door(&request) {
+        return redirect.into_response();
+    }
+    ApiError::NotFound(format!(
+        "no route {} {}; the API lives under /v1 (see the README)",
+        request.method(),
+        request.uri().path()
+    ))
+    .into_response()
+}
+
+/// `GET /v1/health`.
+#[utoipa::path(
+    get,
+    path = "/v1/health",
+    operation_id = "health",
+    tag = "host",
+    responses((status = 200, description = "The host answers: `{\"ok\": true}`", body = Value))
+)]
+async fn health() -> Json<Value> {
+    Json(json!({"ok": true}))
 }
 
 /// How long an answer or callback link's request may take, body included:
@@ -215,46 +197,4 @@ async fn wake_workers(
         state.wakeup.notify();
     }
     response
-}
-
-/// Runs one quick operation (reads, short writes) on an app of its own, on
-/// the blocking pool.
-pub async fn blocking<T: Send + 'static>(
-    state: &Arc<ApiState>,
-    op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    run_on_pool(state, Pace::Quick, op).await
-}
-
-/// Runs one slow operation (a deploy, an upgrade) on an app of its own:
-/// it takes one of the few slow permits, so quick ones always find an app.
-pub async fn blocking_slow<T: Send + 'static>(
-    state: &Arc<ApiState>,
-    op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    run_on_pool(state, Pace::Slow, op).await
-}
-
-async fn run_on_pool<T: Send + 'static>(
-    state: &Arc<ApiState>,
-    pace: Pace,
-    op: impl FnOnce(&mut App) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let mut lent = state.pool.lend(pace).await?;
-    tokio::task::spawn_blocking(move || op(lent.app()))
-        .await
-        .map_err(|e| ApiError::Internal(format!("the operation did not finish: {e}")))?
-}
-
-/// A JSON body whose rejections (too large, not JSON, wrong shape) are
-/// [`ApiError`]s with a JSON body like every other error.
-pub struct JsonBody<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let Json(value) = Json::<T>::from_request(request, state).await?;
-        Ok(JsonBody(value))
-    }
 }

@@ -7,17 +7,19 @@ use axum::extract::{Path, Query, State};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Caller;
-use super::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
 use crate::app::terms::Terms;
+use crate::server::error::ErrorBody;
+use crate::server::{ApiError, ApiState, JsonBody, blocking, blocking_slow};
 use crate::store::{KvOp, KvOutcome, Resolution, Switch};
 use crate::tools;
 use crate::upgrade::{self, UpgradeOptions, Upgraded};
 
 type Answer<T = Value> = Result<Json<T>, ApiError>;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeBody {
     /// `all`, `run:<id>`, `agent:<name>` or `tool:<name>`.
@@ -41,6 +43,20 @@ fn check_scope(scope: &str) -> Result<(), ApiError> {
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/v1/pause",
+    operation_id = "pause",
+    tag = "operations",
+    request_body = ScopeBody,
+    responses(
+        (status = 200, description = "`{\"paused\": SCOPE}`", body = Value),
+        (status = 400, description = "Not a scope", body = ErrorBody),
+        (status = 404, description = "An agent or tool that exists nowhere, without `preemptive`", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn pause(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -56,6 +72,19 @@ pub async fn pause(
 
 /// Lifts a switch (and resumes a parked run); `changed` is false when
 /// nothing was paused.
+#[utoipa::path(
+    post,
+    path = "/v1/resume",
+    operation_id = "resume",
+    tag = "operations",
+    request_body = ScopeBody,
+    responses(
+        (status = 200, description = "`{\"resumed\": SCOPE, \"changed\": BOOL}`", body = Value),
+        (status = 400, description = "Not a scope", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn resume(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -70,21 +99,59 @@ pub async fn resume(
 }
 
 /// `GET /v1/hosts`: the hosts sharing the store, as `wakeful hosts --json`.
+#[utoipa::path(
+    get,
+    path = "/v1/hosts",
+    operation_id = "hosts",
+    tag = "operations",
+    responses(
+        (status = 200, description = "The hosts sharing the store, as `wakeful hosts --json`", body = Value),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn hosts(State(state): State<Arc<ApiState>>) -> Answer<Vec<crate::app::HostView>> {
     blocking(&state, |app| Ok(Json(app.hosts()?))).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/switches",
+    operation_id = "switches",
+    tag = "operations",
+    responses(
+        (status = 200, description = "The kill switches that are on", body = Value),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn switches(State(state): State<Arc<ApiState>>) -> Answer<Vec<Switch>> {
     blocking(&state, |app| Ok(Json(app.store.switches()?))).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CancelBody {
     reason: String,
 }
 
 /// Ends a run for good; 409 when it had already ended.
+#[utoipa::path(
+    post,
+    path = "/v1/runs/{id}/cancel",
+    operation_id = "cancel_run",
+    tag = "operations",
+    params(("id" = String, Path, description = "The run's id")),
+    request_body = CancelBody,
+    responses(
+        (status = 200, description = "`{\"cancelled\": RUN_ID}`", body = Value),
+        (status = 400, description = "An empty reason", body = ErrorBody),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run had already ended", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn cancel(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -112,7 +179,7 @@ pub async fn cancel(
 /// How an operator settles a call of unknown outcome: exactly one of
 /// `result` (JSON), `retry: true` or `fail` (a reason). The audit row's
 /// `by` is the request's token; a `by` given here is kept as `said`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBody {
     key: String,
@@ -123,6 +190,22 @@ pub struct ResolveBody {
     fail: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/v1/runs/{id}/resolve",
+    operation_id = "resolve_call",
+    tag = "operations",
+    params(("id" = String, Path, description = "The run's id")),
+    request_body = ResolveBody,
+    responses(
+        (status = 200, description = "`{\"resolved\": KEY, \"run\": RUN_ID}`", body = Value),
+        (status = 400, description = "Not exactly one of result, retry, fail", body = ErrorBody),
+        (status = 404, description = "No such run, or no call of unknown outcome with this key", body = ErrorBody),
+        (status = 409, description = "The run is not parked on a call of unknown outcome", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn resolve(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(caller)): Extension<Caller>,
@@ -151,7 +234,7 @@ pub async fn resolve(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpgradeBody {
     run: Option<String>,
@@ -165,6 +248,20 @@ pub struct UpgradeBody {
 
 /// Moves one run, or every live run of an agent, to version `to`. Runs that
 /// were not upgraded are reported in the answer, not as an error.
+#[utoipa::path(
+    post,
+    path = "/v1/upgrade",
+    operation_id = "upgrade",
+    tag = "operations",
+    request_body = UpgradeBody,
+    responses(
+        (status = 200, description = "One row per run: upgraded, or why not", body = Value),
+        (status = 400, description = "Neither or both of run and agent", body = ErrorBody),
+        (status = 404, description = "No such run, agent or version", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn upgrade(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -195,6 +292,18 @@ pub async fn upgrade(
     .await
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/kv/{key}",
+    operation_id = "kv_get",
+    tag = "operations",
+    params(("key" = String, Path, description = "The key; it may hold `/`")),
+    responses(
+        (status = 200, description = "The entry: key, value, version; or absent", body = Value),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn kv_get(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -207,7 +316,8 @@ pub async fn kv_get(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct KvQuery {
     /// Write only if the key is at this version (0: absent).
@@ -216,6 +326,21 @@ pub struct KvQuery {
 
 /// The body is the value. A write refused for its version is a 409 that
 /// names the current version.
+#[utoipa::path(
+    put,
+    path = "/v1/kv/{key}",
+    operation_id = "kv_put",
+    tag = "operations",
+    params(("key" = String, Path, description = "The key; it may hold `/`"), KvQuery),
+    request_body = Value,
+    responses(
+        (status = 200, description = "The write: ok, version", body = Value),
+        (status = 400, description = "The value is not JSON, or too large", body = ErrorBody),
+        (status = 409, description = "The key is not at the expected version; nothing was written", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn kv_put(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -247,7 +372,8 @@ pub async fn kv_put(
 }
 
 /// `GET /v1/kv?prefix=P&limit=N&after=KEY`.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct KvListQuery {
     prefix: Option<String>,
@@ -257,6 +383,19 @@ pub struct KvListQuery {
 
 /// A page of the keys that start with `prefix`, in key order, each as
 /// `GET /v1/kv/{key}` shows it; `next` is the last key, for `after`.
+#[utoipa::path(
+    get,
+    path = "/v1/kv",
+    operation_id = "kv_list",
+    tag = "operations",
+    params(KvListQuery),
+    responses(
+        (status = 200, description = "`{\"items\": [entries in key order], \"next\": KEY | null}`", body = Value),
+        (status = 400, description = "A bad parameter", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn kv_list(
     State(state): State<Arc<ApiState>>,
     query: Result<Query<KvListQuery>, QueryRejection>,

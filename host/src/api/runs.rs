@@ -9,10 +9,12 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use super::auth::Caller;
-use super::{ApiError, ApiState, JsonBody, blocking};
 use crate::app::Sent;
+use crate::server::error::ErrorBody;
+use crate::server::{ApiError, ApiState, JsonBody, blocking};
 use crate::store::{Delivery, RunFilter, RunStatus, StoreError, WaitingOn};
 use crate::view::{self, AnswerLinks};
 
@@ -23,7 +25,7 @@ pub const MAX_PAGE: usize = 1000;
 
 type Answer<T = Value> = Result<Json<T>, ApiError>;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StartRun {
     /// `name` or `name@version`.
@@ -32,6 +34,21 @@ pub struct StartRun {
     id: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/v1/runs",
+    operation_id = "start_run",
+    tag = "runs",
+    request_body = StartRun,
+    responses(
+        (status = 201, description = "The run, started: its summary", body = Value),
+        (status = 400, description = "Bad input: an unknown agent version, input not JSON", body = ErrorBody),
+        (status = 404, description = "No such agent", body = ErrorBody),
+        (status = 409, description = "A run with this id exists, or had it", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn start(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -114,6 +131,19 @@ fn audit_after(after: Option<&str>) -> Result<Option<u64>, ApiError> {
 
 /// `GET /v1/runs?status=&agent=&version=&waiting_on=&limit=&after=`:
 /// summaries, newest first, as `{"items": [...], "next": RUN_ID | null}`.
+#[utoipa::path(
+    get,
+    path = "/v1/runs",
+    operation_id = "list_runs",
+    tag = "runs",
+    params(("status" = Option<String>, Query, description = "active, waiting, done, parked or cancelled"), ("agent" = Option<String>, Query, description = "Only this agent's runs"), ("version" = Option<String>, Query, description = "Only runs of this agent version"), ("waiting_on" = Option<String>, Query, description = "Only runs waiting on this topic, or `approval` or `timer`"), ("limit" = Option<usize>, Query, description = "Items per page, 1 to 1000 (default 100)"), ("after" = Option<String>, Query, description = "The `next` of the previous page")),
+    responses(
+        (status = 200, description = "`{\"items\": [run summaries, newest first], \"next\": RUN_ID | null}`", body = Value),
+        (status = 400, description = "An unknown or repeated parameter, or a bad value", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn list(
     State(state): State<Arc<ApiState>>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
@@ -157,6 +187,19 @@ pub async fn list(
 
 /// The same document as `wakeful show --json`, plus each pending approval's
 /// answer link: operators are authenticated here.
+#[utoipa::path(
+    get,
+    path = "/v1/runs/{id}",
+    operation_id = "show_run",
+    tag = "runs",
+    params(("id" = String, Path, description = "The run's id")),
+    responses(
+        (status = 200, description = "The run, as `wakeful show --json`, with each pending approval's answer link", body = Value),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn show(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Answer {
     blocking(&state, move |app| {
         let record = app.run_record(&id)?;
@@ -165,6 +208,19 @@ pub async fn show(State(state): State<Arc<ApiState>>, Path(id): Path<String>) ->
     .await
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/runs/{id}/history",
+    operation_id = "run_history",
+    tag = "runs",
+    params(("id" = String, Path, description = "The run's id")),
+    responses(
+        (status = 200, description = "The run's checkpoints, oldest first", body = Value),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn history(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Answer {
     blocking(&state, move |app| {
         app.run(&id)?;
@@ -174,6 +230,20 @@ pub async fn history(State(state): State<Arc<ApiState>>, Path(id): Path<String>)
 }
 
 /// `GET /v1/runs/{id}/audit?limit=&after=`: one run's rows, oldest first.
+#[utoipa::path(
+    get,
+    path = "/v1/runs/{id}/audit",
+    operation_id = "run_audit",
+    tag = "runs",
+    params(("id" = String, Path, description = "The run's id"), ("limit" = Option<usize>, Query, description = "Items per page, 1 to 1000 (default 100)"), ("after" = Option<u64>, Query, description = "The `next` of the previous page")),
+    responses(
+        (status = 200, description = "`{\"items\": [audit rows, oldest first], \"next\": ROW_ID | null}`", body = Value),
+        (status = 400, description = "A bad parameter", body = ErrorBody),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn run_audit(
     State(state): State<Arc<ApiState>>,
     Path(id): Path<String>,
@@ -195,6 +265,19 @@ pub async fn run_audit(
 
 /// `GET /v1/audit?limit=&after=`: the whole log, oldest first, as
 /// `{"items": [...], "next": ROW_ID | null}`.
+#[utoipa::path(
+    get,
+    path = "/v1/audit",
+    operation_id = "audit",
+    tag = "runs",
+    params(("limit" = Option<usize>, Query, description = "Items per page, 1 to 1000 (default 100)"), ("after" = Option<u64>, Query, description = "The `next` of the previous page")),
+    responses(
+        (status = 200, description = "`{\"items\": [audit rows, oldest first], \"next\": ROW_ID | null}`", body = Value),
+        (status = 400, description = "A bad parameter", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn audit(
     State(state): State<Arc<ApiState>>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
@@ -208,7 +291,7 @@ pub async fn audit(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewEvent {
     topic: String,
@@ -217,6 +300,22 @@ pub struct NewEvent {
 }
 
 /// Delivers an event to one run. An ended run stores nothing: 409.
+#[utoipa::path(
+    post,
+    path = "/v1/runs/{id}/events",
+    operation_id = "send_event",
+    tag = "runs",
+    params(("id" = String, Path, description = "The run's id")),
+    request_body = NewEvent,
+    responses(
+        (status = 200, description = "Where the event went: `[{run_id, delivery}]`", body = Value),
+        (status = 400, description = "An empty topic, a payload not JSON or too large", body = ErrorBody),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run has ended; nothing was stored", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn send_to_run(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,
@@ -234,6 +333,19 @@ pub async fn send_to_run(
 }
 
 /// Delivers an event to every run waiting on its topic.
+#[utoipa::path(
+    post,
+    path = "/v1/events",
+    operation_id = "broadcast_event",
+    tag = "runs",
+    request_body = NewEvent,
+    responses(
+        (status = 200, description = "Where the event went: `[{run_id, delivery}]`, one per run waiting on the topic", body = Value),
+        (status = 400, description = "An empty topic, a payload not JSON or too large", body = ErrorBody),
+        (status = 401, description = "No bearer token, or not one of the host's", body = ErrorBody),
+        (status = 403, description = "The token lacks the route's scope", body = ErrorBody),
+    )
+)]
 pub async fn broadcast(
     State(state): State<Arc<ApiState>>,
     Extension(Caller(by)): Extension<Caller>,

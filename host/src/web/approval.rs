@@ -10,19 +10,20 @@
 
 use std::sync::Arc;
 
-use axum::Form;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::{Form, Json};
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::json_html;
 use super::page::{page, relative, time_from_now};
-use crate::api::{ApiError, ApiState, JsonBody, approvals, blocking};
 use crate::app::Acting;
 use crate::model::Millis;
+use crate::server::error::ErrorBody;
+use crate::server::{ApiError, ApiState, JsonBody, blocking, said};
 use crate::store::{Approval, Run};
 
 /// Everything the page shows, read in one go.
@@ -35,6 +36,17 @@ struct Shown {
 }
 
 /// `GET /v1/approve/{token}`.
+#[utoipa::path(
+    get,
+    path = "/v1/approve/{token}",
+    operation_id = "approval_page",
+    tag = "approvals",
+    params(("token" = String, Path, description = "The request's answer link token")),
+    responses(
+        (status = 200, description = "The approval page", content_type = "text/html", body = String),
+        (status = 404, description = "No request has this link", content_type = "text/html", body = String),
+    )
+)]
 pub async fn show(State(state): State<Arc<ApiState>>, Path(token): Path<String>) -> Response {
     match read(&state, token).await {
         Ok(Some(shown)) => html_page(StatusCode::OK, &shown, None),
@@ -44,7 +56,7 @@ pub async fn show(State(state): State<Arc<ApiState>>, Path(token): Path<String>)
 }
 
 /// The page's form.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct PageAnswer {
     decision: String,
     by: String,
@@ -54,8 +66,37 @@ pub struct PageAnswer {
     digest: String,
 }
 
+/// An answer through a link, as JSON.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkAnswer {
+    /// Who answers: kept as the answer's `said`.
+    by: String,
+    approved: bool,
+    comment: Option<String>,
+}
+
 /// `POST /v1/approve/{token}`: the page's form
 /// (`application/x-www-form-urlencoded`), or the API's JSON answer.
+#[utoipa::path(
+    post,
+    path = "/v1/approve/{token}",
+    operation_id = "answer_by_link",
+    tag = "approvals",
+    params(("token" = String, Path, description = "The request's answer link token")),
+    request_body(content(
+        (LinkAnswer = "application/json"),
+        (PageAnswer = "application/x-www-form-urlencoded"),
+    )),
+    responses(
+        (status = 200, description = "JSON: the request as answered", body = serde_json::Value),
+        (status = 303, description = "A form: back to the page, which shows the answer"),
+        (status = 400, description = "Not an answer", body = ErrorBody),
+        (status = 404, description = "No request has this link", body = ErrorBody),
+        (status = 409, description = "Already answered, or its details changed", body = ErrorBody),
+        (status = 410, description = "The request expired", body = ErrorBody),
+    )
+)]
 pub async fn answer(
     State(state): State<Arc<ApiState>>,
     Path(token): Path<String>,
@@ -71,9 +112,7 @@ pub async fn answer(
             Ok(body) => body,
             Err(e) => return e.into_response(),
         };
-        return approvals::answer_by_token(State(state), Path(token), body)
-            .await
-            .into_response();
+        return answer_json(&state, token, body).await.into_response();
     }
     let form = match Form::<PageAnswer>::from_request(request, &state).await {
         Ok(Form(form)) => form,
@@ -110,7 +149,7 @@ pub async fn answer(
         if let Err(e) = app.check_link_may_answer(&request) {
             return Ok(Err(Some((StatusCode::FORBIDDEN, e.to_string()))));
         }
-        let principal = approvals::link_principal(&request.id);
+        let principal = link_principal(&request.id);
         let who = Acting {
             by: &principal,
             said: Some(&by),
@@ -145,6 +184,44 @@ pub async fn answer(
         }
         Err(e) => failed(&e),
     }
+}
+
+/// The JSON answer: no bearer token. It is bound to the details the
+/// request had when the link was made, refused after expiry (410), and
+/// taken once (409 afterwards).
+async fn answer_json(
+    state: &Arc<ApiState>,
+    token: String,
+    JsonBody(a): JsonBody<LinkAnswer>,
+) -> Result<Json<Approval>, ApiError> {
+    blocking(state, move |app| {
+        let request = app
+            .store
+            .approval_by_token(&token)?
+            .ok_or_else(|| ApiError::NotFound("no approval request has this answer link".into()))?;
+        app.check_link_may_answer(&request)?;
+        let by = link_principal(&request.id);
+        let who = Acting {
+            by: &by,
+            said: said(Some(&a.by)),
+        };
+        Ok(Json(app.approve(
+            &request.run_id,
+            &request.id,
+            who,
+            a.approved,
+            a.comment.as_deref(),
+            Some(&request.details_digest),
+        )?))
+    })
+    .await
+}
+
+/// The principal of an answer made through a request's link: the link
+/// itself (its holder is not known). The `:` keeps it apart from every
+/// token name.
+fn link_principal(request_id: &str) -> String {
+    format!("link:{request_id}")
 }
 
 async fn read(state: &Arc<ApiState>, token: String) -> Result<Option<Shown>, ApiError> {

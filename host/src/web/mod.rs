@@ -1,7 +1,8 @@
 //! The pages people open in a browser, served by `wakeful serve` itself:
 //! the approval page behind each request's answer link ([`approval`]) and
 //! the operator's console under `/ui/` ([`console`], signed in through
-//! [`session`]).
+//! [`session`]), where a browser opening the host's address is sent
+//! ([`front_door`]).
 //!
 //! Pages are rendered on the server with `maud` (HTML checked at compile
 //! time, every interpolated value escaped); a page works without
@@ -16,31 +17,66 @@ mod json_html;
 mod page;
 mod session;
 
-pub use session::Console;
-
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, Request};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::api::ApiState;
+use crate::server::ApiState;
 
-/// The browser's routes: answer links (`GET` shows the page; `POST` takes
-/// the page's form or the API's JSON), the console, and the static files
-/// pages use.
+/// The console and the static files pages use: no route under `/v1`.
 pub fn routes(state: Arc<ApiState>) -> Router<Arc<ApiState>> {
     Router::new()
         .merge(console::routes(state))
-        .route(
-            "/v1/approve/{token}",
-            get(approval::show).post(approval::answer),
-        )
         .route("/ui/static/{file}", get(static_file))
         .layer(middleware::from_fn(page_headers))
+}
+
+/// The answer links, under `/v1` and so in the API's OpenAPI document:
+/// `GET` shows the page, `POST` takes the page's form or the API's JSON.
+pub fn answer_links() -> OpenApiRouter<Arc<ApiState>> {
+    OpenApiRouter::new()
+        .routes(routes!(approval::show, approval::answer))
+        .layer(middleware::from_fn(page_headers))
+}
+
+/// The console's start page: where a browser that opens the host's
+/// address is sent.
+const START: &str = "/ui/";
+
+/// A browser opening the host's address (`GET /` asking for HTML) is sent
+/// to the console; anything else at `/` is left to the API, whose answer
+/// there is a JSON 404.
+pub fn front_door(request: &Request) -> Option<Redirect> {
+    let wants_html = request
+        .headers()
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(accepts_html);
+    (request.method() == Method::GET && request.uri().path() == "/" && wants_html)
+        .then(|| Redirect::to(START))
+}
+
+/// One media range of an `Accept` header names HTML, not refused (`q=0`).
+fn accepts_html(range: &str) -> bool {
+    let mut parts = range.split(';').map(str::trim);
+    let is_html = parts
+        .next()
+        .is_some_and(|t| t.eq_ignore_ascii_case("text/html"));
+    let refused = parts.any(|p| {
+        p.strip_prefix("q=")
+            .and_then(|q| q.parse::<f32>().ok())
+            .is_some_and(|q| q == 0.0)
+    });
+    is_html && !refused
 }
 
 /// Headers on every page and file: nothing from elsewhere, no inline
@@ -90,4 +126,29 @@ async fn static_file(Path(file): Path<String>) -> Response {
         body,
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(path: &str, accept: Option<&str>) -> Request {
+        let mut builder = Request::builder().uri(path);
+        if let Some(accept) = accept {
+            builder = builder.header(header::ACCEPT, accept);
+        }
+        builder.body(axum::body::Body::empty()).unwrap()
+    }
+
+    #[test]
+    fn only_a_browser_asking_for_the_root_is_sent_to_the_console() {
+        let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        assert!(front_door(&get("/", Some(browser))).is_some());
+        assert!(front_door(&get("/", Some("TEXT/HTML"))).is_some());
+        assert!(front_door(&get("/", Some("application/json"))).is_none());
+        assert!(front_door(&get("/", Some("*/*"))).is_none());
+        assert!(front_door(&get("/", Some("text/html;q=0"))).is_none());
+        assert!(front_door(&get("/", None)).is_none());
+        assert!(front_door(&get("/elsewhere", Some(browser))).is_none());
+    }
 }

@@ -15,10 +15,9 @@ use serde::Deserialize;
 use super::lists::html_response;
 use super::{csrf_field, frame};
 use crate::access::Scope;
-use crate::api::auth::{act_scope, run_agent};
-use crate::api::{ApiError, ApiState, blocking, blocking_slow};
 use crate::app::Acting;
 use crate::app::terms::Terms;
+use crate::server::{ApiError, ApiState, blocking, blocking_slow, run_agent};
 use crate::store::Resolution;
 use crate::upgrade::{UpgradeOptions, UpgradeResult, upgrade_runs};
 use crate::web::session::{Operator, check_csrf, forbidden};
@@ -167,6 +166,19 @@ pub async fn act(
     }
 }
 
+/// The scope a console act (the `action` of its form) needs: the same as
+/// the API route doing the same thing (its row of `api::auth::ROUTES`). An
+/// unknown act needs `admin`.
+pub fn act_scope(action: &str) -> Scope {
+    match action {
+        "pause" | "resume" | "cancel" | "send" => Scope::Operate,
+        "approve" | "reject" => Scope::Approve,
+        "resolve-result" | "resolve-retry" | "resolve-fail" => Scope::Resolve,
+        "upgrade" => Scope::Deploy,
+        _ => Scope::Admin,
+    }
+}
+
 /// Refuses an act outside the operator's scopes (the API's scope for the
 /// same change, [`act_scope`]), and an answer for an agent their `approve`
 /// does not cover.
@@ -298,4 +310,17 @@ fn refusal_back(op: &Operator, why: &str, back: &str, status: StatusCode) -> Res
         p { a href=(back) { "Back" } }
     };
     (status, html_response(frame("Not done", op, None, body))).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_act_needs_the_scope_of_its_api_route_and_an_unknown_one_admin() {
+        assert_eq!(act_scope("approve"), Scope::Approve);
+        assert_eq!(act_scope("resolve-result"), Scope::Resolve);
+        assert_eq!(act_scope("upgrade"), Scope::Deploy);
+        assert_eq!(act_scope("nuke"), Scope::Admin);
+    }
 }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{csrf_field, frame};
-use crate::api::{ApiError, ApiState, blocking};
+use crate::server::{ApiError, ApiState, blocking};
 use crate::store::{Run, RunFilter, RunStatus, WaitingOn};
 use crate::view;
 use crate::web::page::time_from_now;

@@ -22,7 +22,7 @@ use axum::routing::{get, post};
 use maud::{Markup, html};
 
 use super::session::{self, Operator};
-use crate::api::ApiState;
+use crate::server::ApiState;
 
 /// The console's routes, all behind a session but the sign-in itself.
 pub fn routes(state: Arc<ApiState>) -> Router<Arc<ApiState>> {

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 
 use super::lists::html_response;
 use super::{csrf_field, frame};
-use crate::api::{ApiState, blocking};
 use crate::app::RunRecord;
 use crate::model::Millis;
+use crate::server::{ApiState, blocking};
 use crate::store::{AuditRow, Checkpoint, LedgerEntry, Run};
 use crate::view::{self, json_or_text};
 use crate::web::diff;
@@ -93,10 +93,27 @@ fn run_stamp(r: &Run, switches: usize) -> String {
     )
 }
 
+/// The run's page below the frame, section by section.
 fn body(r: &Read, op: &Operator) -> Markup {
+    html! {
+        (now(r))
+        (pending_approvals(r, op))
+        (unknown_calls(r, op))
+        (acts(r, op))
+        section aria-labelledby="timeline" {
+            h2 #timeline { "Timeline" }
+            (timeline(r))
+        }
+        (callback_links(r))
+        (held_events(r))
+        (state_now(r))
+    }
+}
+
+/// Where the run stands now, and its budgets.
+fn now(r: &Read) -> Markup {
     let run = &r.record.run;
     let doc = r.record.doc();
-    let pending = view::pending_approvals(run, &r.record.approvals);
     html! {
         section aria-labelledby="now" {
             h2 #now { "Now" }
@@ -129,6 +146,14 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// The requests the run waits on, each with its answer form.
+fn pending_approvals(r: &Read, op: &Operator) -> Markup {
+    let run = &r.record.run;
+    let pending = view::pending_approvals(run, &r.record.approvals);
+    html! {
         @if !pending.is_empty() {
             section aria-labelledby="approvals" {
                 h2 #approvals { "Waiting for approval" }
@@ -157,6 +182,15 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// Tool calls whose outcome is not known, each with the form that settles
+/// it when it can be settled here.
+fn unknown_calls(r: &Read, op: &Operator) -> Markup {
+    let run = &r.record.run;
+    let doc = r.record.doc();
+    html! {
         @if !r.record.intents.is_empty() {
             section aria-labelledby="unknown" {
                 h2 #unknown { "Calls of unknown outcome" }
@@ -184,11 +218,12 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 }
             }
         }
-        (acts(r, op))
-        section aria-labelledby="timeline" {
-            h2 #timeline { "Timeline" }
-            (timeline(r))
-        }
+    }
+}
+
+/// The callback links the run made, used or not.
+fn callback_links(r: &Read) -> Markup {
+    html! {
         @if !r.record.callbacks.is_empty() {
             section aria-labelledby="callbacks" {
                 h2 #callbacks { "Callback links" }
@@ -205,6 +240,12 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// The events held in the run's inbox, if any.
+fn held_events(r: &Read) -> Markup {
+    html! {
         @let held = view::held_events(&r.record.inbox);
         @if held.as_array().is_some_and(|h| !h.is_empty()) {
             section aria-labelledby="held" {
@@ -212,6 +253,13 @@ fn body(r: &Read, op: &Operator) -> Markup {
                 (json_html::render(&held))
             }
         }
+    }
+}
+
+/// The run's state as it is now.
+fn state_now(r: &Read) -> Markup {
+    let run = &r.record.run;
+    html! {
         section aria-labelledby="state" {
             h2 #state { "State now" }
             (json_html::render(&json_or_text(&run.state)))

@@ -1,17 +1,24 @@
-//! The API's one error type and its one mapping to HTTP: every refusal or
-//! failure becomes `{"error": "<message>"}` with a status that says what kind
-//! of problem it is.
+//! The server's one error type and its one mapping to HTTP: every refusal
+//! or failure becomes `{"error": "<message>"}` ([`ErrorBody`]) with a
+//! status that says what kind of problem it is.
 
 use axum::Json;
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::app::AppError;
 use crate::app::terms::Terms;
 use crate::runtime::LoadError;
 use crate::store::{AnswerRefused, StoreError};
+
+/// The body of every error answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, worded for the client.
+    pub error: String,
+}
 
 /// Why a request was refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -185,7 +192,7 @@ impl IntoResponse for ApiError {
         let status = self.status();
         let message = self.to_string();
         let server_error = status.is_server_error().then(|| message.clone());
-        let mut response = (status, Json(json!({"error": message}))).into_response();
+        let mut response = (status, Json(ErrorBody { error: message })).into_response();
         if let Some(message) = server_error {
             response
                 .extensions_mut()

@@ -1,4 +1,4 @@
-//! Who may reach the API at all, before any token is looked at. A web page
+//! Who may reach the server at all, before any token is looked at. A web page
 //! in the operator's browser can send requests to loopback, so every
 //! request, on every route, is checked in this order:
 //!

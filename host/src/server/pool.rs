@@ -1,4 +1,4 @@
-//! The API's store connections: a small pool of [`App`]s, each with its own
+//! The handlers' store connections: a small pool of [`App`]s, each with its own
 //! SQLite connection, opened on demand and bounded by a semaphore. A
 //! handler holds one app for one operation, so a slow operation (a deploy
 //! compiling a large component, an upgrade of every run of an agent) holds
