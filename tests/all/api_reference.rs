@@ -46,17 +46,16 @@ fn route_table() -> Vec<(Route, Option<String>)> {
         .and_then(|(_, rest)| rest.split_once("\n];"))
         .expect("the route table in api/auth.rs")
         .0;
+    // Whitespace out, so that a row is read however rustfmt wraps it.
+    let flat: String = table.chars().filter(|c| !c.is_whitespace()).collect();
     let mut rows = Vec::new();
-    for line in table
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with("(\""))
-    {
-        let fields: Vec<&str> = line.split('"').collect();
-        let (method, path) = (fields[1], fields[3]);
-        let scope = line
+    for row in flat.split("(\"").skip(1) {
+        let fields: Vec<&str> = row.split('"').collect();
+        let (method, path) = (fields[0], fields[2]);
+        let scope = fields[3]
             .split_once("Scope::")
-            .map(|(_, s)| s.trim_end_matches([')', ',']).to_lowercase());
+            .and_then(|(_, s)| s.split(')').next())
+            .map(str::to_lowercase);
         if path.starts_with("/v1/") {
             let path = path.replace("{*", "{");
             rows.push(((method.to_string(), path), scope));
