@@ -9,11 +9,11 @@ use axum::http::Request;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
 use wakeful::api::router;
+use wakeful::app::App;
+use wakeful::config::Config;
 use wakeful::server::admission::{self, Admission};
 use wakeful::server::pool::{Opener, Pool};
 use wakeful::server::{AllowedHosts, ApiState, BodyLimits, Console, Counters};
-use wakeful::app::App;
-use wakeful::config::Config;
 
 const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/runs"),
