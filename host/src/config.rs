@@ -140,6 +140,30 @@ pub struct RetentionConfig {
 }
 
 impl Config {
+    /// The config a command runs with: the file named, else `wakeful.toml`
+    /// in the working directory if there is one, else the defaults; then
+    /// a store URL and a cache directory given on the command line (empty
+    /// ones ignored) over it. `wakeful` and `wakeful-bench` load it alike.
+    pub fn for_command(
+        file: Option<&Path>,
+        store: Option<&str>,
+        cache: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        let default = Path::new("wakeful.toml");
+        let mut config = match file {
+            Some(path) => Config::load(path)?,
+            None if default.exists() => Config::load(default)?,
+            None => Config::default(),
+        };
+        if let Some(url) = store.filter(|u| !u.is_empty()) {
+            config.store.url = Some(url.to_string());
+        }
+        if let Some(dir) = cache.filter(|d| !d.as_os_str().is_empty()) {
+            config.cache.dir = Some(dir.to_path_buf());
+        }
+        Ok(config)
+    }
+
     /// The store URL, if one is configured.
     pub fn store_url(&self) -> Option<&str> {
         self.store.url.as_deref().filter(|u| !u.is_empty())

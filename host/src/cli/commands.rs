@@ -265,22 +265,9 @@ fn act_on_host(app: &mut App, command: Command, by: &str) -> Result<()> {
 }
 
 fn load_config(cli: &Cli) -> Result<Config> {
-    let mut config = match &cli.config {
-        Some(path) => Config::load(path)?,
-        None => {
-            let default = std::path::PathBuf::from("wakeful.toml");
-            if default.exists() {
-                Config::load(&default)?
-            } else {
-                Config::default()
-            }
-        }
-    };
-    if let Some(url) = cli.store.as_deref().filter(|u| !u.is_empty()) {
-        config.store.url = Some(url.to_string());
-    }
-    if let Some(dir) = cli.cache.as_ref().filter(|d| !d.as_os_str().is_empty()) {
-        config.cache.dir = Some(dir.clone());
-    }
-    Ok(config)
+    Ok(Config::for_command(
+        cli.config.as_deref(),
+        cli.store.as_deref(),
+        cli.cache.as_deref(),
+    )?)
 }
