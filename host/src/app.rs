@@ -13,7 +13,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
 use crate::model::Millis;
 use crate::runtime::{LoadError, Runtime, RuntimeError};
-use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, SqlStore, StoreError};
+use crate::store::{AgentVersion, AnswerRefused, AuditEntry, NewRun, Run, StoreError};
 use crate::tools::Tools;
 use terms::Terms;
 
@@ -22,11 +22,13 @@ mod deploy;
 mod gated;
 mod names;
 mod reads;
+mod slot;
 pub mod terms;
 mod triggers;
 
 pub use deploy::{Deployed, OwnerChange, check_info};
 pub use reads::{HostView, RunRecord};
+pub use slot::StoreSlot;
 pub use triggers::{Acting, OS_PRINCIPAL, Sent};
 
 /// Everything an operation can refuse or fail with. Messages name what was
@@ -90,10 +92,11 @@ pub type Result<T, E = AppError> = std::result::Result<T, E>;
 
 /// The host's state for one process.
 pub struct App {
-    pub store: Box<SqlStore>,
+    pub store: StoreSlot,
     pub config: Config,
-    pub tools: Tools,
-    pub clock: Box<dyn Clock>,
+    /// Shared with each step's gate, which owns what it uses.
+    pub tools: Arc<Tools>,
+    pub clock: Arc<dyn Clock>,
     data_dir: PathBuf,
     /// Built on first use: read-only commands never start an engine.
     runtime: OnceLock<Arc<Runtime>>,
@@ -130,10 +133,10 @@ impl App {
         let mut store = crate::store::open(config.store_url(), data_dir)?;
         store.set_link_key(link_key(&config, data_dir)?);
         Ok(App {
-            store: Box::new(store),
-            tools: Tools::from_config(&config),
+            store: StoreSlot::new(store),
+            tools: Arc::new(Tools::from_config(&config)),
             config,
-            clock: Box::new(SystemClock),
+            clock: Arc::new(SystemClock),
             data_dir: data_dir.to_path_buf(),
             runtime: OnceLock::new(),
         })

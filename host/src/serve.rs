@@ -238,7 +238,7 @@ fn start_worker(
     let mut worker_app = App::open(crew.data_dir, app.config.clone())?;
     worker_app.share_runtime(crew.engine.clone());
     worker_app.store.pack_by(crew.packer.signal());
-    worker_app.tools.set_public_url(crew.public_url.to_string());
+    Arc::make_mut(&mut worker_app.tools).set_public_url(crew.public_url.to_string());
     let Shared {
         stop,
         counters,

@@ -339,7 +339,7 @@ pub fn guest_calls(
                     fuel_left: None,
                 };
                 let t = Instant::now();
-                let report = runtime.step(agent, &input, &mut NoTools);
+                let (report, NoTools) = runtime.step(agent, &input, NoTools);
                 let took = t.elapsed();
                 match report.result {
                     Err(e) if must_succeed => {

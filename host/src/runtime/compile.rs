@@ -378,6 +378,36 @@ fn died(status: &ExitStatus) -> String {
     format!("failed ({status})")
 }
 
+/// The arguments of the compile child, `wakeful compile-component`: the
+/// binaries that compile in child processes (`wakeful`, `wakeful-bench`)
+/// take them as a hidden subcommand named [`SUBCOMMAND`].
+#[derive(clap::Args, Debug)]
+pub struct ChildArgs {
+    #[arg(long)]
+    pub component: PathBuf,
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The memory limit the host's engine was built for.
+    #[arg(long)]
+    pub memory_bytes: usize,
+    /// The address space this process limits itself to before it reads
+    /// anything (`[limits] compile_memory_mib`).
+    #[arg(long)]
+    pub address_space_bytes: u64,
+}
+
+impl ChildArgs {
+    /// Runs the child this process was started as, and exits.
+    pub fn run(&self) -> ! {
+        child(
+            &self.component,
+            &self.out,
+            self.memory_bytes,
+            self.address_space_bytes,
+        )
+    }
+}
+
 /// The child: limits its address space to `address_space_bytes`, compiles
 /// the component in the file `component` and writes its artifact to `out`
 /// (whose directory is the cache directory, with its compiled functions).

@@ -186,7 +186,10 @@ pub type ToolReply = Result<Result<String, model::ToolError>, HostFault>;
 /// Host faults (the ledger could not be written, the lease was lost) are
 /// `Err(HostFault)`: they trap the step, which is then classified
 /// [`StepFailure::HostFault`] so that nothing of the run changes.
-pub trait ToolGate {
+///
+/// A gate is `Send` and owns what it uses (`Any` is `'static`): for a
+/// guest run in place it lives in the guest's wasmtime store for the call.
+pub trait ToolGate: std::any::Any + Send {
     /// Executes (or replays from the ledger) one tool call.
     fn call(&mut self, name: &str, args: &str, idempotency_key: &str) -> ToolReply;
 }
@@ -290,12 +293,11 @@ impl Runtime {
             now_ms: 0,
             fuel: self.limits.fuel_per_step,
         };
-        let mut gate = exec::NoTools("no tools during info");
-        exec::call(self, agent, &cx, &mut gate, |guest, store| {
+        let gate = exec::NoTools("no tools during info");
+        let (report, _) = exec::call(self, agent, &cx, gate, |guest, store| {
             guest.call_info(store)
-        })
-        .result
-        .map(AgentInfo::from)
+        });
+        report.result.map(AgentInfo::from)
     }
 
     /// The context of a step or migration of `input`'s run.
@@ -309,18 +311,19 @@ impl Runtime {
         }
     }
 
-    /// Runs one step in a fresh store, and checks its result.
-    pub fn step(
+    /// Runs one step in a fresh store, and checks its result. The step's
+    /// tool calls go to `gate`, which comes back with the report.
+    pub fn step<G: ToolGate>(
         &self,
         agent: &LoadedAgent,
         input: &StepInput,
-        gate: &mut dyn ToolGate,
-    ) -> StepReport {
+        gate: G,
+    ) -> (StepReport, G) {
         let cx = self.call_context(input);
         let wake = bindings::Wake::from(&input.wake);
         // The guest thread outlives this call, so it gets a copy.
         let state = input.state.clone();
-        let report = exec::call(self, agent, &cx, gate, move |guest, store| {
+        let (report, gate) = exec::call(self, agent, &cx, gate, move |guest, store| {
             guest.call_step(store, &state, &wake)
         });
         let result = report.result.and_then(|returned| match returned {
@@ -333,12 +336,13 @@ impl Runtime {
                 MAX_GUEST_ERROR_BYTES,
             ))),
         });
-        StepReport {
+        let report = StepReport {
             result,
             fuel_used: report.fuel_used,
             logs: report.logs,
             wall: report.wall,
-        }
+        };
+        (report, gate)
     }
 
     /// Calls `migrate(from_version, input.state)` under the same limits as
@@ -353,11 +357,11 @@ impl Runtime {
         let cx = self.call_context(input);
         let state = input.state.clone();
         let from_version = from_version.to_owned();
-        let mut gate = exec::NoTools("no tools during migrate");
-        let returned = exec::call(self, agent, &cx, &mut gate, move |guest, store| {
+        let gate = exec::NoTools("no tools during migrate");
+        let (report, _) = exec::call(self, agent, &cx, gate, move |guest, store| {
             guest.call_migrate(store, &from_version, &state)
-        })
-        .result?;
+        });
+        let returned = report.result?;
         let state = returned.map_err(|message| {
             StepFailure::GuestError(exec::truncate_message(message, MAX_GUEST_ERROR_BYTES))
         })?;

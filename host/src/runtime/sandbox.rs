@@ -18,7 +18,7 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 use super::bindings::{self, Level, ToolError, wakeful::agent};
 use super::limiter::MemoryLimiter;
 use super::output::{LogSink, Stream};
-use super::{HostFault, ToolReply};
+use super::{HostFault, ToolGate, ToolReply};
 
 /// The largest `get-random-bytes` request a guest may make; larger ones trap
 /// instead of making the host allocate them.
@@ -47,8 +47,12 @@ pub(super) struct ToolRequest {
 pub(super) enum ToolRoute {
     /// Over a channel to the thread that owns the gate.
     Channel(mpsc::Sender<FromGuest>),
-    /// To the gate lent to the thread the guest runs on (`here.rs`).
-    Here,
+    /// To the gate this store holds for the call, on the thread the guest
+    /// runs on (`here.rs`).
+    Here(Box<dyn ToolGate>),
+    /// Nowhere: a call made while making a spare instance, or after the
+    /// gate was taken back, is a host fault.
+    Closed,
 }
 
 /// What the guest's thread tells the thread that owns the gate.
@@ -123,6 +127,18 @@ impl StoreData {
     /// sandbox of the call that takes it. What instantiation allocated
     /// stays counted against the memory limit, and resources it made stay
     /// in the table.
+    /// Takes the gate out of a store that holds one; tool calls are closed
+    /// from then on.
+    pub(super) fn take_gate(&mut self) -> Option<Box<dyn ToolGate>> {
+        match std::mem::replace(&mut self.tools, ToolRoute::Closed) {
+            ToolRoute::Here(gate) => Some(gate),
+            other => {
+                self.tools = other;
+                None
+            }
+        }
+    }
+
     pub(super) fn rebind(&mut self, call: StoreData) {
         let StoreData {
             wasi,
@@ -196,8 +212,9 @@ impl agent::tools::Host for StoreData {
         args: String,
         idempotency_key: String,
     ) -> Result<Result<String, ToolError>> {
-        let reply = match &self.tools {
-            ToolRoute::Here => super::here::call_gate(&name, &args, &idempotency_key),
+        let reply = match &mut self.tools {
+            ToolRoute::Here(gate) => gate.call(&name, &args, &idempotency_key),
+            ToolRoute::Closed => Err(HostFault("no gate answers tool calls here".into())),
             ToolRoute::Channel(tools) => {
                 let (reply, answer) = mpsc::sync_channel(1);
                 let request = ToolRequest {

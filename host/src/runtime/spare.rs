@@ -14,7 +14,7 @@
 //! each holding one slot of the instance pool.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use wasmtime::{Engine, Store};
@@ -243,13 +243,7 @@ fn instantiate(
         fuel: budget.fuel,
     };
     // Nobody answers tool calls: one made while instantiating fails it.
-    let (tools, _) = mpsc::channel();
-    let data = StoreData::new(
-        &cx,
-        budget.memory_bytes,
-        LogSink::new(0),
-        ToolRoute::Channel(tools),
-    );
+    let data = StoreData::new(&cx, budget.memory_bytes, LogSink::new(0), ToolRoute::Closed);
     let mut store = Store::new(engine, data);
     store.limiter(|data| &mut data.limiter);
     store.set_fuel(budget.fuel).ok()?;

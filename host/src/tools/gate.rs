@@ -19,6 +19,8 @@
 //!
 //! What the step's calls leave for the worker is a [`GateOutcome`].
 
+use std::sync::Arc;
+
 use serde_json::json;
 
 use crate::failpoint;
@@ -57,11 +59,13 @@ pub type GateStore = SqlStore;
 
 /// What the gate of one step is made from.
 pub struct ForStep<'a> {
-    pub store: &'a mut GateStore,
-    pub tools: &'a Tools,
+    /// The host's store, lent to the gate for the step: [`StepGate::finish`]
+    /// gives it back.
+    pub store: Box<GateStore>,
+    pub tools: Arc<Tools>,
     /// The clock claims are judged by: each external call extends the
     /// claim from its time.
-    pub clock: &'a dyn crate::clock::Clock,
+    pub clock: Arc<dyn crate::clock::Clock>,
     /// The claimed run, as the step starts.
     pub run: &'a Run,
     /// The claim's fencing epoch: writes of a superseded claim are refused.
@@ -69,7 +73,7 @@ pub struct ForStep<'a> {
     /// How far each external call extends the claim.
     pub claim_ms: u64,
     /// The tools granted to the run's agent version.
-    pub granted: &'a [String],
+    pub granted: Arc<[String]>,
     /// The step's logical time.
     pub now: Millis,
     /// Calls one step may make.
@@ -79,21 +83,22 @@ pub struct ForStep<'a> {
     pub under: Option<Uncommitted>,
 }
 
-/// A gate for one step of one claimed run.
-pub struct StepGate<'a> {
-    store: &'a mut GateStore,
-    tools: &'a Tools,
-    clock: &'a dyn crate::clock::Clock,
-    run_id: &'a str,
+/// A gate for one step of one claimed run. It owns what it uses: for a
+/// guest run in place, it lives in the guest's wasmtime store for the step.
+pub struct StepGate {
+    store: Box<GateStore>,
+    tools: Arc<Tools>,
+    clock: Arc<dyn crate::clock::Clock>,
+    run_id: String,
     /// The run's incarnation, part of the keys sent to other systems.
-    incarnation: &'a str,
+    incarnation: String,
     epoch: u64,
     claim_ms: u64,
     /// The run's agent, which `agent:<name>` kill switches name.
-    agent: &'a str,
+    agent: String,
     /// The checkpoint this step would write, for the audit rows.
     seq: u64,
-    granted: &'a [String],
+    granted: Arc<[String]>,
     now: Millis,
     /// Calls this step may still make.
     calls_left: u32,
@@ -158,19 +163,19 @@ pub struct GateOutcome {
     pub audit: Vec<AuditEntry>,
 }
 
-impl<'a> StepGate<'a> {
+impl StepGate {
     /// The gate of the step `cx` describes.
-    pub fn for_step(cx: ForStep<'a>) -> StepGate<'a> {
+    pub fn for_step(cx: ForStep<'_>) -> StepGate {
         let run = cx.run;
         StepGate {
             store: cx.store,
             tools: cx.tools,
             clock: cx.clock,
-            run_id: &run.run_id,
-            incarnation: &run.incarnation,
+            run_id: run.run_id.clone(),
+            incarnation: run.incarnation.clone(),
             epoch: cx.epoch,
             claim_ms: cx.claim_ms,
-            agent: &run.agent,
+            agent: run.agent.clone(),
             seq: run.steps + 1,
             granted: cx.granted,
             now: cx.now,
@@ -194,8 +199,9 @@ impl<'a> StepGate<'a> {
         }
     }
 
-    /// What the step's calls left, once its guest returned.
-    pub fn finish(mut self) -> GateOutcome {
+    /// What the step's calls left, once its guest returned, and the store
+    /// the gate was lent.
+    pub fn finish(mut self) -> (GateOutcome, Box<GateStore>) {
         if self.unaudited_calls > 0 {
             self.audit.push(AuditEntry {
                 run_id: Some(self.run_id.to_string()),
@@ -205,14 +211,15 @@ impl<'a> StepGate<'a> {
                     "why": format!("a step's first {MAX_CALL_ROWS} unrecorded calls are audited")}),
             });
         }
-        GateOutcome {
+        let outcome = GateOutcome {
             effects: self.effects,
             executed: self.executed,
             replayed: self.replayed,
             budget_spent: self.budget_spent,
             stop: self.stop,
             audit: self.audit,
-        }
+        };
+        (outcome, self.store)
     }
 
     /// Stops the step at this call: the first reason given is the one the
@@ -253,7 +260,7 @@ impl Spend {
     }
 }
 
-impl StepGate<'_> {
+impl StepGate {
     fn check(&mut self, name: &str, args: &str) -> Result<(), ToolError> {
         if !self.tools.knows(name) {
             return Err(ToolError::Unknown(format!(
@@ -284,7 +291,7 @@ impl StepGate<'_> {
     }
 }
 
-impl StepGate<'_> {
+impl StepGate {
     /// Refuses a key that was recorded (or sent) for another call: a key
     /// names one action, and replaying the result of another one would be
     /// a lie to the guest.
@@ -316,7 +323,7 @@ impl StepGate<'_> {
     /// The kill switch that stops a call of `name` in this run now, if any.
     fn switch_covering(&self, name: &str) -> Result<Option<Switch>, crate::store::StoreError> {
         self.store
-            .switch_covering(self.agent, self.run_id, Some(name))
+            .switch_covering(&self.agent, &self.run_id, Some(name))
     }
 
     /// Stops the step: the run is parked until an operator says what became
@@ -333,7 +340,7 @@ impl StepGate<'_> {
     }
 }
 
-impl StepGate<'_> {
+impl StepGate {
     /// Charges a metered call that was sent and is not recorded (it got no
     /// usable answer): the run pays the estimate, so a failing model
     /// server cannot be called for free.
@@ -342,7 +349,7 @@ impl StepGate<'_> {
         key: &str,
         spent: &Usage,
     ) -> Result<(), crate::store::StoreError> {
-        self.store.charge(self.run_id, self.epoch, key, spent)?;
+        self.store.charge(&self.run_id, self.epoch, key, spent)?;
         self.spend.tokens_used = self.spend.tokens_used.saturating_add(spent.tokens);
         self.spend.usd_used += spent.usd;
         Ok(())
@@ -361,7 +368,7 @@ impl StepGate<'_> {
         let Some(rule) = self.tools.approval_rule(name).cloned() else {
             return Ok(Ok(None));
         };
-        for a in self.store.approvals(self.run_id)? {
+        for a in self.store.approvals(&self.run_id)? {
             if !a.answer.as_ref().is_some_and(|answer| answer.approved) {
                 continue;
             }
@@ -404,7 +411,7 @@ impl StepGate<'_> {
     }
 }
 
-impl ToolGate for StepGate<'_> {
+impl ToolGate for StepGate {
     /// Makes the call, and records it in the step's audit rows with how it
     /// ended.
     fn call(
@@ -434,7 +441,7 @@ impl ToolGate for StepGate<'_> {
     }
 }
 
-impl StepGate<'_> {
+impl StepGate {
     /// Stops a chained step that is about to write: what it would write
     /// could depend on steps not yet committed.
     fn before_write(&mut self) -> Result<(), HostFault> {
@@ -456,7 +463,7 @@ impl StepGate<'_> {
         }
         let written = self
             .store
-            .apply_effects(self.run_id, self.epoch, &self.effects, self.now);
+            .apply_effects(&self.run_id, self.epoch, &self.effects, self.now);
         if let Err(e @ crate::store::StoreError::Conflict(_)) = &written {
             self.stop(Stop::Conflict(e.to_string()));
         }
@@ -523,7 +530,7 @@ impl StepGate<'_> {
     ) -> Result<Result<(), ToolError>, HostFault> {
         let intent = self
             .store
-            .intent(self.run_id, key)
+            .intent(&self.run_id, key)
             .map_err(|e| HostFault(e.to_string()))?;
         let Some(intent) = intent else {
             return Ok(Ok(()));
@@ -593,7 +600,7 @@ impl StepGate<'_> {
         }
         let executed = self
             .tools
-            .execute(self.store, &call, self.now)
+            .execute(&mut self.store, &call, self.now)
             .map_err(fault)?;
         failpoint::hit("before-result", &call.key);
         if let Some(spent) = executed.charge.filter(|_| executed.usage.is_none()) {
@@ -621,7 +628,7 @@ fn check_key(name: &str, key: &str) -> Result<(), ToolError> {
     Ok(())
 }
 
-impl StepGate<'_> {
+impl StepGate {
     /// The recorded result of a call made before under `key` (in this
     /// step, or in the ledger); a key reused for another call is refused.
     /// A recorded call keeps its args whole: a repeat is the same call
@@ -642,7 +649,7 @@ impl StepGate<'_> {
             self.note = Some("replayed");
             return Ok(Some(self.bounded(result)));
         }
-        if let Some(entry) = self.store.ledger_get(self.run_id, key)? {
+        if let Some(entry) = self.store.ledger_get(&self.run_id, key)? {
             if entry.tool != name || entry.args != args {
                 return Ok(Some(Err(self.refuse_reuse(key, name, &entry.tool))));
             }
@@ -682,12 +689,12 @@ impl StepGate<'_> {
     fn hold(&mut self, call: LedgerWrite) -> Result<Result<String, ToolError>, HostFault> {
         let fault = |e: StoreError| HostFault(e.to_string());
         let guest = crate::tools::Guest {
-            agent: self.agent,
-            granted: self.granted,
+            agent: &self.agent,
+            granted: &self.granted,
         };
         let result = self
             .tools
-            .hold(&*self.store, &mut self.effects, &call, self.now, &guest)
+            .hold(&self.store, &mut self.effects, &call, self.now, &guest)
             .map_err(fault)?;
         let result = self.bounded(result);
         let key = call.key.clone();
@@ -720,7 +727,7 @@ impl StepGate<'_> {
                 // retried step sends it again.
                 self.note = Some("not sent");
                 self.store
-                    .forget_intent(self.run_id, &call.key, self.epoch)
+                    .forget_intent(&self.run_id, &call.key, self.epoch)
                     .map_err(fault)?;
             }
             (None, false) if executed.transient => {

@@ -19,7 +19,7 @@ struct Loaded {
     runtime: Arc<Runtime>,
     agent: Arc<LoadedAgent>,
     /// The tools its version was granted.
-    granted: Vec<String>,
+    granted: Arc<[String]>,
 }
 
 impl Worker<'_> {
@@ -140,7 +140,7 @@ impl Worker<'_> {
             Ok(agent) => Ok(Loaded {
                 runtime,
                 agent,
-                granted: version.granted_tools,
+                granted: version.granted_tools.into(),
             }),
             Err(e) => Err(Ending::Fail(Failure {
                 error: format!("cannot load the agent: {e}"),
@@ -170,22 +170,21 @@ impl Worker<'_> {
             fuel_left: Some(run.fuel_budget - run.fuel_used),
         };
         let limits = &self.app.config.limits;
-        let mut gate = StepGate::for_step(ForStep {
-            store: self.app.store.as_mut(),
-            tools: &self.app.tools,
-            clock: self.app.clock.as_ref(),
+        let gate = StepGate::for_step(ForStep {
+            store: self.app.store.lend(),
+            tools: self.app.tools.clone(),
+            clock: self.app.clock.clone(),
             run,
             epoch: claim.epoch,
             claim_ms: limits.claim_ms,
-            granted: &loaded.granted,
+            granted: loaded.granted.clone(),
             now,
             calls_per_step: limits.tool_calls_per_step,
             under,
         });
-        let report = loaded.runtime.step(&loaded.agent, &input, &mut gate);
-        Ran {
-            report,
-            gate: gate.finish(),
-        }
+        let (report, gate) = loaded.runtime.step(&loaded.agent, &input, gate);
+        let (gate, store) = gate.finish();
+        self.app.store.give_back(store);
+        Ran { report, gate }
     }
 }
