@@ -114,28 +114,13 @@ enum Child {
     /// Compile one component and exit, as `wakeful compile-component`
     /// does: the process each compile runs in.
     #[command(name = wakeful::runtime::compile::SUBCOMMAND, hide = true)]
-    CompileComponent {
-        #[arg(long)]
-        component: PathBuf,
-        #[arg(long)]
-        out: PathBuf,
-        #[arg(long)]
-        memory_bytes: usize,
-        #[arg(long)]
-        address_space_bytes: u64,
-    },
+    CompileComponent(wakeful::runtime::compile::ChildArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
-    if let Some(Child::CompileComponent {
-        component,
-        out,
-        memory_bytes,
-        address_space_bytes,
-    }) = &cli.child
-    {
-        wakeful::runtime::compile::child(component, out, *memory_bytes, *address_space_bytes);
+    if let Some(Child::CompileComponent(child)) = &cli.child {
+        child.run();
     }
     // Compilers get a process each, as in `wakeful`: this binary, run as
     // its compile child above.

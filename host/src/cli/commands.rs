@@ -17,14 +17,8 @@ use crate::config::Config;
 /// other command does.
 pub fn run(cli: Cli) -> Result<()> {
     // A compiling child needs nothing of the host's config or store.
-    if let Command::CompileComponent {
-        component,
-        out,
-        memory_bytes,
-        address_space_bytes,
-    } = &cli.command
-    {
-        crate::runtime::compile::child(component, out, *memory_bytes, *address_space_bytes);
+    if let Command::CompileComponent(child) = &cli.command {
+        child.run();
     }
     // A new token needs no config: it is how a refused config is mended.
     if let Command::Tokens {
@@ -160,7 +154,7 @@ fn operate(
         Command::Bench { .. }
         | Command::MigrateStore { .. }
         | Command::Wit
-        | Command::CompileComponent { .. }
+        | Command::CompileComponent(_)
         | Command::New { .. }
         | Command::Check { file: Some(_), .. }
         | Command::Cache { .. } => bail!("this command does not use a store"),

@@ -329,19 +329,7 @@ pub enum Command {
     /// (in the cache directory): how the host compiles, in a child process
     /// of its own (`runtime/compile.rs`).
     #[command(hide = true, name = crate::runtime::compile::SUBCOMMAND)]
-    CompileComponent {
-        #[arg(long)]
-        component: PathBuf,
-        #[arg(long)]
-        out: PathBuf,
-        /// The memory limit the host's engine was built for.
-        #[arg(long)]
-        memory_bytes: usize,
-        /// The address space this process limits itself to before it
-        /// reads anything (`[limits] compile_memory_mib`).
-        #[arg(long)]
-        address_space_bytes: u64,
-    },
+    CompileComponent(crate::runtime::compile::ChildArgs),
     /// Measure deploy, start and step speed of a real agent on a
     /// throwaway store in a new temporary directory (removed afterwards;
     /// `--data` is not touched): start N runs, step them, send each an
