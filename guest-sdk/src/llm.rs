@@ -198,6 +198,7 @@ pub struct Reply {
     /// With a `response_format`: the answer, parsed.
     #[serde(default)]
     pub json: Option<Value>,
+    /// What the call spent.
     pub usage: Usage,
 }
 
@@ -234,10 +235,8 @@ mod tests {
 
     #[test]
     fn requests_and_replies_have_the_host_shapes() {
-        let mut request = Request::new(vec![
-            Message::system("be brief"),
-            Message::user("weather?"),
-        ]);
+        let mut request =
+            Request::new(vec![Message::system("be brief"), Message::user("weather?")]);
         request.max_tokens = Some(50);
         assert_eq!(
             to_value(&request).unwrap(),

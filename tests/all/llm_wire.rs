@@ -165,7 +165,12 @@ fn weather_server(format: Format) -> FakeServer {
 /// tool call and its result.
 fn round_trip(format: Format) {
     let server = weather_server(format);
-    let env = host(&format!("wire-tools-{}", format.name()), format, &server, "");
+    let env = host(
+        &format!("wire-tools-{}", format.name()),
+        format,
+        &server,
+        "",
+    );
     let id = match format {
         Format::OpenAi => "call_abc",
         Format::Anthropic => "toolu_01A",
@@ -219,10 +224,13 @@ fn check_bodies(format: Format, id: &str, first: &Value, second: &Value) {
                 json!({"model": "m-1", "max_tokens": 100, "messages": opening, "tools": tools})
             );
             let mut messages = opening.as_array().unwrap().clone();
-            messages.push(json!({"role": "assistant", "content": null, "tool_calls": [{"id": id,
+            messages.push(
+                json!({"role": "assistant", "content": null, "tool_calls": [{"id": id,
                 "type": "function", "function": {"name": "weather",
-                    "arguments": "{\"city\":\"Paris\"}"}}]}));
-            messages.push(json!({"role": "tool", "tool_call_id": id, "content": "18C, light rain"}));
+                    "arguments": "{\"city\":\"Paris\"}"}}]}),
+            );
+            messages
+                .push(json!({"role": "tool", "tool_call_id": id, "content": "18C, light rain"}));
             assert_eq!(
                 *second,
                 json!({"model": "m-1", "max_tokens": 50, "temperature": 0.2,
@@ -287,14 +295,22 @@ fn a_refusal_is_an_answer_with_stop_reason_refusal_and_is_charged() {
             ),
         };
         let server = FakeServer::start(move |_| Reply::Json(200, answer.clone()));
-        let env = host(&format!("wire-refusal-{}", format.name()), format, &server, "");
+        let env = host(
+            &format!("wire-refusal-{}", format.name()),
+            format,
+            &server,
+            "",
+        );
         let calls = json!([{"tool": "llm", "args": ask("something forbidden")}]);
         let show = call(&env, "refused", calls);
         assert_eq!(show["status"], "done", "{format:?}: {show}");
         let result = ok_result(&show["state"]["results"][0]);
         assert_eq!(result["stop_reason"], "refusal", "{format:?}: {result}");
         assert_eq!(result["refusal"], "I'm sorry, I can't help with that.");
-        assert_eq!(show["tokens_used"], 210, "{format:?}: a refusal is paid for");
+        assert_eq!(
+            show["tokens_used"], 210,
+            "{format:?}: a refusal is paid for"
+        );
         assert_eq!(env.recorded_calls("refused").len(), 1, "{format:?}");
     }
 }
@@ -356,9 +372,12 @@ fn a_429_is_not_charged_nor_recorded_and_the_same_call_goes_out_again() {
                             150,
                             5,
                         ),
-                        Format::Anthropic => {
-                            message(json!([{"type": "text", "text": "hello"}]), "end_turn", 150, 5)
-                        }
+                        Format::Anthropic => message(
+                            json!([{"type": "text", "text": "hello"}]),
+                            "end_turn",
+                            150,
+                            5,
+                        ),
                     },
                 )
             }
@@ -447,7 +466,14 @@ fn a_conversation_call_before_a_crash_is_made_and_charged_once() {
     let env = host("wire-crash", Format::Anthropic, &server, "");
     let input = json!({"calls": [{"tool": "llm",
         "args": {"messages": first_turn(), "tools": [weather_tool()]}}]});
-    env.ok(&["start", "caller", "--input", &input.to_string(), "--id", "crashy"]);
+    env.ok(&[
+        "start",
+        "caller",
+        "--input",
+        &input.to_string(),
+        "--id",
+        "crashy",
+    ]);
     let out = env
         .clone_with_env("WAKEFUL_FAILPOINT", "after-call:k1")
         .output(&["work", "--until-idle"]);

@@ -51,9 +51,11 @@ pub fn body(model: &str, request: &Request, max_tokens: u64) -> Result<Value, St
         .collect();
     if let Some(format) = &request.response_format {
         if !tools.is_empty() {
-            return Err("response_format cannot be combined with tools for this model server \
+            return Err(
+                "response_format cannot be combined with tools for this model server \
                  (format \"anthropic\"): the answer is asked for as a forced tool call"
-                .into());
+                    .into(),
+            );
         }
         tools.push(json!({"name": format.name, "input_schema": format.schema,
             "description": "Give your answer as the input of this tool."}));

@@ -280,22 +280,29 @@ fn assistant(i: usize, m: &Map<String, Value>) -> Result<Message, String> {
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(format!("{} must be a string or null", field(i, "content"))),
     };
+    let none = vec![];
     let calls = match m.get("tool_calls") {
-        None | Some(Value::Null) => &vec![],
+        None | Some(Value::Null) => &none,
         Some(Value::Array(list)) => list,
         Some(_) => return Err(format!("{} must be a list", field(i, "tool_calls"))),
     };
     let mut tool_calls = vec![];
     for (j, call) in calls.iter().enumerate() {
         let at = field(i, &format!("tool_calls[{j}]"));
+        let Some(call) = call.as_object() else {
+            return Err(format!("{at} must be an object with id, name, arguments"));
+        };
         let string = |name: &str| match call.get(name) {
             Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
             _ => Err(format!("{at}.{name} must be a string that is not empty")),
         };
-        if let Some(key) = (call.as_object().into_iter().flat_map(Map::keys))
+        if let Some(key) = call
+            .keys()
             .find(|k| !["id", "name", "arguments"].contains(&k.as_str()))
         {
-            return Err(format!("{at} has no field `{key}` (it has id, name, arguments)"));
+            return Err(format!(
+                "{at} has no field `{key}` (it has id, name, arguments)"
+            ));
         }
         let arguments = match call.get("arguments") {
             Some(v @ Value::Object(_)) => v.clone(),
@@ -474,9 +481,18 @@ mod tests {
         let cases = [
             (json!({"messages": []}), "messages is empty"),
             (json!({"messages": "hi"}), "messages must be a list"),
-            (json!({"messages": [user], "prompt": "x"}), "unknown argument `prompt`"),
-            (json!({"messages": [{"role": "bot"}]}), "messages[0].role must be"),
-            (json!({"messages": [{"role": "user"}]}), "messages[0].content must be a string"),
+            (
+                json!({"messages": [user], "prompt": "x"}),
+                "unknown argument `prompt`",
+            ),
+            (
+                json!({"messages": [{"role": "bot"}]}),
+                "messages[0].role must be",
+            ),
+            (
+                json!({"messages": [{"role": "user"}]}),
+                "messages[0].content must be a string",
+            ),
             (
                 json!({"messages": [user, {"role": "system", "content": "s"}]}),
                 "messages[1]: a system message must come before",
@@ -510,8 +526,14 @@ mod tests {
                 json!({"messages": [user], "response_format": {"schema": true}}),
                 "response_format.schema must be",
             ),
-            (json!({"messages": [user], "max_tokens": 0}), "max_tokens must be"),
-            (json!({"messages": [user], "temperature": 3}), "temperature must be"),
+            (
+                json!({"messages": [user], "max_tokens": 0}),
+                "max_tokens must be",
+            ),
+            (
+                json!({"messages": [user], "temperature": 3}),
+                "temperature must be",
+            ),
             (
                 json!({"messages": [{"role": "system", "content": "s"}]}),
                 "only system messages",

@@ -138,7 +138,11 @@ impl Form {
                     return Err(format!(
                         "the answer has no text (stop reason `{}`{})",
                         answer.provider_stop,
-                        if args.asks_for_action() { ", and an action was asked for" } else { "" }
+                        if args.asks_for_action() {
+                            ", and an action was asked for"
+                        } else {
+                            ""
+                        }
                     ));
                 };
                 args.result(content, usage)
@@ -342,12 +346,7 @@ impl LlmTool {
     /// The guest's result from a well-formed answer, and what the call is
     /// charged: what the server reports, at least the estimate. A model
     /// that answered is paid for, even when its answer is unusable.
-    fn read(
-        &self,
-        form: &Form,
-        json: &Value,
-        estimate: Usage,
-    ) -> (Result<String, String>, Usage) {
+    fn read(&self, form: &Form, json: &Value, estimate: Usage) -> (Result<String, String>, Usage) {
         let (reported, answer) = match self.format {
             Format::OpenAi => (openai::reported(json), openai::answer(json)),
             Format::Anthropic => {
@@ -531,9 +530,12 @@ mod tests {
 
     #[test]
     fn an_unknown_format_is_refused_naming_the_tool_and_key() {
-        let err = LlmTool::new("brain", &config(Some("gemini")), &LimitsConfig::default())
-            .unwrap_err();
-        assert!(err.starts_with("tools.brain.format `gemini` is not a format"), "{err}");
+        let err =
+            LlmTool::new("brain", &config(Some("gemini")), &LimitsConfig::default()).unwrap_err();
+        assert!(
+            err.starts_with("tools.brain.format `gemini` is not a format"),
+            "{err}"
+        );
         for known in ["openai", "anthropic"] {
             LlmTool::new("brain", &config(Some(known)), &LimitsConfig::default()).unwrap();
         }

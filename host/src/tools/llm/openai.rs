@@ -171,11 +171,18 @@ mod tests {
         let refused = json!({"choices": [{"finish_reason": "stop", "message":
             {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]});
         let a = answer(&refused).unwrap();
-        assert_eq!((a.stop, a.refusal.as_deref()), (Stop::Refusal, Some("I can't help with that.")));
+        assert_eq!(
+            (a.stop, a.refusal.as_deref()),
+            (Stop::Refusal, Some("I can't help with that."))
+        );
 
         let bad = json!({"choices": [{"message": {"content": null, "tool_calls": [{"id": "c",
             "function": {"name": "n", "arguments": "[1]"}}]}}]});
         assert!(answer(&bad).unwrap_err().contains("is not a JSON object"));
-        assert!(answer(&json!({})).unwrap_err().contains("no choices[0].message"));
+        assert!(
+            answer(&json!({}))
+                .unwrap_err()
+                .contains("no choices[0].message")
+        );
     }
 }
