@@ -526,3 +526,35 @@ fn bad_conversation_arguments_are_refused_naming_the_field_and_not_sent() {
     assert!(server.requests().is_empty(), "nothing was sent");
     assert_eq!(show["tokens_used"], 0);
 }
+
+#[test]
+fn the_older_prompt_form_is_sent_as_a_conversation_in_either_format() {
+    let answer = message(
+        json!([{"type": "text", "text": "{\"action\": \"restart\", \"reason\": \"stuck\"}"}]),
+        "end_turn",
+        150,
+        10,
+    );
+    let server = FakeServer::start(move |_| Reply::Json(200, answer.clone()));
+    let env = host("wire-legacy", Format::Anthropic, &server, "");
+    let args = json!({"prompt": "the service is stuck", "system": "You are on call.",
+        "actions": ["restart", "escalate"]});
+    let show = call(&env, "older", json!([{"tool": "llm", "args": args}]));
+    let result = ok_result(&show["state"]["results"][0]);
+    assert_eq!(
+        result,
+        json!({"action": "restart", "reason": "stuck",
+            "usage": {"total_tokens": 160, "cost_usd": 0.16}})
+    );
+    let body = server.requests()[0].json();
+    assert_eq!(
+        body["messages"],
+        json!([{"role": "user", "content": "the service is stuck"}])
+    );
+    assert_eq!(body["temperature"], json!(0));
+    let system = body["system"].as_str().unwrap();
+    assert!(
+        system.starts_with("You are on call.\n\nAnswer with ONLY a JSON object"),
+        "{system}"
+    );
+}
