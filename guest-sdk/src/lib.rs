@@ -71,7 +71,7 @@
 //! | the trait an agent implements | `agent.rs`: [`Agent`] |
 //! | why a step is called | `wake.rs`: [`Wake`], [`Event`], [`Approval`] |
 //! | what a step returns | `step.rs`: [`Step`], [`Next`], [`Wait`] |
-//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs` |
+//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs`; a model conversation: `llm.rs` |
 //! | time, run id, log | `host.rs`: [`now`], [`run_id`], [`log`] |
 //! | exports and JSON state | `export.rs`: [`export_agent!`] |
 //! | a fake host for native tests | `testing.rs`: `testing` (not in WebAssembly builds) |
@@ -102,6 +102,7 @@ pub mod gated;
 mod host;
 pub mod kv;
 pub mod lease;
+pub mod llm;
 mod step;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
@@ -121,7 +122,7 @@ pub use serde_json;
 pub mod prelude {
     pub use crate::{
         Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, callback,
-        gated, kv, lease, log, now, run_id, tools,
+        gated, kv, lease, llm, log, now, run_id, tools,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

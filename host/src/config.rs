@@ -497,9 +497,15 @@ fn default_true() -> bool {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LlmToolConfig {
-    /// The chat-completions URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`;
-    /// the same rules as an `http` tool's.
+    /// The model server's URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`
+    /// or `https://api.anthropic.com/v1/messages`; the same rules as an
+    /// `http` tool's.
     pub url: String,
+    /// The wire format the server speaks: `openai` (chat completions, the
+    /// default) or `anthropic` (the Messages API); checked when the config
+    /// is loaded.
+    #[serde(default)]
+    pub format: Option<String>,
     /// A PEM file of the CA certificates an `https://` server's certificate
     /// must chain to, instead of the built-in public roots (a private CA); a
     /// relative path is read from the working directory.

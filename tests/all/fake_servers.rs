@@ -45,6 +45,8 @@ impl Request {
 /// or hold the connection open without answering.
 pub enum Reply {
     Json(u16, Value),
+    /// JSON with headers of its own (`retry-after`, say).
+    JsonWith(u16, Value, Vec<(&'static str, String)>),
     Text(u16, String),
     /// A page, for the browser tests.
     Html(u16, String),
@@ -156,8 +158,15 @@ fn serve(stream: impl Read + Write, seen: &Mutex<Vec<Request>>, answer: &Answer)
     // Seen as soon as it arrived, before a slow answer is made.
     seen.lock().unwrap().push(request.clone());
     let reply = answer(&request);
+    let mut extra = String::new();
     let (status, content_type, body) = match reply {
         Reply::Json(status, body) => (status, "application/json", body.to_string()),
+        Reply::JsonWith(status, body, headers) => {
+            for (name, value) in headers {
+                extra.push_str(&format!("{name}: {value}\r\n"));
+            }
+            (status, "application/json", body.to_string())
+        }
         Reply::Text(status, body) => (status, "text/plain", body),
         Reply::Html(status, body) => (status, "text/html; charset=utf-8", body),
         Reply::Never => {
@@ -170,7 +179,7 @@ fn serve(stream: impl Read + Write, seen: &Mutex<Vec<Request>>, answer: &Answer)
     let _ = write!(
         stream,
         "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
+         {extra}Connection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.flush();

@@ -43,6 +43,7 @@ mod incident;
 mod invoice;
 mod ledger;
 mod llm;
+mod llm_wire;
 mod logs;
 mod manners;
 mod migrate_store;

@@ -23,6 +23,14 @@ use crate::model::ToolError;
 use crate::secrets::Secrets;
 use crate::store::LedgerWrite;
 
+/// A server's answer: its status, its body, and when a server that
+/// refused for its rate limit says to call again (`retry-after`).
+pub(super) struct Answered {
+    pub status: u16,
+    pub body: Vec<u8>,
+    pub retry_after: Option<String>,
+}
+
 /// Where a configured `http` or `llm` tool connects, checked at start.
 #[derive(Clone, Debug)]
 pub(super) struct Endpoint {
@@ -89,13 +97,16 @@ impl Endpoint {
         request: http::Request<Vec<u8>>,
         what: &str,
         max_payload: usize,
-    ) -> Result<(u16, Vec<u8>), CallError> {
+    ) -> Result<Answered, CallError> {
         let failed = |e: ureq::Error| CallError {
             unsent: unsent(&e),
             error: describe(e, what, self.timeout_ms, max_payload),
         };
         let mut response = self.client.run(request).map_err(failed)?;
         let status = response.status().as_u16();
+        let retry_after = (response.headers().get("retry-after"))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         if let Some(length) = response
             .headers()
             .get("content-length")
@@ -117,7 +128,11 @@ impl Endpoint {
             .limit(max_payload as u64)
             .read_to_vec()
             .map_err(failed)?;
-        Ok((status, bytes))
+        Ok(Answered {
+            status,
+            body: bytes,
+            retry_after,
+        })
     }
 }
 

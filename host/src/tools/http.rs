@@ -161,7 +161,8 @@ impl HttpTool {
             .body(body)
             .map_err(|e| ToolError::Invalid(format!("{tool}: cannot build the request: {e}")))?;
         let what = self.named(tool, &args);
-        let (status, bytes) = self.endpoint.send(request, &what, max_payload)?;
+        let answered = self.endpoint.send(request, &what, max_payload)?;
+        let (status, bytes) = (answered.status, answered.body);
         Ok(json!({"status": status, "body": body_value(&bytes)}).to_string())
     }
 

@@ -6,8 +6,9 @@
 //! (see [`crate::store::Effects`]), a callback link is made with its ledger
 //! row in one transaction; [`Tools`] also holds the configured tools:
 //! `static` (a fixed answer, kept with the step's commit too), [`http`]
-//! (one fixed URL) and [`llm`] (a chat-completions model, metered against
-//! the run's token and money budgets).
+//! (one fixed URL) and [`llm`] (a model conversation over the OpenAI or
+//! Anthropic wire format, metered against the run's token and money
+//! budgets).
 
 pub mod approval;
 pub mod audit_row;
