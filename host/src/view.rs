@@ -128,13 +128,9 @@ pub fn pending_approvals<'a>(run: &Run, approvals: &'a [Approval]) -> Vec<&'a Ap
         .collect()
 }
 
-/// Whether a run's document carries the answer link of each pending
-/// approval. The link authorises whoever holds it, so only authenticated
-/// readers (the API's operators) get it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnswerLinks {
-    Hidden,
-    Shown,
+/// The path of the answer link whose token is `token`.
+pub fn answer_path(token: &str) -> String {
+    format!("/v1/approve/{token}")
 }
 
 /// Everything a run's page shows, read from the store.
@@ -154,8 +150,11 @@ pub struct RunDoc<'a> {
     pub resent_tools: &'a [String],
 }
 
-/// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`.
-pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
+/// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`. Both
+/// readers may answer the run's requests (an operator of the API, or whoever
+/// can open the store and its link key), so the document carries the answer
+/// link of each pending approval.
+pub fn show(doc: &RunDoc<'_>) -> Value {
     let RunDoc {
         run,
         approvals,
@@ -178,10 +177,8 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
             });
             // A link made before tokens were derived from the link key
             // answers still, but this host cannot show it again.
-            if links == AnswerLinks::Shown
-                && let Some(token) = &a.token
-            {
-                v["answer_url"] = json!(format!("/v1/approve/{token}"));
+            if let Some(token) = &a.token {
+                v["answer_url"] = json!(answer_path(token));
             }
             v
         })

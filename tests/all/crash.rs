@@ -155,7 +155,7 @@ fn schedule_scenario(point: &str) -> bool {
     let hit = crash_at(&env, point, &["work", "--until-idle"]);
     integrity_ok(&env);
     env.work();
-    let runs = env.json(&["runs"]);
+    let runs = env.json(&["runs"])["items"].take();
     let ids: BTreeSet<String> = runs
         .as_array()
         .unwrap()

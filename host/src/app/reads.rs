@@ -77,6 +77,24 @@ pub struct HostView {
 }
 
 impl App {
+    /// Where the links this host's API answers (approval and callback
+    /// links) are reached, for an operator command: `[api] public_url`,
+    /// else the address of a live `serve` sharing the store, else `http://`
+    /// and `[api] listen` (or its default).
+    pub fn links_base(&self) -> Result<String> {
+        if self.config.api.public_url.is_none() {
+            let serving = self.hosts()?.into_iter().find_map(|h| {
+                (h.state == "live" && h.host.kind == "serve")
+                    .then_some(h.host.listen)
+                    .flatten()
+            });
+            if let Some(listen) = serving {
+                return Ok(format!("http://{listen}"));
+            }
+        }
+        Ok(crate::tools::public_url(&self.config, None))
+    }
+
     /// The hosts that use this store, live ones first.
     pub fn hosts(&self) -> Result<Vec<HostView>> {
         let now = self.now();

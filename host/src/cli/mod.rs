@@ -18,9 +18,35 @@ mod work;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use commands::run;
+
+/// The global options `wakeful new` does not use: it writes a project's
+/// files, and reads no config, store or cache.
+const NOT_FOR_NEW: &[&str] = &["data", "store", "cache", "config", "by"];
+
+/// The command line's parser: [`Cli`]'s, with the global options `new`
+/// does not use left out of its help.
+pub fn command() -> clap::Command {
+    let mut command = Cli::command();
+    // Global options are copied into every subcommand when the parser is
+    // built: built first, `new`'s copies can be hidden, and every other
+    // command keeps them as they are.
+    command.build();
+    command.mut_subcommand("new", |new| {
+        NOT_FOR_NEW
+            .iter()
+            .fold(new, |new, id| new.mut_arg(*id, |arg| arg.hide(true)))
+    })
+}
+
+/// The process's command line, parsed; exits with clap's message (or the
+/// help) when it does not parse.
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command()).exit())
+}
 
 /// A host for long-running AI agents compiled to WebAssembly components.
 #[derive(Debug, Parser)]

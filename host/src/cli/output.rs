@@ -7,7 +7,7 @@ use crate::app::RunRecord;
 use crate::clock::rfc3339;
 use crate::store::{AgentVersion, AuditRow, Checkpoint, KvEntry, Run, Switch};
 use crate::tools::namespace::namespace_of;
-use crate::view::{self, AnswerLinks};
+use crate::view;
 use crate::worker::{next_summary, wake_summary};
 
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
@@ -128,9 +128,22 @@ pub fn hosts(hosts: &[crate::app::HostView], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
+/// The runs one `wakeful runs` lists, and the cursor of what is left.
+pub struct RunsPage<'a> {
+    pub runs: &'a [Run],
+    /// The `--after` of the next page, if there is one.
+    pub next: Option<&'a str>,
+}
+
+/// `wakeful runs`; `--json` is a page as `GET /v1/runs` answers it:
+/// `{"items": [...], "next": RUN_ID | null}`.
+pub fn runs(page: &RunsPage<'_>, switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
+    let runs = page.runs;
     if json {
-        return print_json(&view::runs(runs, switches, max_attempts));
+        return print_json(&serde_json::json!({
+            "items": view::runs(runs, switches, max_attempts),
+            "next": page.next,
+        }));
     }
     table(
         &[
@@ -159,10 +172,12 @@ pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) ->
     Ok(())
 }
 
-pub fn show(record: &RunRecord, json: bool) -> Result<()> {
+/// `wakeful show`. Whoever runs it can answer the run's requests (with
+/// `approve`), so it shows their answer links too: in full, on `base`.
+pub fn show(record: &RunRecord, base: &str, json: bool) -> Result<()> {
     let doc = record.doc();
     if json {
-        return print_json(&view::show(&doc, AnswerLinks::Hidden));
+        return print_json(&view::show(&doc));
     }
     let run = &record.run;
     let pending = view::pending_approvals(run, &record.approvals);
@@ -241,6 +256,11 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
             "           wakeful approve {} {} --digest {} [--reject]",
             run.run_id, a.id, a.details_digest
         );
+        // A link made before tokens were derived from the link key (or
+        // with another host's key) cannot be shown again.
+        if let Some(token) = &a.token {
+            println!("           link {base}{}", view::answer_path(token));
+        }
     }
     println!("state      {}", run.state);
     Ok(())
