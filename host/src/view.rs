@@ -205,7 +205,7 @@ pub fn show(doc: &RunDoc<'_>) -> Value {
         "updated_at": rfc3339(run.updated_at),
         "pending_approvals": pending,
         "claim": claim.map(claim_doc),
-        "unknown_outcomes": unknown_outcomes(&run.run_id, intents, claim, resent_tools),
+        "unknown_outcomes": unknown_outcomes(run, intents, claim, resent_tools),
         "held_events": held_events(inbox),
         "callbacks": callback_links(callbacks),
         "condition": condition(run, switches, max_attempts),
@@ -286,7 +286,7 @@ impl Fate {
 /// Calls the run sent without learning what became of them, and what
 /// becomes of each ([`Fate`]).
 pub fn unknown_outcomes(
-    run_id: &str,
+    run: &Run,
     intents: &[Intent],
     claim: Option<&ClaimedRun>,
     resent_tools: &[String],
@@ -296,10 +296,16 @@ pub fn unknown_outcomes(
         .map(|i| {
             let fate = Fate::of(i, claim, resent_tools);
             json!({"key": i.key, "tool": i.tool, "args": json_or_text(&i.args),
-                "sent_at": rfc3339(i.at), "settle": fate == Fate::Settle,
-                "next": fate.text(run_id, i)})
+                "sent_at": rfc3339(i.at), "sent_key": sent_key(run, i),
+                "settle": fate == Fate::Settle, "next": fate.text(&run.run_id, i)})
         })
         .collect()
+}
+
+/// The `Idempotency-Key` a call of unknown outcome was sent with: what to
+/// ask the system it reached about.
+pub fn sent_key(run: &Run, intent: &Intent) -> String {
+    crate::model::sent_key(&run.run_id, &run.incarnation, &intent.key)
 }
 
 /// A run's checkpoints, oldest first.

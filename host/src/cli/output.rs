@@ -196,10 +196,11 @@ pub fn show(record: &RunRecord, base: &str, json: bool) -> Result<()> {
     for i in &record.intents {
         let fate = view::Fate::of(i, record.claim.as_ref(), &record.resent_tools);
         println!(
-            "unknown    outcome of {} call {} (sent {}): {}",
+            "unknown    outcome of {} call {} (sent {} as Idempotency-Key {}): {}",
             i.tool,
             i.key,
             crate::clock::rfc3339(i.at),
+            view::sent_key(run, i),
             fate.text(&run.run_id, i)
         );
     }
@@ -354,6 +355,19 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
                 line.push_str(&format!(": {}", s("error")));
             }
             line
+        }
+        "tool sent" => {
+            let again = if d["resend"] == Value::Bool(true) {
+                " again"
+            } else {
+                ""
+            };
+            format!(
+                "{} key={} sent{again} as Idempotency-Key {}",
+                s("tool"),
+                s("key"),
+                s("sent_key")
+            )
         }
         "log" => format!("[{}] {}", s("level"), s("message")),
         "approval requested" => format!(
