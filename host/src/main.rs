@@ -1,7 +1,7 @@
 // Every function fits on a screen (the threshold is in clippy.toml).
 #![warn(clippy::too_many_lines)]
 
-use wakeful::cli::{Cli, Command};
+use wakeful::cli::Command;
 
 /// A step allocates a few hundred small blocks (JSON values, SQL
 /// parameters, strings for rows) on worker threads; glibc's allocator spent

@@ -196,17 +196,6 @@ fn a_crash_at_every_failpoint_loses_nothing_and_repeats_nothing() {
     );
 }
 
-/// The run's audit rows of `kind`, oldest first.
-fn audit_rows(env: &Env, run: &str, kind: &str) -> Vec<serde_json::Value> {
-    let rows = env.json(&["audit", run]);
-    rows.as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["kind"] == kind)
-        .map(|r| r["data"].clone())
-        .collect()
-}
-
 /// A call sent, then the process SIGKILLed before its result was recorded:
 /// both sends are in the audit with the `Idempotency-Key` the system got,
 /// the second as a resend, and `show` names that key for a call whose
@@ -235,7 +224,7 @@ fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
         .collect();
     assert_eq!(sent.len(), 2, "sent, then sent again: {sent:?}");
     assert_eq!(sent[0], sent[1]);
-    let rows = audit_rows(&env, "r", "tool sent");
+    let rows: Vec<_> = env.audit_rows("r", "tool sent").into_iter().map(|r| r["data"].clone()).collect();
     assert_eq!(rows.len(), 2, "{rows:?}");
     for (row, resend) in rows.iter().zip([false, true]) {
         assert_eq!(row["tool"], "pager", "{row}");
@@ -263,7 +252,7 @@ fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
     assert_eq!(show["unknown_outcomes"][0]["sent_key"], paid.as_str(), "{show}");
     let text = env.ok(&["show", "p"]);
     assert!(text.contains(&format!("as Idempotency-Key {paid}")), "{text}");
-    let rows = audit_rows(&env, "p", "tool sent");
+    let rows: Vec<_> = env.audit_rows("p", "tool sent").into_iter().map(|r| r["data"].clone()).collect();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["sent_key"], paid.as_str());
 }

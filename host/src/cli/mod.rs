@@ -29,16 +29,16 @@ const NOT_FOR_NEW: &[&str] = &["data", "store", "cache", "config", "by"];
 /// The command line's parser: [`Cli`]'s, with the global options `new`
 /// does not use left out of its help.
 pub fn command() -> clap::Command {
-    let mut command = Cli::command();
-    // Global options are copied into every subcommand when the parser is
-    // built: built first, `new`'s copies can be hidden, and every other
-    // command keeps them as they are.
-    command.build();
-    command.mut_subcommand("new", |new| {
-        NOT_FOR_NEW
-            .iter()
-            .fold(new, |new, id| new.mut_arg(*id, |arg| arg.hide(true)))
-    })
+    let command = Cli::command();
+    // A global option is copied into each subcommand that has no option of
+    // its id: `new` gets hidden copies of its own instead (still accepted,
+    // as before, and ignored), and every other command keeps the globals.
+    let unused: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter(|arg| NOT_FOR_NEW.contains(&arg.get_id().as_str()))
+        .map(|arg| arg.clone().global(false).hide(true))
+        .collect();
+    command.mut_subcommand("new", |new| new.args(unused))
 }
 
 /// The process's command line, parsed; exits with clap's message (or the
