@@ -18,10 +18,11 @@ fn wit_prints_the_contract_the_host_speaks() {
     assert!(!env.dir.join("data").exists());
 }
 
-/// The `--flags` a help text lists.
+/// The `--flags` a help text lists as options.
 fn help_flags(help: &str) -> Vec<String> {
     let mut flags: Vec<String> = help
         .lines()
+        .filter(|line| line.trim_start().starts_with('-'))
         .filter_map(|line| {
             line.split(|c: char| c.is_whitespace() || c == ',')
                 .find(|t| t.starts_with("--"))
