@@ -228,6 +228,7 @@ test("testing.migrate runs migrate as the host would, through JSON", () => {
     version: "2.0.0",
     description: "Counts, renamed.",
     init: () => ({ count: 0 }),
+    step: () => Step.continue(),
     migrate(from, old) {
       if (from !== "1.2.3") throw new StepError(`cannot migrate from ${from}`);
       if (old === null) return { count: 0 };
