@@ -452,7 +452,10 @@ fn lists_come_in_pages_newest_runs_first() {
     assert!(out.status.success());
     let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The CLI's page has the API's shape: `{items, next}`.
-    assert_eq!(ids(cli["items"].as_array().unwrap(), "run_id"), ["r2", "r1"]);
+    assert_eq!(
+        ids(cli["items"].as_array().unwrap(), "run_id"),
+        ["r2", "r1"]
+    );
     assert_eq!(cli["next"], "r1", "{cli}");
     let (_, api_page) = server.get("/v1/runs?limit=2&after=r3");
     assert_eq!(cli, api_page, "the CLI and the API list the same page");

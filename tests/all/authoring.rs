@@ -40,11 +40,17 @@ fn new_help_lists_only_the_options_new_uses() {
         help_flags(&env.ok(&["new", "--help"])),
         ["--dir", "--help", "--json", "--lang"]
     );
-    assert_eq!(help_flags(&env.ok(&["help", "new"])), help_flags(&env.ok(&["new", "--help"])));
+    assert_eq!(
+        help_flags(&env.ok(&["help", "new"])),
+        help_flags(&env.ok(&["new", "--help"]))
+    );
     // Every other command keeps the global options.
     let deploy = help_flags(&env.ok(&["deploy", "--help"]));
     for global in ["--data", "--store", "--cache", "--config", "--by", "--json"] {
-        assert!(deploy.iter().any(|f| f == global), "deploy lost {global}: {deploy:?}");
+        assert!(
+            deploy.iter().any(|f| f == global),
+            "deploy lost {global}: {deploy:?}"
+        );
     }
     // It reads no config: a broken one where it runs does not stop it.
     std::fs::write(env.dir.join("broken.toml"), "[api\n").unwrap();

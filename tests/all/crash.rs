@@ -224,7 +224,11 @@ fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
         .collect();
     assert_eq!(sent.len(), 2, "sent, then sent again: {sent:?}");
     assert_eq!(sent[0], sent[1]);
-    let rows: Vec<_> = env.audit_rows("r", "tool sent").into_iter().map(|r| r["data"].clone()).collect();
+    let rows: Vec<_> = env
+        .audit_rows("r", "tool sent")
+        .into_iter()
+        .map(|r| r["data"].clone())
+        .collect();
     assert_eq!(rows.len(), 2, "{rows:?}");
     for (row, resend) in rows.iter().zip([false, true]) {
         assert_eq!(row["tool"], "pager", "{row}");
@@ -249,10 +253,21 @@ fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
     assert_eq!(requests.len(), 3, "sent once");
     let paid = requests[2].header("Idempotency-Key").unwrap().to_string();
     assert_ne!(paid, sent[0], "another run, another key");
-    assert_eq!(show["unknown_outcomes"][0]["sent_key"], paid.as_str(), "{show}");
+    assert_eq!(
+        show["unknown_outcomes"][0]["sent_key"],
+        paid.as_str(),
+        "{show}"
+    );
     let text = env.ok(&["show", "p"]);
-    assert!(text.contains(&format!("as Idempotency-Key {paid}")), "{text}");
-    let rows: Vec<_> = env.audit_rows("p", "tool sent").into_iter().map(|r| r["data"].clone()).collect();
+    assert!(
+        text.contains(&format!("as Idempotency-Key {paid}")),
+        "{text}"
+    );
+    let rows: Vec<_> = env
+        .audit_rows("p", "tool sent")
+        .into_iter()
+        .map(|r| r["data"].clone())
+        .collect();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["sent_key"], paid.as_str());
 }

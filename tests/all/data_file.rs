@@ -143,7 +143,10 @@ fn a_backup_taken_while_a_worker_runs_is_a_working_store() {
     std::fs::create_dir_all(restored.dir.join("data")).unwrap();
     std::fs::copy(&copy, db(&restored)).unwrap();
     restored.ok(&["check"]);
-    assert_eq!(restored.json(&["runs"])["items"].as_array().unwrap().len(), 30);
+    assert_eq!(
+        restored.json(&["runs"])["items"].as_array().unwrap().len(),
+        30
+    );
     restored.ok(&["send", "--topic", "go", "--id", "g1"]);
     restored.work();
     let runs = restored.json(&["runs"])["items"].take();

@@ -301,7 +301,10 @@ fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
     let before = env.json(&["runs"])["items"].as_array().unwrap().len();
     std::thread::sleep(Duration::from_millis(1100));
     env.work();
-    assert_eq!(env.json(&["runs"])["items"].as_array().unwrap().len(), before);
+    assert_eq!(
+        env.json(&["runs"])["items"].as_array().unwrap().len(),
+        before
+    );
 }
 
 #[test]

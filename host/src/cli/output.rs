@@ -319,6 +319,44 @@ fn by_said(d: &serde_json::Value) -> String {
     }
 }
 
+/// The line of a tool call's row (`tool`), or of one send of it (`tool
+/// sent`, with the `Idempotency-Key` it carried).
+fn tool_text(kind: &str, d: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let s = |key: &str| match &d[key] {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    if kind == "tool sent" {
+        let again = if d["resend"] == Value::Bool(true) {
+            " again"
+        } else {
+            ""
+        };
+        return format!(
+            "{} key={} sent{again} as Idempotency-Key {}",
+            s("tool"),
+            s("key"),
+            s("sent_key")
+        );
+    }
+    // Rows written before outcomes were recorded have only `ok`.
+    let outcome = match (&d["outcome"], &d["ok"]) {
+        (Value::String(o), _) => o.clone(),
+        (_, Value::Bool(true)) => "ok".into(),
+        _ => "failed".into(),
+    };
+    let mut line = format!("{} key={} {outcome}", s("tool"), s("key"));
+    if let Some(status) = d["status"].as_u64() {
+        line.push_str(&format!(" (status {status})"));
+    }
+    if d["error"].is_string() {
+        line.push_str(&format!(": {}", s("error")));
+    }
+    line
+}
+
 /// One line an operator reads at 3 am; `--json` has every field.
 fn audit_text(kind: &str, d: &serde_json::Value) -> String {
     use serde_json::Value;
@@ -340,35 +378,7 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
         "tool" if d["outcome"] == "not audited" => {
             format!("{} more call(s) not audited ({})", d["calls"], s("why"))
         }
-        "tool" => {
-            // Rows written before outcomes were recorded have only `ok`.
-            let outcome = match (&d["outcome"], &d["ok"]) {
-                (Value::String(o), _) => o.clone(),
-                (_, Value::Bool(true)) => "ok".into(),
-                _ => "failed".into(),
-            };
-            let mut line = format!("{} key={} {outcome}", s("tool"), s("key"));
-            if let Some(status) = d["status"].as_u64() {
-                line.push_str(&format!(" (status {status})"));
-            }
-            if d["error"].is_string() {
-                line.push_str(&format!(": {}", s("error")));
-            }
-            line
-        }
-        "tool sent" => {
-            let again = if d["resend"] == Value::Bool(true) {
-                " again"
-            } else {
-                ""
-            };
-            format!(
-                "{} key={} sent{again} as Idempotency-Key {}",
-                s("tool"),
-                s("key"),
-                s("sent_key")
-            )
-        }
+        "tool" | "tool sent" => tool_text(kind, d),
         "log" => format!("[{}] {}", s("level"), s("message")),
         "approval requested" => format!(
             "{} \"{}\" expires {}",

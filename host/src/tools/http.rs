@@ -317,12 +317,18 @@ mod tests {
             tool: "pager".into(),
             args: r#"{"body": {"a": 1}}"#.into(),
         };
-        let err = with_method(url, "get").unwrap().call(&call, 1 << 20).unwrap_err();
+        let err = with_method(url, "get")
+            .unwrap()
+            .call(&call, 1 << 20)
+            .unwrap_err();
         assert!(err.unsent, "refused before sending");
         let ToolError::Invalid(why) = err.error else {
             panic!("not invalid: {:?}", err.error)
         };
-        assert!(why.contains("sends GET requests, which carry no body"), "{why}");
+        assert!(
+            why.contains("sends GET requests, which carry no body"),
+            "{why}"
+        );
     }
 
     #[test]
