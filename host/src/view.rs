@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
 use crate::store::{
-    Approval, Callback, Checkpoint, ClaimedRun, InboxItem, Intent, Run, RunStatus, Switch,
+    Approval, Callback, Checkpoint, ClaimedRun, InboxItem, Intent, LedgerEntry, Run, RunStatus,
+    Switch,
 };
 
 /// JSON text as a value; text that is not JSON as a string.
@@ -148,6 +149,8 @@ pub struct RunDoc<'a> {
     pub claim: Option<&'a ClaimedRun>,
     /// Tools whose calls of unknown outcome the host sends again itself.
     pub resent_tools: &'a [String],
+    /// The recorded calls that left the host, oldest first.
+    pub sent_calls: &'a [LedgerEntry],
 }
 
 /// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`. Both
@@ -165,6 +168,7 @@ pub fn show(doc: &RunDoc<'_>) -> Value {
         max_attempts,
         claim,
         resent_tools,
+        sent_calls,
     } = *doc;
     let paused = paused_by(run, switches);
     let pending: Vec<Value> = pending_approvals(run, approvals)
@@ -206,6 +210,7 @@ pub fn show(doc: &RunDoc<'_>) -> Value {
         "pending_approvals": pending,
         "claim": claim.map(claim_doc),
         "unknown_outcomes": unknown_outcomes(run, intents, claim, resent_tools),
+        "sent_calls": sent(run, sent_calls),
         "held_events": held_events(inbox),
         "callbacks": callback_links(callbacks),
         "condition": condition(run, switches, max_attempts),
@@ -298,6 +303,18 @@ pub fn unknown_outcomes(
             json!({"key": i.key, "tool": i.tool, "args": json_or_text(&i.args),
                 "sent_at": rfc3339(i.at), "sent_key": sent_key(run, i),
                 "settle": fate == Fate::Settle, "next": fate.text(&run.run_id, i)})
+        })
+        .collect()
+}
+
+/// The recorded calls that left the host, each with the `Idempotency-Key`
+/// it was sent with.
+fn sent(run: &Run, calls: &[LedgerEntry]) -> Value {
+    calls
+        .iter()
+        .map(|c| {
+            json!({"key": c.key, "tool": c.tool, "at": rfc3339(c.at), "ok": c.result.is_ok(),
+                "sent_key": crate::model::sent_key(&run.run_id, &run.incarnation, &c.key)})
         })
         .collect()
 }

@@ -236,6 +236,19 @@ fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
         assert_eq!(row["sent_key"], sent[0].as_str(), "{row}");
         assert_eq!(row["resend"], resend, "{row}");
     }
+    // `show` lists the call with the key it was sent with.
+    let show = env.show("r");
+    assert_eq!(show["sent_calls"][0]["key"], "page:1", "{show}");
+    assert_eq!(
+        show["sent_calls"][0]["sent_key"],
+        sent[0].as_str(),
+        "{show}"
+    );
+    let line = format!(
+        "sent       pager call page:1 (ok) as Idempotency-Key {}",
+        sent[0]
+    );
+    assert!(env.ok(&["show", "r"]).contains(&line));
     let text = env.ok(&["audit", "r"]);
     let line = format!("pager key=page:1 sent again as Idempotency-Key {}", sent[0]);
     assert!(text.contains(&line), "{text}");

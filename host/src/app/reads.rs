@@ -2,7 +2,9 @@
 
 use super::{App, Result};
 use crate::model::Millis;
-use crate::store::{Approval, Callback, ClaimedRun, HostRecord, InboxItem, Intent, Run, Switch};
+use crate::store::{
+    Approval, Callback, ClaimedRun, HostRecord, InboxItem, Intent, LedgerEntry, Run, Switch,
+};
 use crate::view::RunDoc;
 
 /// One run with everything its page shows.
@@ -20,6 +22,8 @@ pub struct RunRecord {
     /// Of the tools of `intents`, those configured `idempotent = true`:
     /// the host sends their calls of unknown outcome again itself.
     pub resent_tools: Vec<String>,
+    /// The recorded calls that left the host (`http`, `llm`), oldest first.
+    pub sent_calls: Vec<LedgerEntry>,
 }
 
 impl RunRecord {
@@ -34,6 +38,7 @@ impl RunRecord {
             max_attempts: self.max_attempts,
             claim: self.claim.as_ref(),
             resent_tools: &self.resent_tools,
+            sent_calls: &self.sent_calls,
         }
     }
 }
@@ -50,7 +55,14 @@ impl App {
             .map(|i| i.tool.clone())
             .collect();
         resent_tools.dedup();
+        let sent_calls = self
+            .store
+            .ledger(run_id)?
+            .into_iter()
+            .filter(|call| self.tools.is_external(&call.tool))
+            .collect();
         Ok(RunRecord {
+            sent_calls,
             approvals: self.store.approvals(run_id)?,
             switches: self.store.switches()?,
             intents,

@@ -204,6 +204,15 @@ pub fn show(record: &RunRecord, base: &str, json: bool) -> Result<()> {
             fate.text(&run.run_id, i)
         );
     }
+    for c in &record.sent_calls {
+        println!(
+            "sent       {} call {} ({}) as Idempotency-Key {}",
+            c.tool,
+            c.key,
+            if c.result.is_ok() { "ok" } else { "failed" },
+            crate::model::sent_key(&run.run_id, &run.incarnation, &c.key)
+        );
+    }
     if let Some(w) = &run.wake_when {
         println!("wake when  {w}");
     }
