@@ -1,9 +1,7 @@
 // Every function fits on a screen (the threshold is in clippy.toml).
 #![warn(clippy::too_many_lines)]
 
-use clap::Parser;
-
-use wakeful::cli::{Cli, Command};
+use wakeful::cli::Command;
 
 /// A step allocates a few hundred small blocks (JSON values, SQL
 /// parameters, strings for rows) on worker threads; glibc's allocator spent
@@ -13,7 +11,7 @@ use wakeful::cli::{Cli, Command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = wakeful::cli::parse();
     // Compilers need hundreds of megabytes a long-lived host should not
     // keep, and may crash on a hostile component: they get a process each
     // (a short-lived bench may be told to keep them).

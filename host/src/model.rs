@@ -72,6 +72,24 @@ pub fn call_digest(tool: &str, args: &str) -> String {
     hex::encode(hash.finalize())
 }
 
+/// The `Idempotency-Key` an external call (`http`, `llm`) sends for key
+/// `key` of run `run_id` in its incarnation `incarnation`: `wakeful-` and
+/// the lowercase hex SHA-256 of the three, each length-prefixed (8 bytes,
+/// big-endian), so that no two (run, key) pairs hash the same input (run
+/// `a:b` with key `c`, run `a` with key `b:c`); the incarnation keeps a
+/// reused run id from repeating the keys of the run that had it before.
+/// Every send of the call, resends included, carries the same one, which is
+/// what lets the system reached drop repeats.
+pub fn sent_key(run_id: &str, incarnation: &str, key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for part in [run_id, incarnation, key] {
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part.as_bytes());
+    }
+    format!("wakeful-{}", hex::encode(hash.finalize()))
+}
+
 /// What an answer to an approval request is bound to: lowercase hex SHA-256
 /// of the question's length (8 bytes, big-endian), the question, then the
 /// details. The SDKs compute the same, so an agent can check that the answer

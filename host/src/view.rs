@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use crate::clock::rfc3339;
 use crate::model::WaitFor;
 use crate::store::{
-    Approval, Callback, Checkpoint, ClaimedRun, InboxItem, Intent, Run, RunStatus, Switch,
+    Approval, Callback, Checkpoint, ClaimedRun, InboxItem, Intent, LedgerEntry, Run, RunStatus,
+    Switch,
 };
 
 /// JSON text as a value; text that is not JSON as a string.
@@ -128,13 +129,9 @@ pub fn pending_approvals<'a>(run: &Run, approvals: &'a [Approval]) -> Vec<&'a Ap
         .collect()
 }
 
-/// Whether a run's document carries the answer link of each pending
-/// approval. The link authorises whoever holds it, so only authenticated
-/// readers (the API's operators) get it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnswerLinks {
-    Hidden,
-    Shown,
+/// The path of the answer link whose token is `token`.
+pub fn answer_path(token: &str) -> String {
+    format!("/v1/approve/{token}")
 }
 
 /// Everything a run's page shows, read from the store.
@@ -152,10 +149,15 @@ pub struct RunDoc<'a> {
     pub claim: Option<&'a ClaimedRun>,
     /// Tools whose calls of unknown outcome the host sends again itself.
     pub resent_tools: &'a [String],
+    /// The recorded calls that left the host, oldest first.
+    pub sent_calls: &'a [LedgerEntry],
 }
 
-/// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`.
-pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
+/// One run in full: `wakeful show --json` and `GET /v1/runs/{id}`. Both
+/// readers may answer the run's requests (an operator of the API, or whoever
+/// can open the store and its link key), so the document carries the answer
+/// link of each pending approval.
+pub fn show(doc: &RunDoc<'_>) -> Value {
     let RunDoc {
         run,
         approvals,
@@ -166,6 +168,7 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         max_attempts,
         claim,
         resent_tools,
+        sent_calls,
     } = *doc;
     let paused = paused_by(run, switches);
     let pending: Vec<Value> = pending_approvals(run, approvals)
@@ -178,10 +181,8 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
             });
             // A link made before tokens were derived from the link key
             // answers still, but this host cannot show it again.
-            if links == AnswerLinks::Shown
-                && let Some(token) = &a.token
-            {
-                v["answer_url"] = json!(format!("/v1/approve/{token}"));
+            if let Some(token) = &a.token {
+                v["answer_url"] = json!(answer_path(token));
             }
             v
         })
@@ -208,7 +209,8 @@ pub fn show(doc: &RunDoc<'_>, links: AnswerLinks) -> Value {
         "updated_at": rfc3339(run.updated_at),
         "pending_approvals": pending,
         "claim": claim.map(claim_doc),
-        "unknown_outcomes": unknown_outcomes(&run.run_id, intents, claim, resent_tools),
+        "unknown_outcomes": unknown_outcomes(run, intents, claim, resent_tools),
+        "sent_calls": sent(run, sent_calls),
         "held_events": held_events(inbox),
         "callbacks": callback_links(callbacks),
         "condition": condition(run, switches, max_attempts),
@@ -289,7 +291,7 @@ impl Fate {
 /// Calls the run sent without learning what became of them, and what
 /// becomes of each ([`Fate`]).
 pub fn unknown_outcomes(
-    run_id: &str,
+    run: &Run,
     intents: &[Intent],
     claim: Option<&ClaimedRun>,
     resent_tools: &[String],
@@ -299,10 +301,28 @@ pub fn unknown_outcomes(
         .map(|i| {
             let fate = Fate::of(i, claim, resent_tools);
             json!({"key": i.key, "tool": i.tool, "args": json_or_text(&i.args),
-                "sent_at": rfc3339(i.at), "settle": fate == Fate::Settle,
-                "next": fate.text(run_id, i)})
+                "sent_at": rfc3339(i.at), "sent_key": sent_key(run, i),
+                "settle": fate == Fate::Settle, "next": fate.text(&run.run_id, i)})
         })
         .collect()
+}
+
+/// The recorded calls that left the host, each with the `Idempotency-Key`
+/// it was sent with.
+fn sent(run: &Run, calls: &[LedgerEntry]) -> Value {
+    calls
+        .iter()
+        .map(|c| {
+            json!({"key": c.key, "tool": c.tool, "at": rfc3339(c.at), "ok": c.result.is_ok(),
+                "sent_key": crate::model::sent_key(&run.run_id, &run.incarnation, &c.key)})
+        })
+        .collect()
+}
+
+/// The `Idempotency-Key` a call of unknown outcome was sent with: what to
+/// ask the system it reached about.
+pub fn sent_key(run: &Run, intent: &Intent) -> String {
+    crate::model::sent_key(&run.run_id, &run.incarnation, &intent.key)
 }
 
 /// A run's checkpoints, oldest first.

@@ -29,11 +29,17 @@ class MyAgent(Agent):
     tools = ["kv"]  # what it asks the operator to grant
     description = f"Waits for {TOPIC} and records its payload in kv."
 
+    def init(self):
+        # A new run's state: its first step gets it, and every step changes
+        # it in place (or returns another with `.with_state(state)`).
+        return {"input": None, "started_at": None, "handled": None}
+
     def step(self, state, wake):
         if isinstance(wake, Start):
-            # The first step: state is None. Keep the input for later steps.
-            state = {"input": wake.input, "started_at": now(), "handled": None}
-            return Step.wait_event(TOPIC).status(f"waiting for {TOPIC}").with_state(state)
+            # The first step: keep the input for later steps.
+            state["input"] = wake.input
+            state["started_at"] = now()
+            return Step.wait_event(TOPIC).status(f"waiting for {TOPIC}")
         if isinstance(wake, Event) and wake.topic == TOPIC:
             key = f"{NAME}/{run_id()}"
             # Keyed by the event: a retried step writes it once.

@@ -18,6 +18,56 @@ fn wit_prints_the_contract_the_host_speaks() {
     assert!(!env.dir.join("data").exists());
 }
 
+/// The `--flags` a help text lists as options.
+fn help_flags(help: &str) -> Vec<String> {
+    let mut flags: Vec<String> = help
+        .lines()
+        .filter(|line| line.trim_start().starts_with('-'))
+        .filter_map(|line| {
+            line.split(|c: char| c.is_whitespace() || c == ',')
+                .find(|t| t.starts_with("--"))
+        })
+        .map(String::from)
+        .collect();
+    flags.sort();
+    flags
+}
+
+#[test]
+fn new_help_lists_only_the_options_new_uses() {
+    let env = Env::new("new-help", "");
+    assert_eq!(
+        help_flags(&env.ok(&["new", "--help"])),
+        ["--dir", "--help", "--json", "--lang"]
+    );
+    assert_eq!(
+        help_flags(&env.ok(&["help", "new"])),
+        help_flags(&env.ok(&["new", "--help"]))
+    );
+    // Every other command keeps the global options.
+    let deploy = help_flags(&env.ok(&["deploy", "--help"]));
+    for global in ["--data", "--store", "--cache", "--config", "--by", "--json"] {
+        assert!(
+            deploy.iter().any(|f| f == global),
+            "deploy lost {global}: {deploy:?}"
+        );
+    }
+    // It reads no config: a broken one where it runs does not stop it.
+    std::fs::write(env.dir.join("broken.toml"), "[api\n").unwrap();
+    let project = env.dir.join("p");
+    env.ok(&[
+        "new",
+        "p",
+        "--lang",
+        "python",
+        "--dir",
+        project.to_str().unwrap(),
+        "--config",
+        env.dir.join("broken.toml").to_str().unwrap(),
+    ]);
+    assert!(project.join("app.py").exists());
+}
+
 #[test]
 fn check_accepts_an_agent_and_names_its_tools() {
     let env = Env::new("check-ok", INCIDENT_TOOLS);

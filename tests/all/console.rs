@@ -6,8 +6,9 @@ use std::io::{Read, Write};
 
 use serde_json::json;
 
-use crate::api::{RUN, incident, incident_with};
-use crate::harness::{API_TOKEN, API_TOKEN_NAME, Server, token_config};
+use crate::api::{RUN, api_config, incident, incident_with};
+use crate::fake_servers::{FakeServer, Reply};
+use crate::harness::{API_TOKEN, API_TOKEN_NAME, Env, Server, token_config};
 
 /// One answer: status, headers (lowercase names) and body.
 pub struct Answer {
@@ -156,6 +157,36 @@ fn a_run_page_shows_its_timeline_calls_and_pending_approval() {
     ] {
         assert!(page.body.contains(shown), "the run page lacks {shown}");
     }
+}
+
+#[test]
+fn a_run_page_shows_the_idempotency_key_each_call_was_sent_with() {
+    let sink = FakeServer::start(|_| Reply::Json(200, json!({"applied": true})));
+    let tools = format!(
+        "\n[tools.pager]\nkind = \"http\"\nurl = \"{}/effect\"\n",
+        sink.url
+    );
+    let env = Env::new("console-sent", &api_config(&tools));
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let calls = json!([
+        {"tool": "pager", "args": {}, "key": "page:1"},
+        {"tool": "kv", "args": {"op": "get", "key": "x"}, "key": "read:1"},
+    ]);
+    env.start("caller", "r", json!({ "calls": calls }));
+    env.work();
+    let server = env.serve();
+    let page = Browser::sign_in(&server, API_TOKEN).get("/ui/runs/r");
+    assert_eq!(page.status, 200);
+    let sent = sink.requests()[0]
+        .header("Idempotency-Key")
+        .unwrap()
+        .to_string();
+    assert!(page.body.contains("Idempotency-Key sent"), "{}", page.body);
+    assert!(page.body.contains(&sent), "the page lacks {sent}");
+    assert!(
+        page.body.contains("(not sent out)"),
+        "a kv call stays in the host"
+    );
 }
 
 #[test]

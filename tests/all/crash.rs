@@ -155,7 +155,7 @@ fn schedule_scenario(point: &str) -> bool {
     let hit = crash_at(&env, point, &["work", "--until-idle"]);
     integrity_ok(&env);
     env.work();
-    let runs = env.json(&["runs"]);
+    let runs = env.json(&["runs"])["items"].take();
     let ids: BTreeSet<String> = runs
         .as_array()
         .unwrap()
@@ -194,6 +194,95 @@ fn a_crash_at_every_failpoint_loses_nothing_and_repeats_nothing() {
         unreached.is_empty(),
         "no scenario reached the failpoints {unreached:?}"
     );
+}
+
+/// A call sent, then the process SIGKILLed before its result was recorded:
+/// both sends are in the audit with the `Idempotency-Key` the system got,
+/// the second as a resend, and `show` names that key for a call whose
+/// outcome an operator must settle.
+#[test]
+fn every_send_is_audited_with_the_key_it_carried_a_resend_after_a_kill_too() {
+    let sink = FakeServer::start(|_| Reply::Json(200, json!({"applied": true})));
+    let pager = |idempotent: bool| {
+        format!(
+            "{FAST_LIMITS}[tools.pager]\nkind = \"http\"\nurl = \"{}/effect\"\n\
+             timeout_ms = 1000\nidempotent = {idempotent}\n",
+            sink.url
+        )
+    };
+    let env = Env::new("sent-keys", &pager(true));
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    let input = json!({"calls": [{"tool": "pager", "args": {}, "key": "page:1"}]}).to_string();
+    env.ok(&["start", "caller", "--id", "r", "--input", &input]);
+    assert!(crash_at(&env, "before-result", &["work", "--until-idle"]));
+    env.work();
+    assert_eq!(env.show("r")["status"], "done");
+    let sent: Vec<String> = sink
+        .requests()
+        .iter()
+        .map(|r| r.header("Idempotency-Key").unwrap().to_string())
+        .collect();
+    assert_eq!(sent.len(), 2, "sent, then sent again: {sent:?}");
+    assert_eq!(sent[0], sent[1]);
+    let rows: Vec<_> = env
+        .audit_rows("r", "tool sent")
+        .into_iter()
+        .map(|r| r["data"].clone())
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (row, resend) in rows.iter().zip([false, true]) {
+        assert_eq!(row["tool"], "pager", "{row}");
+        assert_eq!(row["key"], "page:1", "{row}");
+        assert_eq!(row["sent_key"], sent[0].as_str(), "{row}");
+        assert_eq!(row["resend"], resend, "{row}");
+    }
+    // `show` lists the call with the key it was sent with.
+    let show = env.show("r");
+    assert_eq!(show["sent_calls"][0]["key"], "page:1", "{show}");
+    assert_eq!(
+        show["sent_calls"][0]["sent_key"],
+        sent[0].as_str(),
+        "{show}"
+    );
+    let line = format!(
+        "sent       pager call page:1 (ok) as Idempotency-Key {}",
+        sent[0]
+    );
+    assert!(env.ok(&["show", "r"]).contains(&line));
+    let text = env.ok(&["audit", "r"]);
+    let line = format!("pager key=page:1 sent again as Idempotency-Key {}", sent[0]);
+    assert!(text.contains(&line), "{text}");
+
+    // A tool that cannot drop a repeat is not sent again: the run is
+    // parked, and `show` names the key to ask the other system about.
+    let env = Env::new("sent-keys-parked", &pager(false));
+    env.deploy("caller", &["pager", "llm", "kv"]);
+    env.ok(&["start", "caller", "--id", "p", "--input", &input]);
+    assert!(crash_at(&env, "before-result", &["work", "--until-idle"]));
+    env.work();
+    let show = env.show("p");
+    assert_eq!(show["status"], "parked", "{show}");
+    let requests = sink.requests();
+    assert_eq!(requests.len(), 3, "sent once");
+    let paid = requests[2].header("Idempotency-Key").unwrap().to_string();
+    assert_ne!(paid, sent[0], "another run, another key");
+    assert_eq!(
+        show["unknown_outcomes"][0]["sent_key"],
+        paid.as_str(),
+        "{show}"
+    );
+    let text = env.ok(&["show", "p"]);
+    assert!(
+        text.contains(&format!("as Idempotency-Key {paid}")),
+        "{text}"
+    );
+    let rows: Vec<_> = env
+        .audit_rows("p", "tool sent")
+        .into_iter()
+        .map(|r| r["data"].clone())
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["sent_key"], paid.as_str());
 }
 
 /// A loopback system with effects: applies each `Idempotency-Key` once,

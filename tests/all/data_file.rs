@@ -59,7 +59,7 @@ fn a_file_that_is_not_a_store_or_is_truncated_is_refused_untouched() {
     damaged(&env, &["work", "--until-idle"], &file, "is truncated");
 
     std::fs::write(&file, &good).unwrap();
-    assert_eq!(env.json(&["runs"]).as_array().unwrap().len(), 3);
+    assert_eq!(env.json(&["runs"])["items"].as_array().unwrap().len(), 3);
 }
 
 #[test]
@@ -143,10 +143,13 @@ fn a_backup_taken_while_a_worker_runs_is_a_working_store() {
     std::fs::create_dir_all(restored.dir.join("data")).unwrap();
     std::fs::copy(&copy, db(&restored)).unwrap();
     restored.ok(&["check"]);
-    assert_eq!(restored.json(&["runs"]).as_array().unwrap().len(), 30);
+    assert_eq!(
+        restored.json(&["runs"])["items"].as_array().unwrap().len(),
+        30
+    );
     restored.ok(&["send", "--topic", "go", "--id", "g1"]);
     restored.work();
-    let runs = restored.json(&["runs"]);
+    let runs = restored.json(&["runs"])["items"].take();
     assert!(
         runs.as_array()
             .unwrap()

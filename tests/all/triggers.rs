@@ -136,7 +136,7 @@ fn kill_switches_cover_one_run_or_one_agent() {
         "paused runs take no step"
     );
     assert_eq!(env.show("r1")["paused_by"][0]["reason"], "looks odd");
-    let runs = env.json(&["runs"]);
+    let runs = env.json(&["runs"])["items"].take();
     let paused: Vec<bool> = runs
         .as_array()
         .unwrap()
@@ -145,11 +145,11 @@ fn kill_switches_cover_one_run_or_one_agent() {
         .collect();
     assert_eq!(paused.iter().filter(|p| **p).count(), 1, "{runs}");
     assert!(env.ok(&["runs"]).contains("paused: run r1 (looks odd)"));
-    let done = env.json(&["runs", "--status", "done", "--agent", "waiter"]);
+    let done = env.json(&["runs", "--status", "done", "--agent", "waiter"])["items"].take();
     assert_eq!(done.as_array().unwrap().len(), 1, "{done}");
     assert_eq!(done[0]["run_id"], "r2");
     assert_eq!(
-        env.json(&["runs", "--limit", "1"])
+        env.json(&["runs", "--limit", "1"])["items"]
             .as_array()
             .unwrap()
             .len(),
@@ -204,7 +204,7 @@ fn a_cancelled_run_takes_no_further_step() {
 }
 
 fn runs_of(env: &Env, prefix: &str) -> Vec<serde_json::Value> {
-    let runs = env.json(&["runs"]);
+    let runs = env.json(&["runs"])["items"].take();
     runs.as_array()
         .unwrap()
         .iter()
@@ -298,10 +298,13 @@ fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
     env.ok(&["schedule", "remove", "pile"]);
     let err = env.fails(&["schedule", "remove", "every"]);
     assert!(err.contains("there is no schedule every"), "{err}");
-    let before = env.json(&["runs"]).as_array().unwrap().len();
+    let before = env.json(&["runs"])["items"].as_array().unwrap().len();
     std::thread::sleep(Duration::from_millis(1100));
     env.work();
-    assert_eq!(env.json(&["runs"]).as_array().unwrap().len(), before);
+    assert_eq!(
+        env.json(&["runs"])["items"].as_array().unwrap().len(),
+        before
+    );
 }
 
 #[test]

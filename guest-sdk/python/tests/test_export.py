@@ -63,6 +63,31 @@ class InPlace(Agent):
         return Step.wait_until(5).or_(Wait.event("e"))
 
 
+class Filer(Agent):
+    """Forgets ``.with_state`` on its first step unless it has an ``init``."""
+
+    name, version = "filer", "0.1.0"
+
+    def step(self, state, wake):
+        if isinstance(wake, Start):
+            state = {"filed": []}  # rebinds the name only: the run's state is not this
+            return Step.wait_event("mail")
+        if isinstance(wake, Event) and wake.topic == "done":
+            return Step.done("nothing to file")
+        state["filed"].append(wake.id)
+        return Step.wait_event("mail")
+
+
+class FilerWithInit(Filer):
+    def init(self):
+        return {"filed": []}
+
+    def step(self, state, wake):
+        if isinstance(wake, Start):
+            return Step.wait_event("mail")
+        return super().step(state, wake)
+
+
 class ManifestTest(unittest.TestCase):
     def test_info_lists_tools_and_description(self):
         self.assertEqual(agent_info(Counter()), ("counter", "1.2.3", ("kv",), "Counts its steps."))
@@ -166,6 +191,32 @@ class StepTest(unittest.TestCase):
         self.assertEqual(lines[0], "RuntimeError: could not read the count")
         self.assertEqual(lines[1], "caused by ValueError: invalid literal for int() with base 10: 'x'")
 
+    def test_a_step_given_no_state_that_sets_none_is_refused_at_once(self):
+        with self.assertRaises(testing.StepFailed) as failed:
+            testing.step(Filer, None, Start({}))
+        message = failed.exception.message
+        self.assertTrue(message.startswith("the step was given no state (None: Filer has no init"), message)
+        self.assertIn("def init(self)", message)
+        self.assertIn(".with_state(state)", message)
+        # A step that ends the run needs no state; with_state(None) is a choice.
+        state, step = testing.step(Filer, None, Event("e1", "done", None, 1))
+        self.assertIsNone(state)
+        self.assertEqual(step.outcome, "nothing to file")
+        state, _ = testing.step(Counter, None, Event("e1", "none-state", None, 1))
+        self.assertEqual(state, {"n": 1})
+
+    def test_init_is_the_state_of_a_new_run(self):
+        state, step = testing.step(FilerWithInit, None, Start({}))
+        self.assertEqual(state, {"filed": []})
+        self.assertEqual(step.waits, (Wait.event("mail"),))
+        state, _ = testing.step(FilerWithInit, state, Event("m1", "mail", None, 1))
+        self.assertEqual(state, {"filed": ["m1"]})
+        # A saved null state is a new one too, and migrating it gives init's.
+        state, _ = testing.step(FilerWithInit, None, Event("m2", "mail", None, 1))
+        self.assertEqual(state, {"filed": ["m2"]})
+        self.assertEqual(testing.migrate(FilerWithInit, "0.0.1", None), {"filed": []})
+        self.assertEqual(testing.migrate(FilerWithInit, "0.0.1", {"filed": ["x"]}), {"filed": ["x"]})
+
     def test_default_migrate_keeps_the_state(self):
         self.assertEqual(testing.migrate(Counter, "0.1.0", {"n": 3}), {"n": 3})
         self.assertIsNone(testing.migrate(Counter, "0.1.0", None))
@@ -235,6 +286,9 @@ class WitTest(unittest.TestCase):
         class Asker(Agent):
             name, version = "asker", "0.1.0"
 
+            def init(self):
+                return {}
+
             def step(self, state, wake):
                 return Step.wait_approval("a1", "ok?", {"service": "api", "action": "scale_out"}, 60_000).or_(Wait.cron("0 9 * * *"))
 
@@ -244,7 +298,7 @@ class WitTest(unittest.TestCase):
             result.next,
             self.t["Next_Wait"]([self.t["WaitFor_Approval"](request), self.t["WaitFor_Cron"]("0 9 * * *")]),
         )
-        self.assertEqual(result.state, "null")
+        self.assertEqual(result.state, "{}")
 
     def test_wakes_are_read(self):
         seen = []

@@ -26,9 +26,9 @@ class Agent:
 
     A subclass sets ``name`` and ``version`` (the agent's name in the host and
     the semver of this build), ``tools`` (what it asks the operator to grant)
-    and ``description`` (one sentence for operators), and implements
-    ``step``. Register it with ``WitWorld = export(MyAgent)`` at the top
-    level of ``app.py``.
+    and ``description`` (one sentence for operators), implements ``step``,
+    and usually ``init`` (the state of a new run). Register it with
+    ``WitWorld = export(MyAgent)`` at the top level of ``app.py``.
     """
 
     #: The agent's name in the host, e.g. ``"invoice-mail"``.
@@ -41,13 +41,26 @@ class Agent:
     #: One sentence for operators: what this agent does.
     description: str = ""
 
+    def init(self) -> Any:
+        """The state of a new run (any JSON value), which its first step
+        gets and changes in place::
+
+            def init(self):
+                return {"filed": None}
+
+        Without it, the first step gets ``None`` and must set the state
+        with ``Step.with_state``: a step given ``None`` that sets none (and
+        does not end the run) fails at once, naming the reason, rather than
+        a step later on ``None``."""
+        return None
+
     def step(self, state: Any, wake) -> "Step":  # noqa: F821
         """Takes one step of a run: reacts to ``wake`` and says what to wait
         for next by returning a ``Step``.
 
         ``state`` is what the previous step left (parsed JSON: dicts, lists,
-        strings, numbers, booleans, ``None``), ``None`` on the first step.
-        Change it in place, or return a new one with ``Step.with_state``.
+        strings, numbers, booleans), ``init()`` on the first step. Change it
+        in place, or return a new one with ``Step.with_state``.
 
         A step must not block on the outside world; it waits by returning a
         ``Step``. Raising changes nothing of the run, including its state:
@@ -62,5 +75,6 @@ class Agent:
         """Turns the state saved by version ``from_version`` of this agent
         into this version's shape when an operator upgrades a run, and
         returns it. ``state`` is ``None`` for a run that never finished a
-        step. The default keeps the state as it is."""
-        return state
+        step. The default keeps the state as it is (``init()`` for
+        ``None``)."""
+        return self.init() if state is None else state

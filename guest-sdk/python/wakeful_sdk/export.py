@@ -201,6 +201,8 @@ def run_step(agent, state_text: str, wake) -> Tuple[str, Step]:
     returned and encodes the new state. Raises what the step raised, or a
     ``StepFailure`` for a state or a result the SDK cannot use."""
     state = decode_state(state_text, "the saved state")
+    if state is None:
+        state = agent.init()
     step = agent.step(state, wake)
     if not isinstance(step, Step):
         raise StepFailure(
@@ -208,8 +210,26 @@ def run_step(agent, state_text: str, wake) -> Tuple[str, Step]:
             "end it with `return Step.continue_()`, `Step.done(...)`, `Step.wait_event(...)`, ..."
         )
     check_step(step)
-    new_state = state if step.new_state is _UNSET else step.new_state
+    if step.new_state is _UNSET:
+        if state is None and not isinstance(step.next, Next.Done):
+            raise StepFailure(no_state_left(agent))
+        new_state = state
+    else:
+        new_state = step.new_state
     return encode_state(new_state), step
+
+
+def no_state_left(agent) -> str:
+    """Why a step that was given no state and set none is refused: the run
+    would go on with ``None``, and its next step fail on it, far from the
+    cause."""
+    who = type(agent).__name__
+    return (
+        f"the step was given no state (None: {who} has no init, or init returned None) and set none, "
+        "so the run would go on with no state: give new runs a state with "
+        f"`def init(self): return {{...}}` on {who}, or end the step with `.with_state(state)` "
+        "(binding `state` to a new value inside step does not change the run's state)"
+    )
 
 
 def run_migrate(agent, from_version: str, state_text: str) -> str:

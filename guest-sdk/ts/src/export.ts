@@ -100,21 +100,30 @@ export function exportAgent<S>(agent: Agent<S>): WitExports {
     },
     migrate(fromVersion, stateText) {
       try {
-        let old: JsonValue;
-        try {
-          old = parseJson(stateText);
-        } catch (e) {
-          throw new StepError(`the state saved by version ${fromVersion} is not JSON: ${errorText(e)}`);
-        }
-        let migrated: unknown;
-        if (agent.migrate !== undefined) migrated = agent.migrate(fromVersion, old);
-        else migrated = old === null && agent.init !== undefined ? agent.init() : old;
-        return encodeState(migrated);
+        return runMigrate(agent, fromVersion, stateText);
       } catch (e) {
         throw describeError(e);
       }
     },
   };
+}
+
+/**
+ * The `migrate` export without its error handling: the state saved by
+ * `fromVersion` in, this version's state out, as JSON text; throws what
+ * the agent's `migrate` throws (`testing.migrate` runs it too).
+ */
+export function runMigrate<S>(agent: Agent<S>, fromVersion: string, stateText: string): string {
+  let old: JsonValue;
+  try {
+    old = parseJson(stateText);
+  } catch (e) {
+    throw new StepError(`the state saved by version ${fromVersion} is not JSON: ${errorText(e)}`);
+  }
+  let migrated: unknown;
+  if (agent.migrate !== undefined) migrated = agent.migrate(fromVersion, old);
+  else migrated = old === null && agent.init !== undefined ? agent.init() : old;
+  return encodeState(migrated);
 }
 
 /** The host hands a new run `""` or `"null"`; anything else is a state this agent wrote. */

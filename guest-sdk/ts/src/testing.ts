@@ -19,7 +19,7 @@
  */
 
 import type { Agent } from "./agent.js";
-import { describeError, encodeState, decodeState } from "./export.js";
+import { describeError, encodeState, decodeState, runMigrate } from "./export.js";
 import { installHost, type CallOutcome, type Level } from "./host.js";
 import { canonicalJson, errorText, type JsonValue } from "./json.js";
 import type { Step } from "./step.js";
@@ -142,4 +142,30 @@ export function stepError<S>(agent: Agent<S>, state: S | null | undefined, wake:
     return describeError(e);
   }
   throw new Error("the step succeeded; expected it to fail");
+}
+
+/**
+ * Runs the agent's `migrate` as the host does when an operator upgrades a
+ * run saved by version `fromVersion`: `old` goes through JSON (`null` or
+ * `undefined` is a run that never finished a step, which gets `init()`
+ * unless `migrate` says otherwise), and so does the state returned.
+ * Throws what `migrate` throws; `old` is never changed.
+ *
+ * ```ts
+ * assert.deepEqual(testing.migrate(agent, "0.1.0", { amount: 5 }), { amountCents: 500 });
+ * ```
+ */
+export function migrate<S>(agent: Agent<S>, fromVersion: string, old: JsonValue | undefined): S {
+  const text = runMigrate(agent, fromVersion, old === undefined || old === null ? "null" : encodeState(old));
+  return JSON.parse(text) as S;
+}
+
+/** The error text the host would record for a `migrate` that throws; throws if it succeeds. */
+export function migrateError<S>(agent: Agent<S>, fromVersion: string, old: JsonValue | undefined): string {
+  try {
+    migrate(agent, fromVersion, old);
+  } catch (e) {
+    return describeError(e);
+  }
+  throw new Error("the migration succeeded; expected it to fail");
 }

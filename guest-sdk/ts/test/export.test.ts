@@ -218,3 +218,32 @@ test("testing.step runs a step as the host would", () => {
   assert.equal(testing.stepError(counter, first.state, Wake.expired("x")), "refused");
   assert.throws(() => testing.stepError(counter, null, Wake.resume()), /the step succeeded/);
 });
+
+test("testing.migrate runs migrate as the host would, through JSON", () => {
+  interface Renamed {
+    count: number;
+  }
+  const reshaping = defineAgent<Renamed>({
+    name: "counter",
+    version: "2.0.0",
+    description: "Counts, renamed.",
+    init: () => ({ count: 0 }),
+    step: () => Step.continue(),
+    migrate(from, old) {
+      if (from !== "1.2.3") throw new StepError(`cannot migrate from ${from}`);
+      if (old === null) return { count: 0 };
+      const saved = old as { n: number };
+      saved.n += 1; // the caller's value must not change
+      return { count: saved.n - 1 };
+    },
+  });
+  const old = { n: 3 };
+  assert.deepEqual(testing.migrate(reshaping, "1.2.3", old), { count: 3 });
+  assert.deepEqual(old, { n: 3 });
+  assert.deepEqual(testing.migrate(reshaping, "1.2.3", null), { count: 0 });
+  assert.equal(testing.migrateError(reshaping, "0.0.1", old), "cannot migrate from 0.0.1");
+  assert.throws(() => testing.migrateError(reshaping, "1.2.3", old), /the migration succeeded/);
+  // Without a migrate of its own: the old state kept, init() for a run with none.
+  assert.deepEqual(testing.migrate(counter, "1.0.0", { n: 7 }), { n: 7 });
+  assert.deepEqual(testing.migrate(counter, "1.0.0", undefined), { n: 0 });
+});

@@ -16,7 +16,7 @@ use crate::app::Sent;
 use crate::server::error::ErrorBody;
 use crate::server::{ApiError, ApiState, JsonBody, blocking};
 use crate::store::{Delivery, RunFilter, RunStatus, StoreError, WaitingOn};
-use crate::view::{self, AnswerLinks};
+use crate::view;
 
 /// A page's length when the query does not say.
 pub const DEFAULT_PAGE: usize = 100;
@@ -203,7 +203,7 @@ pub async fn list(
 pub async fn show(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Answer {
     blocking(&state, move |app| {
         let record = app.run_record(&id)?;
-        Ok(Json(view::show(&record.doc(), AnswerLinks::Shown)))
+        Ok(Json(view::show(&record.doc())))
     })
     .await
 }

@@ -2,7 +2,9 @@
 
 use super::{App, Result};
 use crate::model::Millis;
-use crate::store::{Approval, Callback, ClaimedRun, HostRecord, InboxItem, Intent, Run, Switch};
+use crate::store::{
+    Approval, Callback, ClaimedRun, HostRecord, InboxItem, Intent, LedgerEntry, Run, Switch,
+};
 use crate::view::RunDoc;
 
 /// One run with everything its page shows.
@@ -20,6 +22,8 @@ pub struct RunRecord {
     /// Of the tools of `intents`, those configured `idempotent = true`:
     /// the host sends their calls of unknown outcome again itself.
     pub resent_tools: Vec<String>,
+    /// The recorded calls that left the host (`http`, `llm`), oldest first.
+    pub sent_calls: Vec<LedgerEntry>,
 }
 
 impl RunRecord {
@@ -34,6 +38,7 @@ impl RunRecord {
             max_attempts: self.max_attempts,
             claim: self.claim.as_ref(),
             resent_tools: &self.resent_tools,
+            sent_calls: &self.sent_calls,
         }
     }
 }
@@ -50,7 +55,14 @@ impl App {
             .map(|i| i.tool.clone())
             .collect();
         resent_tools.dedup();
+        let sent_calls = self
+            .store
+            .ledger(run_id)?
+            .into_iter()
+            .filter(|call| self.tools.is_external(&call.tool))
+            .collect();
         Ok(RunRecord {
+            sent_calls,
             approvals: self.store.approvals(run_id)?,
             switches: self.store.switches()?,
             intents,
@@ -77,6 +89,24 @@ pub struct HostView {
 }
 
 impl App {
+    /// Where the links this host's API answers (approval and callback
+    /// links) are reached, for an operator command: `[api] public_url`,
+    /// else the address of a live `serve` sharing the store, else `http://`
+    /// and `[api] listen` (or its default).
+    pub fn links_base(&self) -> Result<String> {
+        if self.config.api.public_url.is_none() {
+            let serving = self.hosts()?.into_iter().find_map(|h| {
+                (h.state == "live" && h.host.kind == "serve")
+                    .then_some(h.host.listen)
+                    .flatten()
+            });
+            if let Some(listen) = serving {
+                return Ok(format!("http://{listen}"));
+            }
+        }
+        Ok(crate::tools::public_url(&self.config, None))
+    }
+
     /// The hosts that use this store, live ones first.
     pub fn hosts(&self) -> Result<Vec<HostView>> {
         let now = self.now();

@@ -32,6 +32,11 @@ pub fn run(cli: Cli) -> Result<()> {
     {
         return super::tokens::new_token(name, scopes, agents, cli.json);
     }
+    // A new project needs no config: a broken `wakeful.toml` where it is
+    // written must not stop it.
+    if let Command::New { name, lang, dir } = &cli.command {
+        return new_project(name, *lang, dir.as_deref(), cli.json);
+    }
     let config = load_config(&cli)?;
     let Cli {
         data,
@@ -64,7 +69,6 @@ pub fn run(cli: Cli) -> Result<()> {
             print!("{}", crate::runtime::inspect::WIT);
             Ok(())
         }
-        Command::New { name, lang, dir } => new_project(&name, lang, dir.as_deref(), json),
         Command::Check {
             file: Some(file),
             no_compile,

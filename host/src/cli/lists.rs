@@ -56,14 +56,18 @@ pub(super) fn runs(
         Ok((page.items, page.next))
     })?;
     let max_attempts = app.config.limits.max_attempts;
-    output::runs(&runs, &app.store.switches()?, max_attempts, json)?;
+    let page = output::RunsPage {
+        runs: &runs,
+        next: next.as_deref(),
+    };
+    output::runs(&page, &app.store.switches()?, max_attempts, json)?;
     more(next);
     Ok(())
 }
 
 /// `wakeful show RUN`.
 pub(super) fn show(app: &mut App, run: &str, json: bool) -> Result<()> {
-    output::show(&app.run_record(run)?, json)
+    output::show(&app.run_record(run)?, &app.links_base()?, json)
 }
 
 /// `wakeful history RUN`.

@@ -18,9 +18,35 @@ mod work;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use commands::run;
+
+/// The global options `wakeful new` does not use: it writes a project's
+/// files, and reads no config, store or cache.
+const NOT_FOR_NEW: &[&str] = &["data", "store", "cache", "config", "by"];
+
+/// The command line's parser: [`Cli`]'s, with the global options `new`
+/// does not use left out of its help.
+pub fn command() -> clap::Command {
+    let command = Cli::command();
+    // A global option is copied into each subcommand that has no option of
+    // its id: `new` gets hidden copies of its own instead (still accepted,
+    // as before, and ignored), and every other command keeps the globals.
+    let unused: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter(|arg| NOT_FOR_NEW.contains(&arg.get_id().as_str()))
+        .map(|arg| arg.clone().global(false).hide(true))
+        .collect();
+    command.mut_subcommand("new", |new| new.args(unused))
+}
+
+/// The process's command line, parsed; exits with clap's message (or the
+/// help) when it does not parse.
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command()).exit())
+}
 
 /// A host for long-running AI agents compiled to WebAssembly components.
 #[derive(Debug, Parser)]

@@ -7,7 +7,7 @@ use crate::app::RunRecord;
 use crate::clock::rfc3339;
 use crate::store::{AgentVersion, AuditRow, Checkpoint, KvEntry, Run, Switch};
 use crate::tools::namespace::namespace_of;
-use crate::view::{self, AnswerLinks};
+use crate::view;
 use crate::worker::{next_summary, wake_summary};
 
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
@@ -128,9 +128,22 @@ pub fn hosts(hosts: &[crate::app::HostView], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
+/// The runs one `wakeful runs` lists, and the cursor of what is left.
+pub struct RunsPage<'a> {
+    pub runs: &'a [Run],
+    /// The `--after` of the next page, if there is one.
+    pub next: Option<&'a str>,
+}
+
+/// `wakeful runs`; `--json` is a page as `GET /v1/runs` answers it:
+/// `{"items": [...], "next": RUN_ID | null}`.
+pub fn runs(page: &RunsPage<'_>, switches: &[Switch], max_attempts: u32, json: bool) -> Result<()> {
+    let runs = page.runs;
     if json {
-        return print_json(&view::runs(runs, switches, max_attempts));
+        return print_json(&serde_json::json!({
+            "items": view::runs(runs, switches, max_attempts),
+            "next": page.next,
+        }));
     }
     table(
         &[
@@ -159,10 +172,12 @@ pub fn runs(runs: &[Run], switches: &[Switch], max_attempts: u32, json: bool) ->
     Ok(())
 }
 
-pub fn show(record: &RunRecord, json: bool) -> Result<()> {
+/// `wakeful show`. Whoever runs it can answer the run's requests (with
+/// `approve`), so it shows their answer links too: in full, on `base`.
+pub fn show(record: &RunRecord, base: &str, json: bool) -> Result<()> {
     let doc = record.doc();
     if json {
-        return print_json(&view::show(&doc, AnswerLinks::Hidden));
+        return print_json(&view::show(&doc));
     }
     let run = &record.run;
     let pending = view::pending_approvals(run, &record.approvals);
@@ -181,11 +196,21 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
     for i in &record.intents {
         let fate = view::Fate::of(i, record.claim.as_ref(), &record.resent_tools);
         println!(
-            "unknown    outcome of {} call {} (sent {}): {}",
+            "unknown    outcome of {} call {} (sent {} as Idempotency-Key {}): {}",
             i.tool,
             i.key,
             crate::clock::rfc3339(i.at),
+            view::sent_key(run, i),
             fate.text(&run.run_id, i)
+        );
+    }
+    for c in &record.sent_calls {
+        println!(
+            "sent       {} call {} ({}) as Idempotency-Key {}",
+            c.tool,
+            c.key,
+            if c.result.is_ok() { "ok" } else { "failed" },
+            crate::model::sent_key(&run.run_id, &run.incarnation, &c.key)
         );
     }
     if let Some(w) = &run.wake_when {
@@ -241,6 +266,11 @@ pub fn show(record: &RunRecord, json: bool) -> Result<()> {
             "           wakeful approve {} {} --digest {} [--reject]",
             run.run_id, a.id, a.details_digest
         );
+        // A link made before tokens were derived from the link key (or
+        // with another host's key) cannot be shown again.
+        if let Some(token) = &a.token {
+            println!("           link {base}{}", view::answer_path(token));
+        }
     }
     println!("state      {}", run.state);
     Ok(())
@@ -298,6 +328,44 @@ fn by_said(d: &serde_json::Value) -> String {
     }
 }
 
+/// The line of a tool call's row (`tool`), or of one send of it (`tool
+/// sent`, with the `Idempotency-Key` it carried).
+fn tool_text(kind: &str, d: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let s = |key: &str| match &d[key] {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    if kind == "tool sent" {
+        let again = if d["resend"] == Value::Bool(true) {
+            " again"
+        } else {
+            ""
+        };
+        return format!(
+            "{} key={} sent{again} as Idempotency-Key {}",
+            s("tool"),
+            s("key"),
+            s("sent_key")
+        );
+    }
+    // Rows written before outcomes were recorded have only `ok`.
+    let outcome = match (&d["outcome"], &d["ok"]) {
+        (Value::String(o), _) => o.clone(),
+        (_, Value::Bool(true)) => "ok".into(),
+        _ => "failed".into(),
+    };
+    let mut line = format!("{} key={} {outcome}", s("tool"), s("key"));
+    if let Some(status) = d["status"].as_u64() {
+        line.push_str(&format!(" (status {status})"));
+    }
+    if d["error"].is_string() {
+        line.push_str(&format!(": {}", s("error")));
+    }
+    line
+}
+
 /// One line an operator reads at 3 am; `--json` has every field.
 fn audit_text(kind: &str, d: &serde_json::Value) -> String {
     use serde_json::Value;
@@ -319,22 +387,7 @@ fn audit_text(kind: &str, d: &serde_json::Value) -> String {
         "tool" if d["outcome"] == "not audited" => {
             format!("{} more call(s) not audited ({})", d["calls"], s("why"))
         }
-        "tool" => {
-            // Rows written before outcomes were recorded have only `ok`.
-            let outcome = match (&d["outcome"], &d["ok"]) {
-                (Value::String(o), _) => o.clone(),
-                (_, Value::Bool(true)) => "ok".into(),
-                _ => "failed".into(),
-            };
-            let mut line = format!("{} key={} {outcome}", s("tool"), s("key"));
-            if let Some(status) = d["status"].as_u64() {
-                line.push_str(&format!(" (status {status})"));
-            }
-            if d["error"].is_string() {
-                line.push_str(&format!(": {}", s("error")));
-            }
-            line
-        }
+        "tool" | "tool sent" => tool_text(kind, d),
         "log" => format!("[{}] {}", s("level"), s("message")),
         "approval requested" => format!(
             "{} \"{}\" expires {}",

@@ -6,9 +6,24 @@ use serde_json::{Value, json};
 
 use crate::model::ToolError;
 use crate::runtime::HostFault;
+use crate::store::LedgerWrite;
 
 /// The longest error text an audit row keeps of a call.
 const MAX_DETAIL: usize = 500;
+
+/// The kind of the row each send of an external call gets, written with
+/// its intent before the request leaves the host.
+pub const SENT: &str = "tool sent";
+
+/// The data of a send's row: which call, the `Idempotency-Key` the system
+/// reached gets (the same on every send of the call), and whether an
+/// earlier attempt sent it already (a resend after a crash, a timeout or a
+/// server error).
+pub fn sent(seq: u64, call: &LedgerWrite, resend: bool) -> Value {
+    json!({"seq": seq, "tool": call.tool, "key": cut(&call.key),
+        "sent_key": crate::model::sent_key(&call.run_id, &call.incarnation, &call.key),
+        "resend": resend})
+}
 
 /// The row's data. `note` is what the gate knew beyond the result (a
 /// replay, a pause, a request that never left the host).

@@ -201,16 +201,7 @@ fn ca_certs(tool: &str, file: &str) -> Result<Vec<ureq::tls::Certificate<'static
 /// The header the reached system deduplicates on: unique per run
 /// incarnation and key.
 pub(super) fn idempotency_key(call: &LedgerWrite) -> String {
-    use sha2::{Digest, Sha256};
-    // Length-prefixed fields, so that no two (run, key) pairs hash the same
-    // input (`a:b` + `c` vs `a` + `b:c`); the incarnation keeps a reused run
-    // id from repeating the keys of the run that had it before.
-    let mut hash = Sha256::new();
-    for part in [&call.run_id, &call.incarnation, &call.key] {
-        hash.update((part.len() as u64).to_be_bytes());
-        hash.update(part.as_bytes());
-    }
-    format!("wakeful-{}", hex::encode(hash.finalize()))
+    crate::model::sent_key(&call.run_id, &call.incarnation, &call.key)
 }
 
 /// A failed request as the guest sees it: what was called and what went

@@ -492,10 +492,12 @@ impl StepGate {
             .tools
             .is_external(name)
             .then(|| call_digest(name, args));
-        if let Some(digest) = &digest
-            && let Err(refused) = self.resend(name, key, digest)?
-        {
-            return Ok(Err(refused));
+        let mut resending = false;
+        if let Some(digest) = &digest {
+            match self.resend(name, key, digest)? {
+                Ok(earlier) => resending = earlier,
+                Err(refused) => return Ok(Err(refused)),
+            }
         }
         let used = match self.admit(name, args, key).map_err(fault)? {
             Ok(used) => used,
@@ -516,24 +518,25 @@ impl StepGate {
         if self.tools.is_held(name) {
             return self.hold(call);
         }
-        self.send(call, digest)
+        self.send(call, digest.map(|digest| Sending { digest, resending }))
     }
 
     /// Whether a call of an external tool may go out under `key`: after an
     /// earlier attempt sent it and never recorded what came back, only a
-    /// system that drops repeated keys may get it again.
+    /// system that drops repeated keys may get it again. `Ok(true)`: it
+    /// goes out again, as a resend.
     fn resend(
         &mut self,
         name: &str,
         key: &str,
         digest: &str,
-    ) -> Result<Result<(), ToolError>, HostFault> {
+    ) -> Result<Result<bool, ToolError>, HostFault> {
         let intent = self
             .store
             .intent(&self.run_id, key)
             .map_err(|e| HostFault(e.to_string()))?;
         let Some(intent) = intent else {
-            return Ok(Ok(()));
+            return Ok(Ok(false));
         };
         if intent.args_digest != digest {
             return Ok(Err(self.refuse_reuse(key, name, &intent.tool)));
@@ -542,7 +545,7 @@ impl StepGate {
             self.note = Some("unknown outcome");
             return Err(self.unknown_outcome(name, key, "an earlier attempt sent it and died"));
         }
-        Ok(Ok(()))
+        Ok(Ok(true))
     }
 
     /// The policy checks of a call (grants, call budget, payload, run
@@ -574,13 +577,13 @@ impl StepGate {
     fn send(
         &mut self,
         call: LedgerWrite,
-        digest: Option<String>,
+        sending: Option<Sending>,
     ) -> Result<Result<String, ToolError>, HostFault> {
         let fault = |e: StoreError| HostFault(e.to_string());
         self.before_write()?;
         self.write_effects().map_err(fault)?;
-        let external = digest.is_some();
-        if let Some(digest) = digest {
+        let external = sending.is_some();
+        if let Some(sending) = sending {
             // Fenced: a step whose claim was taken over, or whose run was
             // cancelled, sends nothing more.
             failpoint::hit("before-intent", &call.key);
@@ -589,12 +592,18 @@ impl StepGate {
                 key: call.key.clone(),
                 tool: call.tool.clone(),
                 args: call.args.clone(),
-                args_digest: digest,
+                args_digest: sending.digest,
                 epoch: self.epoch,
                 at: self.now,
             };
+            // Every send is audited, with the key the system reached sees.
+            let sent = AuditEntry {
+                run_id: Some(self.run_id.to_string()),
+                kind: audit_row::SENT.into(),
+                data: audit_row::sent(self.seq, &call, sending.resending),
+            };
             self.store
-                .begin_external(&intent, self.clock.now(), self.claim_ms)
+                .begin_external(&intent, &[sent], self.clock.now(), self.claim_ms)
                 .map_err(fault)?;
             failpoint::hit("after-intent", &call.key);
         }
@@ -608,6 +617,13 @@ impl StepGate {
         }
         self.settle(&call, executed, external)
     }
+}
+
+/// An external call about to go out: the digest its intent keeps, and
+/// whether an earlier attempt sent it already.
+struct Sending {
+    digest: String,
+    resending: bool,
 }
 
 /// Refuses an empty or oversized key, or an oversized tool name.

@@ -276,17 +276,60 @@ mod tests {
     use super::*;
 
     fn tool(url: &str) -> HttpTool {
+        with_method(url, "post").unwrap()
+    }
+
+    fn with_method(url: &str, method: &str) -> Result<HttpTool, String> {
         let config = HttpToolConfig {
             url: url.into(),
             ca_file: None,
             allow_plain_http: false,
-            method: "post".into(),
+            method: method.into(),
             timeout_ms: Some(100),
             headers: BTreeMap::new(),
             idempotent: false,
             description: None,
         };
-        HttpTool::new("pager", &config, &LimitsConfig::default()).unwrap()
+        HttpTool::new("pager", &config, &LimitsConfig::default())
+    }
+
+    /// What `docs/src/authors/tools.md` ("Methods") says of `method`.
+    #[test]
+    fn the_five_documented_methods_are_accepted_in_any_case_and_no_other() {
+        let url = "http://127.0.0.1:9000/page";
+        for method in ["GET", "post", "Put", "PATCH", "delete"] {
+            let tool = with_method(url, method).unwrap();
+            assert_eq!(tool.method.as_str(), method.to_ascii_uppercase());
+        }
+        for method in ["HEAD", "OPTIONS", "CONNECT", "TRACE", "", "G ET"] {
+            let err = with_method(url, method).unwrap_err();
+            assert!(
+                err.contains("tools.pager.method") && err.contains("GET, POST, PUT, PATCH, DELETE"),
+                "{method}: {err}"
+            );
+        }
+        // A tool that sends no body refuses a call that gives one, before
+        // anything is sent.
+        let call = LedgerWrite {
+            run_id: "r".into(),
+            incarnation: "i".into(),
+            epoch: 1,
+            key: "k".into(),
+            tool: "pager".into(),
+            args: r#"{"body": {"a": 1}}"#.into(),
+        };
+        let err = with_method(url, "get")
+            .unwrap()
+            .call(&call, 1 << 20)
+            .unwrap_err();
+        assert!(err.unsent, "refused before sending");
+        let ToolError::Invalid(why) = err.error else {
+            panic!("not invalid: {:?}", err.error)
+        };
+        assert!(
+            why.contains("sends GET requests, which carry no body"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::SqlStore;
 use super::claims::check_claim;
 use super::{Context, audit, clamp_time, to_json, write};
 use crate::model::{Millis, ToolError};
-use crate::store::{Intent, Resolution, ResolveRefused, Result};
+use crate::store::{AuditEntry, Intent, Resolution, ResolveRefused, Result};
 
 /// Calls that leave the host, and settling those of unknown outcome.
 impl SqlStore {
@@ -32,10 +32,16 @@ impl SqlStore {
 
     /// Fences a call about to leave the host: checks and extends the claim
     /// (`intent.epoch`) as `extend_claim` does, and records the intent
-    /// durably, in one transaction. Recording the call's result (any
-    /// `ledger_put`) deletes the intent.
-    pub fn begin_external(&mut self, intent: &Intent, now: Millis, lease_ms: u64) -> Result<()> {
-        begin_external(&mut self.conn, intent, now, lease_ms)
+    /// durably with `audit` (the row of this send), in one transaction.
+    /// Recording the call's result (any `ledger_put`) deletes the intent.
+    pub fn begin_external(
+        &mut self,
+        intent: &Intent,
+        audit: &[AuditEntry],
+        now: Millis,
+        lease_ms: u64,
+    ) -> Result<()> {
+        begin_external(&mut self.conn, intent, audit, now, lease_ms)
     }
 
     /// Deletes the intent of a call whose request never left the host (no
@@ -124,6 +130,7 @@ pub(super) fn extend_claim(
 pub(super) fn begin_external(
     conn: &mut Connection,
     intent: &Intent,
+    audit_rows: &[AuditEntry],
     now: Millis,
     lease_ms: u64,
 ) -> Result<()> {
@@ -150,6 +157,11 @@ pub(super) fn begin_external(
                 ])
             })
             .ctx_with(|| format!("recording the intent to call {key} of run {run_id}"))?;
+            // Durable before the request leaves: a send cut short by a
+            // crash is in the audit too.
+            if !audit_rows.is_empty() {
+                audit::insert_all(tx, audit_rows, intent.at)?;
+            }
             Ok(())
         },
     )

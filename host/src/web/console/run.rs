@@ -28,6 +28,9 @@ struct Read {
     record: RunRecord,
     checkpoints: Vec<Checkpoint>,
     ledger: Vec<LedgerEntry>,
+    /// The tools of the ledger's calls that leave the host, each call sent
+    /// with an `Idempotency-Key`.
+    external: Vec<String>,
     audit: Vec<AuditRow>,
     versions: Vec<String>,
     now: Millis,
@@ -51,9 +54,18 @@ pub async fn page(
             .filter(|a| a.name == record.run.agent)
             .map(|a| a.version)
             .collect();
+        let ledger = app.store.ledger(&id)?;
+        let mut external: Vec<String> = ledger
+            .iter()
+            .filter(|call| app.tools.is_external(&call.tool))
+            .map(|call| call.tool.clone())
+            .collect();
+        external.sort();
+        external.dedup();
         Ok(Read {
             checkpoints: app.store.checkpoints(&id)?,
-            ledger: app.store.ledger(&id)?,
+            ledger,
+            external,
             audit: app.store.audit_page(Some(&id), None, AUDIT_ROWS)?.items,
             versions,
             now: app.now(),
@@ -198,6 +210,7 @@ fn unknown_calls(r: &Read, op: &Operator) -> Markup {
                     @let fate = view::Fate::of(i, doc.claim, doc.resent_tools);
                     article {
                         p { code { (i.tool) } " call " code { (i.key) } " was sent " (time_from_now(i.at, r.now)) " and what it did is not known." }
+                        p.small { "Sent with " code { "Idempotency-Key: " (view::sent_key(run, i)) } ": ask the system it reached about that key." }
                         @if fate != view::Fate::Settle {
                             p.note { (fate.text(&run.run_id, i)) }
                         } @else {
@@ -382,12 +395,19 @@ fn timeline(r: &Read) -> Markup {
                     @if !mine.is_empty() {
                         table.calls {
                             caption { "Tool calls" }
-                            thead { tr { th scope="col" { "Tool" } th scope="col" { "Key" } th scope="col" { "Result" } } }
+                            thead { tr { th scope="col" { "Tool" } th scope="col" { "Key" } th scope="col" { "Idempotency-Key sent" } th scope="col" { "Result" } } }
                             tbody {
                                 @for call in mine {
                                     tr {
                                         td { (call.tool) }
                                         td { code { (call.key) } }
+                                        td {
+                                            @if r.external.contains(&call.tool) {
+                                                code.wrap { (crate::model::sent_key(&r.record.run.run_id, &r.record.run.incarnation, &call.key)) }
+                                            } @else {
+                                                span.empty { "(not sent out)" }
+                                            }
+                                        }
                                         td { (result_text(&call.result)) }
                                     }
                                 }

@@ -131,7 +131,7 @@ fn a_waiting_run_with_its_calls(store: &mut SqlStore) {
         epoch: c.epoch,
         at: 3,
     };
-    store.begin_external(&intent, 3, 1_000).unwrap();
+    store.begin_external(&intent, &[], 3, 1_000).unwrap();
     let link = NewCallback {
         id: "cb".into(),
         valid_for_ms: 1_000_000,

@@ -196,7 +196,7 @@ fn a_held_call_leaves_an_unsettled_intent_under_its_key_to_the_operator() {
         epoch: c.epoch,
         at: 3,
     };
-    store.begin_external(&intent, 3, 1_000).unwrap();
+    store.begin_external(&intent, &[], 3, 1_000).unwrap();
     let mut effects = Effects::default();
     effects.record(
         LedgerWrite {
