@@ -328,7 +328,12 @@ fn a_list_as_long_as_the_guests_memory_is_stopped_by_hostcall_fuel() {
         )
     };
     let most = pages * 65536 / WAIT_FOR_BYTES;
-    let show = run_to_an_end(&server, component(&waits("waits-all", most)), "waits-all", "all");
+    let show = run_to_an_end(
+        &server,
+        component(&waits("waits-all", most)),
+        "waits-all",
+        "all",
+    );
     assert_parked_with(&show, "fuel allocated for hostcalls has been exhausted");
     still_steps(&server, 1);
 

@@ -374,8 +374,11 @@ mod tests {
         let typed = refused(&module(&[(1, &[2, 0x60, 0, 0, 0x60, 1, 0x63, 0, 0])]));
         assert!(typed.contains("function references"), "{typed}");
         // (type (func)) (memory 1 1)
-        wasmtime::Module::validate(&engine, &module(&[(1, &[1, 0x60, 0, 0]), (5, &[1, 1, 1, 1])]))
-            .unwrap();
+        wasmtime::Module::validate(
+            &engine,
+            &module(&[(1, &[1, 0x60, 0, 0]), (5, &[1, 1, 1, 1])]),
+        )
+        .unwrap();
         std::fs::remove_dir_all(&cache.path).unwrap();
     }
 }
