@@ -3,6 +3,7 @@
 //! `WAKEFUL_TEST_STORE=postgres`: see `harness`), agents built from source in
 //! `agents/`.
 
+mod advisories;
 mod api;
 mod api_errors;
 mod api_guard;

@@ -7,6 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
+use wasmparser::WasmFeatures;
 use wasmtime::{
     Config, Enabled, Engine, EngineWeak, InstanceAllocationStrategy, PoolingAllocationConfig,
     ProfilingStrategy,
@@ -101,6 +102,19 @@ pub(super) fn build(
     let mut config = Config::new();
     config
         .wasm_component_model(true)
+        // Proposals whose runtime support this build leaves out (wasmtime's
+        // `threads` and `gc` features) are refused when a module is
+        // validated, so that no guest reaches code paths built without
+        // them: GHSA-2674-w29h-wqvj and GHSA-rc4p-x33f-vpr2 were host
+        // aborts down such paths (shared memories; subtype checks of
+        // non-final function types). Said here rather than left to the
+        // defaults, which follow the crate's features: a dependency that
+        // turned `threads` on would turn the proposal on for every guest.
+        // No agent toolchain (Rust, componentize-py, jco) emits them.
+        .wasm_features(
+            WasmFeatures::THREADS | WasmFeatures::GC | WasmFeatures::FUNCTION_REFERENCES,
+            false,
+        )
         // Fuel bounds the guest's CPU work per step deterministically; epochs
         // bound its wall time, including time spent blocked in host calls.
         .consume_fuel(true)
@@ -324,6 +338,47 @@ mod tests {
         assert_eq!(tag, again);
         let (_, compiling) = build(&cache, 64 << 20, Purpose::Compile).unwrap();
         assert_eq!(tag, compiling);
+        std::fs::remove_dir_all(&cache.path).unwrap();
+    }
+
+    /// A core module: the header, then `sections` as (id, contents).
+    fn module(sections: &[(u8, &[u8])]) -> Vec<u8> {
+        let mut bytes = b"\0asm\x01\0\0\0".to_vec();
+        for (id, contents) in sections {
+            bytes.push(*id);
+            bytes.push(u8::try_from(contents.len()).unwrap());
+            bytes.extend_from_slice(contents);
+        }
+        bytes
+    }
+
+    /// What this build has no runtime for is refused by validation: a
+    /// shared memory (`threads`), a non-final function type and a typed
+    /// function reference (`gc`, `function-references`). An MVP module
+    /// passes.
+    #[test]
+    fn threads_gc_and_typed_function_references_are_refused_when_validated() {
+        let cache = cache("proposals");
+        let (engine, _) = build(&cache, 64 << 20, Purpose::Compile).unwrap();
+        let refused = |bytes: &[u8]| {
+            let error = wasmtime::Module::validate(&engine, bytes).unwrap_err();
+            format!("{error:#}")
+        };
+        // (memory 1 1 shared)
+        let shared = refused(&module(&[(5, &[1, 3, 1, 1])]));
+        assert!(shared.contains("threads must be enabled"), "{shared}");
+        // (type (sub (func)))
+        let non_final = refused(&module(&[(1, &[1, 0x50, 0, 0x60, 0, 0])]));
+        assert!(non_final.contains("gc proposal"), "{non_final}");
+        // (type (func)) (type (func (param (ref null 0))))
+        let typed = refused(&module(&[(1, &[2, 0x60, 0, 0, 0x60, 1, 0x63, 0, 0])]));
+        assert!(typed.contains("function references"), "{typed}");
+        // (type (func)) (memory 1 1)
+        wasmtime::Module::validate(
+            &engine,
+            &module(&[(1, &[1, 0x60, 0, 0]), (5, &[1, 1, 1, 1])]),
+        )
+        .unwrap();
         std::fs::remove_dir_all(&cache.path).unwrap();
     }
 }
