@@ -45,6 +45,7 @@ mod ledger;
 mod llm;
 mod logs;
 mod manners;
+mod mcp;
 mod migrate_store;
 mod namespaces;
 mod operator;
