@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientInfo, Implementation,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation,
     JsonObject, RequestMetaObject, Tool,
 };
 use rmcp::service::{RoleClient, RunningService};
@@ -29,6 +29,7 @@ use rmcp::transport::common::client_side_sse::SseRetryPolicy;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::Value;
+use tokio::io::AsyncReadExt;
 
 use crate::config::McpToolConfig;
 use crate::model::ToolError;
@@ -182,7 +183,7 @@ impl Server {
     fn in_session<T, F, Fut>(&self, timeout_ms: u64, limit: usize, work: F) -> Result<T, Unanswered>
     where
         T: Send,
-        F: FnOnce(RunningService<RoleClient, ClientInfo>) -> Fut + Send,
+        F: FnOnce(RunningService<RoleClient, ClientConfig>) -> Fut + Send,
         Fut: Future<Output = Result<T, String>>,
     {
         std::thread::scope(|scope| {
@@ -207,7 +208,7 @@ impl Server {
 
     async fn session<T, F, Fut>(&self, timeout_ms: u64, limit: usize, work: F) -> Result<T, Unanswered>
     where
-        F: FnOnce(RunningService<RoleClient, ClientInfo>) -> Fut,
+        F: FnOnce(RunningService<RoleClient, ClientConfig>) -> Fut,
         Fut: Future<Output = Result<T, String>>,
     {
         let mut child = None;
@@ -235,7 +236,7 @@ impl Server {
         &self,
         limit: usize,
         child: &mut Option<tokio::process::Child>,
-    ) -> Result<RunningService<RoleClient, ClientInfo>, Unanswered> {
+    ) -> Result<RunningService<RoleClient, ClientConfig>, Unanswered> {
         let unsent = |why: String| Unanswered { why, sent: false };
         let client = match self {
             Server::Stdio { program, args, env } => {
@@ -260,7 +261,6 @@ impl Server {
                 else {
                     return Err(unsent("the server's stdio was not piped".into()));
                 };
-                use tokio::io::AsyncReadExt;
                 let stdout = stdout.take(limit as u64);
                 client_info().serve((stdout, stdin)).await
             }
@@ -310,15 +310,15 @@ fn is_executable(file: &std::path::Path) -> bool {
 }
 
 /// Who the host says it is in the handshake.
-fn client_info() -> ClientInfo {
-    ClientInfo::new(
+fn client_info() -> ClientConfig {
+    ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new("wakeful", env!("CARGO_PKG_VERSION")),
     )
 }
 
 /// Closes a session that answered, politely but briefly.
-async fn close(client: RunningService<RoleClient, ClientInfo>) {
+async fn close(client: RunningService<RoleClient, ClientConfig>) {
     let _ = tokio::time::timeout(Duration::from_millis(CLOSE_MS), client.cancel()).await;
 }
 
