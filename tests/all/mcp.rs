@@ -33,14 +33,27 @@ fn server_script() -> String {
     repo().join("tests/mcp-server.py").display().to_string()
 }
 
-/// `[tools.local]`: the test server over stdio, logging to `log`.
+/// `[tools.local]`: the test server over stdio, logging to `log`. The
+/// interpreter itself, not a `python3` on the PATH that may be a wrapper
+/// script setting variables of its own.
 fn local_tool(log: &Path, allow: &str, extra: &str) -> String {
     format!(
-        "[tools.local]\nkind = \"mcp\"\ncommand = [\"python3\", \"{}\", \"stdio\", \"--log\", \
+        "[tools.local]\nkind = \"mcp\"\ncommand = [\"{}\", \"{}\", \"stdio\", \"--log\", \
          \"{}\"]\nenv = {{ WAKEFUL_TEST_MARK = \"marked\" }}\nallow = {allow}\n{extra}",
+        python().display(),
         server_script(),
         log.display()
     )
+}
+
+/// The Python interpreter's own path.
+fn python() -> PathBuf {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3 is installed");
+    assert!(out.status.success());
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
 }
 
 /// The test server over streamable HTTP on loopback, killed when dropped.
@@ -97,7 +110,9 @@ fn meta_key(call: &Value) -> String {
     let key = call["meta"]["wakeful/idempotency-key"]
         .as_str()
         .unwrap_or_else(|| panic!("no wakeful/idempotency-key in _meta: {call}"));
-    let hex = key.strip_prefix("wakeful-").unwrap_or_else(|| panic!("{key}"));
+    let hex = key
+        .strip_prefix("wakeful-")
+        .unwrap_or_else(|| panic!("{key}"));
     assert!(
         hex.len() == 64 && hex.chars().all(|c| c.is_ascii_hexdigit()),
         "{key}"
@@ -135,7 +150,10 @@ fn mcp_calls_are_refused_without_the_grant_of_each_tool() {
         args.extend(["--grant", g]);
     }
     let err = env.fails(&args);
-    assert!(err.contains("local/echo"), "the missing grant is named: {err}");
+    assert!(
+        err.contains("local/echo"),
+        "the missing grant is named: {err}"
+    );
     env.deploy("mcp-caller", GRANTS);
 
     // `local/extra` is allowed by the config but not granted to the version.
@@ -160,7 +178,10 @@ fn a_tool_the_config_does_not_allow_cannot_be_granted_and_bad_configs_are_refuse
     let dir = tempdir("mcp-allow");
     let log = dir.join("calls.log");
     let env = Env::new("mcp-allow", &local_tool(&log, r#"["echo"]"#, ""));
-    let mut args = vec!["deploy".to_string(), agent("mcp-caller").display().to_string()];
+    let mut args = vec![
+        "deploy".to_string(),
+        agent("mcp-caller").display().to_string(),
+    ];
     for g in GRANTS {
         args.extend(["--grant".to_string(), g.to_string()]);
     }
@@ -199,10 +220,7 @@ fn a_tool_the_config_does_not_allow_cannot_be_granted_and_bad_configs_are_refuse
 fn a_call_over_stdio_is_sent_once_with_its_key_in_meta_and_its_answer_recorded() {
     let dir = tempdir("mcp-stdio");
     let log = dir.join("calls.log");
-    let config = format!(
-        "{FAST_LIMITS}{}",
-        local_tool(&log, ALL_LOCAL, "")
-    );
+    let config = format!("{FAST_LIMITS}{}", local_tool(&log, ALL_LOCAL, ""));
     let env = Env::new("mcp-stdio", &config);
     env.deploy("mcp-caller", GRANTS);
     let show = call(
@@ -220,14 +238,24 @@ fn a_call_over_stdio_is_sent_once_with_its_key_in_meta_and_its_answer_recorded()
     let echo = ok_result(&results[0]);
     assert_eq!(echo["content"][0]["text"], "hi", "{show}");
     assert_eq!(echo["structuredContent"]["message"], "hi", "{show}");
-    assert_eq!(results[0], results[1], "the repeat is answered from the ledger");
+    assert_eq!(
+        results[0], results[1],
+        "the repeat is answered from the ledger"
+    );
     // The server saw only the environment its config gives (Python may add
     // LC_CTYPE itself, under a C locale).
     let env_names = ok_result(&results[2])["structuredContent"]["names"].clone();
-    let names: Vec<&str> = env_names.as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let names: Vec<&str> = env_names
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
     assert!(names.contains(&"WAKEFUL_TEST_MARK"), "{names:?}");
     assert!(
-        names.iter().all(|n| ["WAKEFUL_TEST_MARK", "LC_CTYPE"].contains(n)),
+        names
+            .iter()
+            .all(|n| ["WAKEFUL_TEST_MARK", "LC_CTYPE"].contains(n)),
         "only the configured environment: {names:?}"
     );
     let failed = results[3].as_str().unwrap();
@@ -238,7 +266,11 @@ fn a_call_over_stdio_is_sent_once_with_its_key_in_meta_and_its_answer_recorded()
 
     let calls = logged(&log);
     let tools: Vec<&str> = calls.iter().map(|c| c["tool"].as_str().unwrap()).collect();
-    assert_eq!(tools, ["echo", "env", "fail"], "each call sent once: {calls:?}");
+    assert_eq!(
+        tools,
+        ["echo", "env", "fail"],
+        "each call sent once: {calls:?}"
+    );
     assert_eq!(calls[0]["arguments"], json!({"message": "hi"}));
     let keys: Vec<String> = calls.iter().map(meta_key).collect();
     assert!(keys[0] != keys[1] && keys[1] != keys[2], "{keys:?}");
@@ -272,7 +304,10 @@ fn a_call_over_streamable_http_carries_its_headers_and_key_and_is_sent_once() {
     let calls = logged(&log);
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!(calls[0]["transport"], "http");
-    assert_eq!(calls[0]["headers"]["authorization"], "Bearer mcp-token-value");
+    assert_eq!(
+        calls[0]["headers"]["authorization"],
+        "Bearer mcp-token-value"
+    );
     meta_key(&calls[0]);
     env.work();
     assert_eq!(logged(&log).len(), 1, "sent once");
@@ -305,7 +340,10 @@ fn an_mcp_server_that_hangs_leaves_an_unknown_outcome_parked_not_a_second_call()
         assert_eq!(env.show(run)["status"], "parked");
     }
     let calls = logged(&log);
-    let transports: Vec<&str> = calls.iter().map(|c| c["transport"].as_str().unwrap()).collect();
+    let transports: Vec<&str> = calls
+        .iter()
+        .map(|c| c["transport"].as_str().unwrap())
+        .collect();
     assert_eq!(transports, ["stdio", "http"], "one call each: {calls:?}");
 }
 
@@ -318,9 +356,14 @@ fn everything_server() -> PathBuf {
             .arg(repo().join("scripts/install-mcp-everything.sh"))
             .status()
             .expect("run scripts/install-mcp-everything.sh");
-        assert!(status.success(), "installing the MCP reference server failed");
+        assert!(
+            status.success(),
+            "installing the MCP reference server failed"
+        );
     });
-    repo().join("tests/mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+    repo().join(
+        "tests/mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    )
 }
 
 #[test]
@@ -344,7 +387,7 @@ fn the_reference_server_everything_answers_echo_and_check_shows_its_annotations(
     let echo = ok_result(&show["state"]["results"][0]);
     assert_eq!(echo["content"][0]["text"], "Echo: hello", "{show}");
 
-    let check = env.json(&["check", agent("mcp-caller").to_str().unwrap(), "--json"]);
+    let check = env.json(&["check", agent("mcp-caller").to_str().unwrap()]);
     let listed = check["check"]["mcp_tools"]
         .as_array()
         .unwrap_or_else(|| panic!("{check}"));
@@ -355,7 +398,10 @@ fn the_reference_server_everything_answers_echo_and_check_shows_its_annotations(
     assert_eq!(echo["allowed"], true);
     assert_eq!(echo["annotations"]["readOnlyHint"], true, "{echo}");
     let text = env.ok(&["check", agent("mcp-caller").to_str().unwrap()]);
-    assert!(text.contains("everything/echo") && text.contains("readOnlyHint"), "{text}");
+    assert!(
+        text.contains("everything/echo") && text.contains("readOnlyHint"),
+        "{text}"
+    );
 }
 
 fn which(program: &str) -> PathBuf {

@@ -56,7 +56,9 @@ impl App {
         let (qualified, grants) = qualified_grants(grants, &info)?;
         // An MCP server's tools are granted one by one, and only those its
         // config allows.
-        let asked = grants.iter().chain(grant_all.then_some(&info.tools).into_iter().flatten());
+        let asked = grants
+            .iter()
+            .chain(grant_all.then_some(&info.tools).into_iter().flatten());
         if let Some(why) = asked.filter_map(|g| self.tools.mcp_refusal(g)).next() {
             return Err(AppError::Invalid(format!("cannot grant it: {why}")));
         }

@@ -173,7 +173,10 @@ fn is_loopback(host: &str) -> bool {
 }
 
 /// The certificates of a CA bundle.
-pub(super) fn ca_certs(tool: &str, file: &str) -> Result<Vec<ureq::tls::Certificate<'static>>, String> {
+pub(super) fn ca_certs(
+    tool: &str,
+    file: &str,
+) -> Result<Vec<ureq::tls::Certificate<'static>>, String> {
     let what = format!("tools.{tool}.ca_file `{file}`");
     let pem = std::fs::read(file).map_err(|e| format!("{what}: cannot read it: {e}"))?;
     let mut certs = vec![];

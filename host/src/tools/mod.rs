@@ -260,10 +260,12 @@ impl Tools {
 
     /// The configured MCP servers, by name (for `wakeful check`).
     pub fn mcp_servers(&self) -> impl Iterator<Item = (&str, &mcp::McpTool)> {
-        self.configured.iter().filter_map(|(name, tool)| match tool {
-            Configured::Mcp(mcp) => Some((name.as_str(), mcp)),
-            _ => None,
-        })
+        self.configured
+            .iter()
+            .filter_map(|(name, tool)| match tool {
+                Configured::Mcp(mcp) => Some((name.as_str(), mcp)),
+                _ => None,
+            })
     }
 
     /// The most a call can spend, for metered tools (`llm`); `None` for

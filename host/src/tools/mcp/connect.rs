@@ -86,7 +86,10 @@ pub(super) struct Request<'a> {
 pub(super) enum Answer {
     Result(rmcp::model::CallToolResult),
     /// A JSON-RPC error: the server refused or failed the request.
-    Error { code: i32, message: String },
+    Error {
+        code: i32,
+        message: String,
+    },
     /// The server asked for input (MCP's `input_required`).
     InputRequired,
 }
@@ -117,8 +120,8 @@ impl Server {
 
     /// Sends one call in a session of its own.
     pub(super) fn call(&self, request: &Request<'_>) -> Result<Answer, CallError> {
-        let mut params =
-            CallToolRequestParams::new(request.tool.to_string()).with_arguments(request.arguments.clone());
+        let mut params = CallToolRequestParams::new(request.tool.to_string())
+            .with_arguments(request.arguments.clone());
         let mut meta = RequestMetaObject::new();
         meta.0
             .0
@@ -155,7 +158,10 @@ impl Server {
             let Unanswered { why, sent: in_call } = unanswered;
             let sent = in_call || sent.load(Ordering::SeqCst);
             let why = if sent {
-                format!("{}: {why}; the call was sent and its outcome is unknown", request.what)
+                format!(
+                    "{}: {why}; the call was sent and its outcome is unknown",
+                    request.what
+                )
             } else {
                 format!("{}: {why}; the call was not sent", request.what)
             };
@@ -169,7 +175,11 @@ impl Server {
     /// The server's tools (every page of them).
     pub(super) fn list_tools(&self, name: &str, timeout_ms: u64) -> Result<Vec<Tool>, String> {
         let listed = self.in_session(timeout_ms, 16 << 20, |client| async move {
-            let tools = client.peer().list_all_tools().await.map_err(|e| e.to_string());
+            let tools = client
+                .peer()
+                .list_all_tools()
+                .await
+                .map_err(|e| e.to_string());
             close(client).await;
             tools
         });
@@ -206,7 +216,12 @@ impl Server {
         })
     }
 
-    async fn session<T, F, Fut>(&self, timeout_ms: u64, limit: usize, work: F) -> Result<T, Unanswered>
+    async fn session<T, F, Fut>(
+        &self,
+        timeout_ms: u64,
+        limit: usize,
+        work: F,
+    ) -> Result<T, Unanswered>
     where
         F: FnOnce(RunningService<RoleClient, ClientConfig>) -> Fut,
         Fut: Future<Output = Result<T, String>>,
@@ -215,7 +230,9 @@ impl Server {
         let deadline = Duration::from_millis(timeout_ms);
         let ran = tokio::time::timeout(deadline, async {
             let client = self.connect(limit, &mut child).await?;
-            work(client).await.map_err(|why| Unanswered { why, sent: true })
+            work(client)
+                .await
+                .map_err(|why| Unanswered { why, sent: true })
         })
         .await;
         if let Some(child) = child {
@@ -385,7 +402,12 @@ fn stdio(
 }
 
 /// A streamable HTTP server's URL, headers and TLS, checked.
-fn http(name: &str, url: &str, config: &McpToolConfig, secrets: &Secrets) -> Result<Server, String> {
+fn http(
+    name: &str,
+    url: &str,
+    config: &McpToolConfig,
+    secrets: &Secrets,
+) -> Result<Server, String> {
     if !config.env.is_empty() {
         return Err(format!(
             "tools.{name}.env is for a command server; this one has a url"
@@ -413,7 +435,11 @@ fn http(name: &str, url: &str, config: &McpToolConfig, secrets: &Secrets) -> Res
         }
         headers.insert(header_name, header_value);
     }
-    let tls = tls_config(name, config.ca_file.as_deref(), uri.scheme_str() == Some("https"))?;
+    let tls = tls_config(
+        name,
+        config.ca_file.as_deref(),
+        uri.scheme_str() == Some("https"),
+    )?;
     Ok(Server::Http {
         url: expanded,
         headers,
@@ -423,7 +449,11 @@ fn http(name: &str, url: &str, config: &McpToolConfig, secrets: &Secrets) -> Res
 
 /// rustls with ring, verifying against the built-in public roots or only
 /// the CAs of `ca_file`.
-fn tls_config(name: &str, ca_file: Option<&str>, https: bool) -> Result<rustls::ClientConfig, String> {
+fn tls_config(
+    name: &str,
+    ca_file: Option<&str>,
+    https: bool,
+) -> Result<rustls::ClientConfig, String> {
     let mut roots = rustls::RootCertStore::empty();
     match ca_file {
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),

@@ -158,5 +158,6 @@ impl McpTool {
 
 /// The MCP server and tool a name `<server>/<tool>` names.
 pub fn split(name: &str) -> Option<(&str, &str)> {
-    name.split_once('/').filter(|(s, t)| !s.is_empty() && !t.is_empty())
+    name.split_once('/')
+        .filter(|(s, t)| !s.is_empty() && !t.is_empty())
 }

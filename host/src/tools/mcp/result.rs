@@ -16,9 +16,9 @@ const MAX_ERROR_BYTES: usize = 4096;
 /// for input the host cannot give.
 pub(super) fn render(what: &str, answer: Answer) -> Result<String, ToolError> {
     match answer {
-        Answer::Result(result) if result.is_error == Some(true) => Err(ToolError::Failed(
-            bounded(format!("{what} failed: {}", text_of(&result))),
-        )),
+        Answer::Result(result) if result.is_error == Some(true) => Err(ToolError::Failed(bounded(
+            format!("{what} failed: {}", text_of(&result)),
+        ))),
         Answer::Result(result) => {
             let mut out = json!({ "content": result.content });
             if let Some(structured) = result.structured_content {
