@@ -421,3 +421,28 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn a_worker_killed_around_an_mcp_call_never_sends_it_twice() {
+    use std::os::unix::process::ExitStatusExt;
+    // Killed after the answer came back but before it was recorded, the
+    // call's outcome is unknown to the next worker: parked, not resent.
+    // Killed after it was recorded, the next worker replays the answer.
+    for (point, status) in [("before-result", "parked"), ("after-call", "done")] {
+        let dir = tempdir(point);
+        let log = dir.join("calls.log");
+        let config = format!("{FAST_LIMITS}{}", local_tool(&log, ALL_LOCAL, ""));
+        let env = Env::new("mcp-crash", &config);
+        env.deploy("mcp-caller", GRANTS);
+        let calls = json!([{"tool": "local/echo", "args": {"message": "once"}}]);
+        env.start("mcp-caller", "r", json!({ "calls": calls }));
+        let out = env
+            .clone_with_env("WAKEFUL_FAILPOINT", point)
+            .output(&["work", "--until-idle"]);
+        assert_eq!(out.status.signal(), Some(9), "{point}: the worker died there");
+        env.work();
+        let show = env.show("r");
+        assert_eq!(show["status"], status, "{point}: {show}");
+        assert_eq!(logged(&log).len(), 1, "{point}: sent once");
+    }
+}

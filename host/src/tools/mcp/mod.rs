@@ -14,7 +14,8 @@
 //! and got no answer in `timeout_ms` (or lost its connection) is an unknown
 //! outcome, which the gate parks unless the tool is `idempotent`; one that
 //! failed before the call was sent (the server did not start, or its
-//! handshake failed) had no effect and is sent again by the retried step.
+//! handshake failed) had no effect: it is not recorded, and a later call
+//! under the same key sends it.
 //!
 //! Each call is one session: the server is started (or the HTTP session
 //! opened) for it and stopped after it ([`connect`]).
