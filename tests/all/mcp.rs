@@ -439,7 +439,11 @@ fn a_worker_killed_around_an_mcp_call_never_sends_it_twice() {
         let out = env
             .clone_with_env("WAKEFUL_FAILPOINT", point)
             .output(&["work", "--until-idle"]);
-        assert_eq!(out.status.signal(), Some(9), "{point}: the worker died there");
+        assert_eq!(
+            out.status.signal(),
+            Some(9),
+            "{point}: the worker died there"
+        );
         env.work();
         let show = env.show("r");
         assert_eq!(show["status"], status, "{point}: {show}");
