@@ -450,3 +450,44 @@ fn a_worker_killed_around_an_mcp_call_never_sends_it_twice() {
         assert_eq!(logged(&log).len(), 1, "{point}: sent once");
     }
 }
+
+#[test]
+fn pausing_an_mcp_server_holds_each_of_its_tools_and_pausing_one_tool_only_it() {
+    let dir = tempdir("mcp-pause");
+    let log = dir.join("calls.log");
+    let env = Env::new(
+        "mcp-pause",
+        &format!("{FAST_LIMITS}{}", local_tool(&log, ALL_LOCAL, "")),
+    );
+    env.deploy("mcp-caller", GRANTS);
+    let echo = json!([{"tool": "local/echo", "args": {"message": "held"}}]);
+    let env_call = json!([{"tool": "local/env", "args": {}}]);
+
+    env.ok(&["pause", "--tool", "local", "--reason", "server upgrade"]);
+    env.start("mcp-caller", "a", json!({ "calls": echo }));
+    let out = env.work();
+    assert!(
+        out.contains("a paused by kill switch `tool:local`"),
+        "{out}"
+    );
+    assert_eq!(env.show("a")["status"], "active");
+    env.ok(&["resume", "--tool", "local"]);
+
+    env.ok(&["pause", "--tool", "local/echo"]);
+    env.start("mcp-caller", "b", json!({ "calls": env_call }));
+    env.work();
+    assert_eq!(
+        env.show("a")["status"],
+        "active",
+        "local/echo is still paused"
+    );
+    assert_eq!(env.show("b")["status"], "done", "local/env is not");
+    env.ok(&["resume", "--tool", "local/echo"]);
+    env.work();
+    assert_eq!(env.show("a")["status"], "done");
+    let tools: Vec<String> = logged(&log)
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tools, ["env", "echo"], "nothing was sent while paused");
+}
