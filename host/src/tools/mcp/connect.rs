@@ -60,7 +60,7 @@ pub(super) enum Server {
         program: String,
         args: Vec<String>,
         /// The whole environment, secrets filled in.
-        env: Vec<(String, String)>,
+        env: Env,
     },
     Http {
         /// The URL with its secrets: never quoted.
@@ -68,6 +68,19 @@ pub(super) enum Server {
         headers: HashMap<HeaderName, HeaderValue>,
         tls: Arc<rustls::ClientConfig>,
     },
+}
+
+/// A stdio server's environment; its `Debug` names the variables only,
+/// since values may be secrets.
+#[derive(Clone)]
+pub(super) struct Env(Vec<(String, String)>);
+
+impl std::fmt::Debug for Env {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|(k, _)| k))
+            .finish()
+    }
 }
 
 /// One call to send.
@@ -262,7 +275,7 @@ impl Server {
                 command
                     .args(args)
                     .env_clear()
-                    .envs(env.iter().map(|(k, v)| (k, v)))
+                    .envs(env.0.iter().map(|(k, v)| (k, v)))
                     .stdin(std::process::Stdio::piped())
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::null())
@@ -397,7 +410,7 @@ fn stdio(
     Ok(Server::Stdio {
         program: program.clone(),
         args: args.to_vec(),
-        env,
+        env: Env(env),
     })
 }
 
@@ -428,8 +441,10 @@ fn http(
             ));
         }
         let (value, _) = secrets.expand(&format!("tools.{name}.headers.{header}"), value)?;
-        let header_value = HeaderValue::from_str(&value)
+        let mut header_value = HeaderValue::from_str(&value)
             .map_err(|_| format!("tools.{name}.headers.{header}: not a valid header value"))?;
+        // Shown as `Sensitive` by `Debug`.
+        header_value.set_sensitive(true);
         if header_name.as_str() != "user-agent" {
             crate::secrets::register(&value);
         }
