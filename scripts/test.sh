@@ -2,7 +2,8 @@
 # Every check and test, from a fresh clone: installs what is missing (the
 # wasm32-wasip2 target, rustfmt, clippy, cargo-fuzz, mdBook, Chromium and
 # chromedriver for the browser tests, PostgreSQL, componentize-py from
-# PyPI by hash, the TypeScript toolchain from npm by lock file), checks formatting and
+# PyPI by hash, the TypeScript toolchain and the MCP reference server from
+# npm by lock file), checks formatting and
 # lints, builds the agents from source, builds the book, runs the whole test
 # suite (with the book's checks against the code and its links), runs the
 # end-to-end suite again on PostgreSQL, then each fuzz target for a few
@@ -57,6 +58,9 @@ echo "== Python SDK and agents: unit tests (native CPython, the SDK's fake host)
 scripts/test-python.sh
 echo "== TypeScript SDK and agents: type check, build, unit tests (Node, the SDK's fake host)"
 scripts/test-ts.sh
+
+echo "== the MCP reference server (npm, from its lock file) that e2e mcp:: calls"
+scripts/install-mcp-everything.sh
 
 echo "== host tests (unit and end to end)"
 # The tests about PostgreSQL itself (several hosts, lost notifications, a

@@ -29,6 +29,14 @@ pub struct ComponentCheck {
     pub info: Option<AgentInfo>,
     /// The tools the component asks for, and whether this host has each.
     pub tools: Vec<ToolCheck>,
+    /// What the MCP servers of the tools it asks for say of those tools,
+    /// asked at check time: their annotations (`destructiveHint`, …) are
+    /// the servers' own hints, shown to the operator and never used to
+    /// decide anything.
+    pub mcp_tools: Vec<crate::tools::mcp::ToolListing>,
+    /// MCP servers that could not be asked, and why (the host may still
+    /// accept the component).
+    pub mcp_unreachable: Vec<String>,
     /// How long compiling (or loading the compiled artifact) took.
     pub compile_ms: Option<u64>,
     /// Every reason the host would refuse it; empty: it would accept it.
@@ -60,6 +68,8 @@ pub fn read(bytes: &[u8], config: &Config) -> ComponentCheck {
         shape: None,
         info: None,
         tools: Vec::new(),
+        mcp_tools: Vec::new(),
+        mcp_unreachable: Vec::new(),
         compile_ms: None,
         problems: Vec::new(),
     };
@@ -128,10 +138,30 @@ pub fn compile(
                 "built in"
             } else if tools.knows(name) {
                 "configured"
+            } else if tools.mcp_refusal(name).is_some() {
+                "not allowed by its MCP server's config"
             } else {
                 "not configured"
             },
         })
         .collect();
+    list_mcp_tools(check, &tools, &info.tools);
     check.info = Some(info);
+}
+
+/// Asks each MCP server that `asked` names a tool of for its tools, and
+/// keeps what it says of those.
+fn list_mcp_tools(check: &mut ComponentCheck, tools: &Tools, asked: &[String]) {
+    for (server, mcp) in tools.mcp_servers() {
+        let prefix = format!("{server}/");
+        if !asked.iter().any(|t| t.starts_with(&prefix)) {
+            continue;
+        }
+        match mcp.list_tools() {
+            Ok(listed) => check
+                .mcp_tools
+                .extend(listed.into_iter().filter(|t| asked.contains(&t.name))),
+            Err(why) => check.mcp_unreachable.push(why),
+        }
+    }
 }

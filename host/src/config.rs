@@ -9,6 +9,8 @@ use serde::Deserialize;
 pub mod approval;
 pub use approval::{ApprovalConfig, ApprovalRule};
 pub mod api_tokens;
+pub mod mcp;
+pub use mcp::McpToolConfig;
 
 /// The whole configuration file.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -448,6 +450,9 @@ pub enum ToolConfig {
     /// An OpenAI-compatible chat-completions endpoint (`tools/llm.rs`),
     /// metered against the run's token and money budgets.
     Llm(LlmToolConfig),
+    /// An MCP server (`tools/mcp`): a guest calls each of its allowed
+    /// tools as `<name>/<tool>`.
+    Mcp(McpToolConfig),
 }
 
 /// `[tools.<name>] kind = "http"`.
@@ -643,6 +648,12 @@ impl Config {
                     "tools.{name}: `{name}` is a built-in tool and cannot be configured"
                 ));
             }
+            if name.contains('/') {
+                return Err(format!(
+                    "tools.{name}: a tool name cannot hold `/`, which separates an MCP \
+                     server's name from its tools' (`server/tool`)"
+                ));
+            }
             crate::tools::check_config(name, tool, l, &self.secret_values)?;
         }
         self.approval_rules()?;
@@ -659,12 +670,17 @@ impl Config {
         api_tokens::check(&self.api)
     }
 
-    /// Every tool name this host can run.
+    /// Every tool name this host can run: an MCP server's allowed tools
+    /// as `<server>/<tool>`, never the server's bare name.
     pub fn tool_names(&self) -> Vec<String> {
+        let configured = self.tools.iter().flat_map(|(name, tool)| match tool {
+            ToolConfig::Mcp(c) => c.allow.iter().map(|t| format!("{name}/{t}")).collect(),
+            _ => vec![name.clone()],
+        });
         BUILTIN_TOOLS
             .iter()
             .map(|s| s.to_string())
-            .chain(self.tools.keys().cloned())
+            .chain(configured)
             .collect()
     }
 

@@ -47,6 +47,7 @@ mod llm;
 mod llm_wire;
 mod logs;
 mod manners;
+mod mcp;
 mod migrate_store;
 mod namespaces;
 mod operator;

@@ -54,6 +54,14 @@ impl App {
         // are the operator's to give: `--grant-all` gives the tools the
         // component asks for, and adds these.
         let (qualified, grants) = qualified_grants(grants, &info)?;
+        // An MCP server's tools are granted one by one, and only those its
+        // config allows.
+        let asked = grants
+            .iter()
+            .chain(grant_all.then_some(&info.tools).into_iter().flatten());
+        if let Some(why) = asked.filter_map(|g| self.tools.mcp_refusal(g)).next() {
+            return Err(AppError::Invalid(format!("cannot grant it: {why}")));
+        }
         let granted: Vec<String> = if grant_all {
             info.tools.iter().cloned().chain(qualified).collect()
         } else {

@@ -82,12 +82,11 @@ impl App {
     }
 
     /// Every tool a switch can name: the host's own (`kv`, `lease`,
-    /// `callback`), the configured ones, and any a deployed agent asks for.
+    /// `callback`), the configured ones (an MCP server by its name, which
+    /// pauses all its tools, and each of its allowed tools as
+    /// `server/tool`), and any a deployed agent asks for.
     pub fn tool_names(&self) -> Result<Vec<String>> {
-        let mut names: Vec<String> = crate::config::BUILTIN_TOOLS
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut names = self.config.tool_names();
         names.extend(self.config.tools.keys().cloned());
         for agent in self.store.agents()? {
             names.extend(agent.requested_tools);

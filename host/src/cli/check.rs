@@ -114,6 +114,21 @@ fn print_compiled(check: &ComponentCheck, no_compile: bool) {
             }
         );
     }
+    for tool in &check.mcp_tools {
+        // The server's own hints: shown, never used to authorise.
+        let hints = tool
+            .annotations
+            .as_ref()
+            .map_or_else(|| "no annotations".to_string(), |a| a.to_string());
+        println!(
+            "mcp       {}{}: {hints}",
+            tool.name,
+            if tool.allowed { "" } else { " (not allowed)" }
+        );
+    }
+    for why in &check.mcp_unreachable {
+        println!("mcp       {why}");
+    }
     for problem in &check.problems {
         println!("refused   {problem}");
     }

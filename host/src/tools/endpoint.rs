@@ -1,4 +1,5 @@
-//! Where a configured `http` or `llm` tool connects, and how it sends one
+//! Where a configured `http` or `llm` tool connects (and the URL and CA
+//! checks an `mcp` tool's server shares), and how it sends one
 //! request: the config both kinds share, checked at start, and the client.
 //!
 //! `https://` is verified with rustls against the public roots built in
@@ -146,7 +147,12 @@ pub(crate) fn timeout_ms(given: Option<u64>, limits: &LimitsConfig) -> u64 {
 /// `allow_plain_http`, with a host.
 /// `url` is the URL with its secrets; errors quote `shown`, the
 /// configured text.
-fn parse_url(tool: &str, url: &str, shown: &str, allow_plain_http: bool) -> Result<Uri, String> {
+pub(super) fn parse_url(
+    tool: &str,
+    url: &str,
+    shown: &str,
+    allow_plain_http: bool,
+) -> Result<Uri, String> {
     let uri: Uri = url
         .parse()
         .map_err(|e| format!("tools.{tool}.url `{shown}` is not a URL: {e}"))?;
@@ -182,7 +188,10 @@ fn is_loopback(host: &str) -> bool {
 }
 
 /// The certificates of a CA bundle.
-fn ca_certs(tool: &str, file: &str) -> Result<Vec<ureq::tls::Certificate<'static>>, String> {
+pub(super) fn ca_certs(
+    tool: &str,
+    file: &str,
+) -> Result<Vec<ureq::tls::Certificate<'static>>, String> {
     let what = format!("tools.{tool}.ca_file `{file}`");
     let pem = std::fs::read(file).map_err(|e| format!("{what}: cannot read it: {e}"))?;
     let mut certs = vec![];

@@ -262,6 +262,9 @@ impl Spend {
 
 impl StepGate {
     fn check(&mut self, name: &str, args: &str) -> Result<(), ToolError> {
+        if let Some(why) = self.tools.mcp_refusal(name) {
+            return Err(ToolError::Denied(why));
+        }
         if !self.tools.knows(name) {
             return Err(ToolError::Unknown(format!(
                 "no tool named `{name}` on this host"

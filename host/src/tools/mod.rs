@@ -6,9 +6,10 @@
 //! (see [`crate::store::Effects`]), a callback link is made with its ledger
 //! row in one transaction; [`Tools`] also holds the configured tools:
 //! `static` (a fixed answer, kept with the step's commit too), [`http`]
-//! (one fixed URL) and [`llm`] (a model conversation over the OpenAI or
+//! (one fixed URL), [`llm`] (a model conversation over the OpenAI or
 //! Anthropic wire format, metered against the run's token and money
-//! budgets).
+//! budgets) and [`mcp`] (an MCP server's allowed tools, each called as
+//! `<server>/<tool>`).
 
 pub mod approval;
 pub mod audit_row;
@@ -19,6 +20,7 @@ pub mod http;
 pub mod kv;
 pub mod lease;
 pub mod llm;
+pub mod mcp;
 pub mod namespace;
 
 use std::collections::BTreeMap;
@@ -54,6 +56,8 @@ enum Configured {
     Static(String),
     Http(http::HttpTool),
     Llm(llm::LlmTool),
+    /// An MCP server, whose allowed tools are called as `<server>/<tool>`.
+    Mcp(mcp::McpTool),
     /// A config that `Config::parse` would have refused (one built in code):
     /// every call fails with the reason.
     Broken(String),
@@ -136,6 +140,10 @@ pub fn check_config(
             llm::LlmTool::with_secrets(name, c, limits, secrets)?;
             c.timeout_ms
         }
+        ToolConfig::Mcp(c) => {
+            mcp::McpTool::with_secrets(name, c, limits, secrets)?;
+            c.timeout_ms
+        }
     };
     // The guest waits inside its step for the call: a call that outlived the
     // step's deadline would be cut off with the step and retried.
@@ -171,6 +179,10 @@ impl Tools {
                         llm::LlmTool::with_secrets(name, c, &config.limits, secrets)
                             .map_or_else(Configured::Broken, Configured::Llm)
                     }
+                    ToolConfig::Mcp(c) => {
+                        mcp::McpTool::with_secrets(name, c, &config.limits, secrets)
+                            .map_or_else(Configured::Broken, Configured::Mcp)
+                    }
                 };
                 (name.clone(), tool)
             })
@@ -202,24 +214,77 @@ impl Tools {
 
     /// Whether a tool of that name exists on this host.
     pub fn knows(&self, name: &str) -> bool {
-        crate::config::BUILTIN_TOOLS.contains(&name) || self.configured.contains_key(name)
+        crate::config::BUILTIN_TOOLS.contains(&name) || self.lookup(name).is_some()
+    }
+
+    /// The configured tool a guest's tool name names: a tool by its name,
+    /// or an MCP server by `<server>/<tool>` when it allows that tool (its
+    /// bare name names nothing a guest can call).
+    fn lookup(&self, name: &str) -> Option<&Configured> {
+        match self.configured.get(name) {
+            Some(Configured::Mcp(_)) => None,
+            Some(tool) => Some(tool),
+            None => {
+                let (server, tool) = mcp::split(name)?;
+                match self.configured.get(server) {
+                    Some(Configured::Mcp(mcp)) if mcp.allows(tool) => self.configured.get(server),
+                    Some(broken @ Configured::Broken(_)) => Some(broken),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// Why a name that names an MCP server, or a tool of one, is no tool a
+    /// guest may call or be granted: the server's bare name, or a tool its
+    /// `allow` does not list. `None` for any other name.
+    pub fn mcp_refusal(&self, name: &str) -> Option<String> {
+        let (server, tool) = match self.configured.get(name) {
+            Some(Configured::Mcp(mcp)) => {
+                return Some(format!(
+                    "`{name}` is an MCP server: name each of its tools as `{name}/TOOL` \
+                     (allowed: {})",
+                    mcp.allowed().join(", ")
+                ));
+            }
+            _ => mcp::split(name)?,
+        };
+        match self.configured.get(server) {
+            Some(Configured::Mcp(mcp)) if !mcp.allows(tool) => Some(format!(
+                "tool `{tool}` of MCP server `{server}` is not in tools.{server}.allow \
+                 (allowed: {}); the operator must allow it in wakeful.toml first",
+                mcp.allowed().join(", ")
+            )),
+            _ => None,
+        }
+    }
+
+    /// The configured MCP servers, by name (for `wakeful check`).
+    pub fn mcp_servers(&self) -> impl Iterator<Item = (&str, &mcp::McpTool)> {
+        self.configured
+            .iter()
+            .filter_map(|(name, tool)| match tool {
+                Configured::Mcp(mcp) => Some((name.as_str(), mcp)),
+                _ => None,
+            })
     }
 
     /// The most a call can spend, for metered tools (`llm`); `None` for
     /// tools that spend no budget, or arguments the call will refuse.
     pub fn estimate(&self, name: &str, args: &str) -> Option<Usage> {
-        match self.configured.get(name) {
+        match self.lookup(name) {
             Some(Configured::Llm(tool)) => tool.estimate(args),
             _ => None,
         }
     }
 
-    /// Whether a call leaves the host (an `http` or `llm` tool): such a
-    /// call is fenced by the claim and has an intent written before it.
+    /// Whether a call leaves the host (an `http`, `llm` or `mcp` tool):
+    /// such a call is fenced by the claim and has an intent written before
+    /// it.
     pub fn is_external(&self, name: &str) -> bool {
         matches!(
-            self.configured.get(name),
-            Some(Configured::Http(_) | Configured::Llm(_))
+            self.lookup(name),
+            Some(Configured::Http(_) | Configured::Llm(_) | Configured::Mcp(_))
         )
     }
 
@@ -227,9 +292,10 @@ impl Tools {
     /// an `Idempotency-Key`, so that a call of unknown outcome may be sent
     /// again.
     pub fn is_idempotent(&self, name: &str) -> bool {
-        match self.configured.get(name) {
+        match self.lookup(name) {
             Some(Configured::Http(tool)) => tool.idempotent(),
             Some(Configured::Llm(tool)) => tool.idempotent(),
+            Some(Configured::Mcp(tool)) => tool.idempotent(),
             _ => true,
         }
     }
@@ -297,7 +363,11 @@ impl Tools {
                 self.max_callback_valid_ms,
                 now,
             ),
-            name => Ok(match self.configured.get(name) {
+            name => Ok(match self.lookup(name) {
+                Some(Configured::Mcp(tool)) => {
+                    let remote = mcp::split(name).map_or(name, |(_, tool)| tool);
+                    mcp_executed(tool.call(call, remote, self.max_payload))
+                }
                 Some(Configured::Http(tool)) => match tool.call(call, self.max_payload) {
                     Ok(result) => {
                         let server_error = http::is_server_error(&result);
@@ -336,6 +406,23 @@ impl Tools {
                 }
             }),
         }
+    }
+}
+
+/// What an MCP call did: an answer (a result, or an error the server
+/// gave) is recorded; no answer is an unknown outcome once the call was
+/// sent, and sent again by the retried step when it was not.
+fn mcp_executed(called: Result<Result<String, ToolError>, CallError>) -> Executed {
+    match called {
+        Ok(answer) => Executed {
+            transient: false,
+            ..Executed::unrecorded(answer)
+        },
+        Err(CallError { error, unsent }) => Executed {
+            transient: !unsent,
+            unsent,
+            ..Executed::unrecorded(Err(error))
+        },
     }
 }
 

@@ -147,8 +147,14 @@ pub(super) fn covering(
         .and_then(|mut stmt| {
             for switch in stmt.query_map(params![], switch_from_row)? {
                 let switch = switch?;
+                // `tool:<server>` covers each `<server>/<tool>` of an MCP
+                // server too.
                 let covers = switch.covers_run(agent, run_id)
-                    || tool.as_deref() == Some(switch.scope.as_str());
+                    || tool.as_deref().is_some_and(|t| {
+                        t == switch.scope
+                            || t.strip_prefix(switch.scope.as_str())
+                                .is_some_and(|rest| rest.starts_with('/'))
+                    });
                 let older = found
                     .as_ref()
                     .is_none_or(|f| (switch.at, &switch.scope) < (f.at, &f.scope));
