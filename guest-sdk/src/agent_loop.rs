@@ -62,6 +62,9 @@ pub struct LoopTool {
     pub spec: ToolSpec,
     /// The host tool its calls go to.
     pub tool: String,
+    /// The field of the tool's arguments the model's arguments go under
+    /// (`body` for an `http` tool); `None`: they are the tool's arguments.
+    pub under: Option<String>,
 }
 
 impl LoopTool {
@@ -70,7 +73,16 @@ impl LoopTool {
         LoopTool {
             spec: ToolSpec::new(tool, description, parameters),
             tool: tool.to_owned(),
+            under: None,
         }
+    }
+
+    /// Sends the model's arguments as the field `field` of the tool's
+    /// arguments: `under("body")` for an `http` tool.
+    #[must_use]
+    pub fn under(mut self, field: &str) -> LoopTool {
+        self.under = Some(field.to_owned());
+        self
     }
 
     /// Offers it to the model as `name` instead.
@@ -308,7 +320,7 @@ impl Loop {
             .map(|c| Pending {
                 id: c.id.clone(),
                 name: c.name.clone(),
-                args: c.arguments.to_string(),
+                args: tool_args(config, c),
             })
             .collect();
         let names: Vec<&str> = self.pending.iter().map(|p| p.name.as_str()).collect();
@@ -316,6 +328,17 @@ impl Loop {
             "the model asks for {}",
             names.join(", ")
         ))))
+    }
+}
+
+/// The exact text of the tool's arguments for the model's `call`.
+fn tool_args(config: &Config, call: &llm::ToolCall) -> String {
+    let under = (config.tools.iter())
+        .find(|t| t.spec.name == call.name)
+        .and_then(|t| t.under.as_deref());
+    match under {
+        Some(field) => json!({ field: call.arguments }).to_string(),
+        None => call.arguments.to_string(),
     }
 }
 

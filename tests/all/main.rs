@@ -3,6 +3,7 @@
 //! `WAKEFUL_TEST_STORE=postgres`: see `harness`), agents built from source in
 //! `agents/`.
 
+mod agent_loop;
 mod api;
 mod api_errors;
 mod api_guard;

@@ -80,7 +80,8 @@ fn config() -> Result<Config, String> {
         json!({"type": "object", "properties": {"message": {"type": "string"}},
             "required": ["message"]}),
     )
-    .named("page_oncall");
+    .named("page_oncall")
+    .under("body");
     let scale = LoopTool::new(
         "scale",
         "Scale a service out to more replicas; a human approves each call.",
@@ -88,7 +89,8 @@ fn config() -> Result<Config, String> {
             "service": {"type": "string"}, "replicas": {"type": "integer"}},
             "required": ["service", "replicas"]}),
     )
-    .named("scale_out");
+    .named("scale_out")
+    .under("body");
     Config::new("llm", vec![kv, pager, scale], IncidentLoop::TOOLS)
 }
 
@@ -108,15 +110,20 @@ mod tests {
     fn a_start_asks_the_model_with_the_incident() {
         testing::reset();
         testing::on_tool(|_, _| {
-            Ok(json!({"message": {"role": "assistant", "content": "nothing to do"},
+            Ok(
+                json!({"message": {"role": "assistant", "content": "nothing to do"},
                 "stop_reason": "end_turn", "provider_stop_reason": "stop",
-                "usage": {"total_tokens": 5, "cost_usd": 0.0}}))
+                "usage": {"total_tokens": 5, "cost_usd": 0.0}}),
+            )
         });
         let mut state = State::default();
         let input = json!({"incident": "INC-7", "service": "api", "summary": "slow"});
         let step = IncidentLoop::step(&mut state, Wake::Start(input)).unwrap();
         assert_eq!(step.next, Next::Done("nothing to do".into()));
         let asked = &testing::calls()[0];
-        assert_eq!(asked.args["messages"][1]["content"], "Incident INC-7 on api: slow");
+        assert_eq!(
+            asked.args["messages"][1]["content"],
+            "Incident INC-7 on api: slow"
+        );
     }
 }

@@ -11,7 +11,9 @@ fn config() -> Config {
         "llm",
         vec![
             LoopTool::new("kv", "Read a key", object.clone()),
-            LoopTool::new("scale", "Scale a service out", object).named("scale_out"),
+            LoopTool::new("scale", "Scale a service out", object)
+                .named("scale_out")
+                .under("body"),
         ],
         TOOLS,
     )
@@ -40,7 +42,7 @@ fn script_host() {
         match name {
             "llm" => Ok(model(args)),
             "kv" => Ok(json!({"value": "7", "version": 1})),
-            "scale" if key.ends_with(":approved") => Ok(json!({"scaled": args["service"]})),
+            "scale" if key.ends_with(":approved") => Ok(json!({"scaled": args["body"]["service"]})),
             "scale" => Err(ToolError::Denied(
                 "needs approval: tool `scale` runs only with an approved request".into(),
             )),
@@ -130,8 +132,8 @@ fn a_call_needing_approval_waits_for_it_and_is_made_once_approved() {
     };
     let named = &request.details["calls"][0];
     assert_eq!(named["tool"], "scale");
-    assert_eq!(named["args"], json!({"service": "api", "by": 2}));
-    let call = Call::new("scale", &json!({"by": 2, "service": "api"})).unwrap();
+    assert_eq!(named["args"], json!({"body": {"service": "api", "by": 2}}));
+    let call = Call::new("scale", &json!({"body": {"by": 2, "service": "api"}})).unwrap();
     assert_eq!(named["args_sha256"], call.args_sha256());
     // Another wake while waiting: the same request again.
     assert_eq!(step(&mut chat, &Wake::Resume), Turn::Step(wait.clone()));
