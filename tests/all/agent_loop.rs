@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use crate::fake_servers::{FakeServer, Reply, Request};
-use crate::harness::{Env, FAST_LIMITS};
+use crate::harness::{Env, FAST_LIMITS, Lang};
 
 /// The tokens the fake model server reports for every call.
 const TOKENS_PER_CALL: u64 = 2050;
@@ -84,8 +84,14 @@ fn model_server() -> FakeServer {
 }
 
 /// A host whose model is `model`, whose pager and scale action post to
-/// `sink`, and whose scale action needs an approval.
+/// `sink`, and whose scale action needs an approval, running the Rust
+/// agent as run `inc`.
 fn host(name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
+    host_in(Lang::Rust, "incident-loop", name, model, sink)
+}
+
+/// [`host`] running the agent written in `lang`, named `agent`.
+fn host_in(lang: Lang, agent: &str, name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
     let config = format!(
         "{FAST_LIMITS}[tools.llm]\nkind = \"llm\"\nformat = \"openai\"\nurl = \"{}/v1/chat/completions\"\n\
          model = \"m-1\"\nmax_tokens = 100\ntimeout_ms = 1000\n\
@@ -95,11 +101,11 @@ fn host(name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
         model.url,
         sink = sink.url,
     );
-    let env = Env::new(name, &config);
-    env.deploy("incident-loop", &["llm", "kv", "pager", "scale"]);
+    let env =
+        Env::new(name, &config).deploy_in(lang, "incident-loop", &["llm", "kv", "pager", "scale"]);
     env.ok(&[
         "start",
-        "incident-loop",
+        agent,
         "--id",
         "inc",
         "--input",
@@ -251,4 +257,32 @@ fn a_loop_killed_after_each_call_repeats_nothing_and_charges_once() {
         .filter(|r| r["data"]["tool"] == "kv")
         .count();
     assert_eq!(kv_puts, 1);
+}
+
+#[test]
+fn the_python_loop_makes_the_same_calls_and_asks_the_same_approval() {
+    let (model, sink) = (model_server(), sink());
+    let env = host_in(
+        Lang::Python,
+        "incident-loop-py",
+        "loop-python",
+        &model,
+        &sink,
+    );
+    env.work();
+    the_scale_request(&env);
+    env.approve("inc", SCALE_REQUEST, &["--by", "bob"]);
+    env.work();
+    let show = env.show("inc");
+    assert_eq!(show["status"], "done", "{show}");
+    assert_eq!(
+        show["outcome"],
+        "Paged on-call and scaled payments-api to 6."
+    );
+    assert_eq!((hits(&sink, "/page"), hits(&sink, "/scale")), (1, 1));
+    assert_eq!(
+        env.kv("agent/incident-loop-py/incidents/INC-7/cause"),
+        json!("oom")
+    );
+    assert_eq!(show["tokens_used"], 4 * TOKENS_PER_CALL);
 }
