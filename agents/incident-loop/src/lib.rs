@@ -94,7 +94,7 @@ fn config() -> Result<Config, String> {
     Config::new("llm", vec![kv, pager, scale], IncidentLoop::TOOLS)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use wakeful_sdk::testing;
