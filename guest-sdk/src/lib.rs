@@ -71,7 +71,7 @@
 //! | the trait an agent implements | `agent.rs`: [`Agent`] |
 //! | why a step is called | `wake.rs`: [`Wake`], [`Event`], [`Approval`] |
 //! | what a step returns | `step.rs`: [`Step`], [`Next`], [`Wait`] |
-//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs`; a model conversation: `llm.rs` |
+//! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs`; a model conversation: `llm.rs`; a model-driven loop: `agent_loop.rs` |
 //! | time, run id, log | `host.rs`: [`now`], [`run_id`], [`log`] |
 //! | exports and JSON state | `export.rs`: [`export_agent!`] |
 //! | a fake host for native tests | `testing.rs`: `testing` (not in WebAssembly builds) |
@@ -94,6 +94,7 @@
 #![warn(missing_docs)]
 
 mod agent;
+pub mod agent_loop;
 #[doc(hidden)]
 pub mod bindings;
 pub mod callback;
@@ -121,8 +122,8 @@ pub use serde_json;
 /// What an agent needs, in one import: `use wakeful_sdk::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, callback,
-        gated, kv, lease, llm, log, now, run_id, tools,
+        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, agent_loop,
+        callback, gated, kv, lease, llm, log, now, run_id, tools,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

@@ -4,6 +4,7 @@
 //! `agents/`.
 
 mod advisories;
+mod agent_loop;
 mod api;
 mod api_errors;
 mod api_guard;

@@ -37,7 +37,8 @@ A complete agent (``agents/python/invoice-mail/app.py``)::
 
 Modules: ``agent`` (Agent, StepError), ``wake`` (the wakes), ``step`` (Step,
 Wait, Next, ApprovalRequest, approval_digest), ``tools`` (call, ToolError
-and its kinds), ``kv``, ``lease``, ``callback``, ``gated`` (ask approval of calls, then make them), ``host`` (now, run_id,
+and its kinds), ``kv``, ``lease``, ``callback``, ``gated`` (ask approval of calls, then make them), ``agent_loop`` (a model-driven
+loop: keyed calls, gated approvals), ``host`` (now, run_id,
 log), ``export`` (export), ``testing`` (the fake host for native tests).
 
 Rules of a step: it never blocks (it returns what to wait for); it may be
@@ -46,7 +47,7 @@ whose idempotency key names what the call means; it reads the time with
 ``now()``; it keeps its state small and JSON-able.
 """
 
-from . import callback, gated, kv, lease, tools
+from . import agent_loop, callback, gated, kv, lease, tools
 from .agent import Agent, StepError
 from .export import export
 from .host import log, now, run_id
@@ -74,6 +75,7 @@ __all__ = [
     "Unknown",
     "Wait",
     "Wake",
+    "agent_loop",
     "approval_digest",
     "callback",
     "canonical_json",
