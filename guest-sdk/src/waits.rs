@@ -315,3 +315,110 @@ pub(crate) fn clear() {
     OUTSTANDING.take();
     ANSWERED.take();
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::bindings::wit;
+    use crate::export;
+    use crate::{Agent, Approval};
+
+    /// Asks on start, pays on approval, keeps waiting otherwise.
+    struct Payer;
+
+    #[derive(Default, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Paid {
+        amount: u32,
+    }
+
+    impl Agent for Payer {
+        type State = Paid;
+        const DESCRIPTION: &'static str = "Asks, then pays.";
+
+        fn step(state: &mut Paid, wake: Wake) -> Result<Step, String> {
+            if let Wake::Start(_) = wake {
+                state.amount = 5;
+                ask("pay", "Pay 5?", json!({"amount": 5}), 1000);
+                return Ok(Step::keep_waiting());
+            }
+            match wake.answer_to("pay") {
+                Some(Answer::Approved(a)) => Ok(Step::done(format!("paid, {}", a.by))),
+                Some(other) => Ok(Step::done(format!("{other:?}"))),
+                None => Ok(Step::keep_waiting()),
+            }
+        }
+
+        fn migrate(_: &str, old: Value) -> Result<Paid, String> {
+            // Renames `amount` to itself: fails on anything it does not know.
+            serde_json::from_value(old).map_err(|e| e.to_string())
+        }
+    }
+
+    fn approval(digest: String) -> wit::Wake {
+        wit::Wake::Approval(wit::Approval {
+            request_id: "pay".into(),
+            approved: true,
+            by: "ann".into(),
+            at: 1,
+            comment: None,
+            digest,
+        })
+    }
+
+    fn waits(result: &wit::StepResult) -> Vec<String> {
+        match &result.next {
+            wit::Next::Wait(waits) => waits.iter().map(|w| format!("{w:?}")).collect(),
+            other => panic!("not a wait: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_request_lives_in_the_state_and_survives_other_wakes_and_migrate() {
+        let first = export::step::<Payer>(String::new(), wit::Wake::Start("{}".into())).unwrap();
+        let saved: Value = serde_json::from_str(&first.state).unwrap();
+        assert_eq!(saved["amount"], 5);
+        assert_eq!(saved[STATE_KEY]["approvals"][0]["id"], "pay");
+        assert_eq!(waits(&first).len(), 1);
+        assert!(outstanding().is_empty(), "the memory left with the state");
+
+        let resumed = export::step::<Payer>(first.state.clone(), wit::Wake::Resume).unwrap();
+        assert_eq!(waits(&resumed), waits(&first), "re-waits by itself");
+        let migrated = export::migrate::<Payer>("1.0.0".into(), resumed.state).unwrap();
+        assert_eq!(migrated, first.state, "migrate never saw the SDK's key");
+
+        let digest = ApprovalRequest::new("pay", "Pay 5?", json!({"amount": 5}), 1).digest();
+        let done = export::step::<Payer>(migrated, approval(digest)).unwrap();
+        assert!(matches!(&done.next, wit::Next::Done(o) if o == "paid, ann"));
+        assert_eq!(done.state, r#"{"amount":5}"#);
+    }
+
+    #[test]
+    fn an_answer_to_other_details_or_an_expiry_is_not_an_approval() {
+        let first = export::step::<Payer>(String::new(), wit::Wake::Start("{}".into())).unwrap();
+        let err = export::step::<Payer>(first.state.clone(), approval("other".into())).unwrap_err();
+        assert!(err.contains("waits on nothing"), "{err}");
+        let expired = wit::Wake::Expired("pay".into());
+        let done = export::step::<Payer>(first.state, expired).unwrap();
+        assert!(matches!(&done.next, wit::Next::Done(o) if o == "Expired"));
+    }
+
+    #[test]
+    fn a_state_that_is_not_an_object_cannot_keep_waits() {
+        let mut state = json!([1]);
+        let memory = Memory {
+            approvals: vec![Asked {
+                id: "a".into(),
+                question: "q".into(),
+                details: Value::Null,
+                valid_for_ms: 1,
+            }],
+            links: vec![],
+        };
+        let err = store(&mut state, &memory).unwrap_err();
+        assert!(err.contains("State is not a JSON object"), "{err}");
+        let _ = Approval::is_for;
+    }
+}

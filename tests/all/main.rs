@@ -64,4 +64,5 @@ mod takeover;
 mod tools;
 mod triggers;
 mod upgrade;
+mod vendor_payment;
 mod wakeups;

@@ -31,7 +31,11 @@ impl Agent for VendorPayment {
     fn step(s: &mut State, wake: Wake) -> Result<Step, String> {
         if let Wake::Start(_) = wake {
             *s = wake.input()?;
-            let bank = http("vendors", json!({"path": s.vendor}), &key(s, "bank"))?;
+            let bank = http(
+                "vendors",
+                json!({"path": format!("/{}", s.vendor)}),
+                &key(s, "bank"),
+            )?;
             s.iban = bank["iban"]
                 .as_str()
                 .ok_or("the vendor has no iban")?
