@@ -46,7 +46,7 @@ whose idempotency key names what the call means; it reads the time with
 ``now()``; it keeps its state small and JSON-able.
 """
 
-from . import callback, gated, kv, lease, tools
+from . import callback, gated, kv, lease, tools, waits
 from .agent import Agent, StepError
 from .export import export
 from .host import log, now, run_id
@@ -85,4 +85,5 @@ __all__ = [
     "now",
     "run_id",
     "tools",
+    "waits",
 ]
