@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::bindings::wit;
+use crate::waits::Memory;
 use crate::{Agent, Wake};
 
 /// The `info` export: the agent's manifest.
@@ -21,35 +22,75 @@ pub fn info<A: Agent>(name: &str, version: &str) -> wit::AgentInfo {
 
 /// The `step` export.
 pub fn step<A: Agent>(state: String, wake: wit::Wake) -> Result<wit::StepResult, String> {
-    let mut state: A::State = decode_state(&state)?;
     let wake = Wake::from_wit(wake)?;
-    let step = A::step(&mut state, wake)?;
-    Ok(step.into_wit(encode_state(&state)?))
+    let mut saved = parse_state(&state)?;
+    crate::waits::begin(&mut saved, &wake)?;
+    let mut state: A::State = decode_state(saved)?;
+    let step = crate::waits::finish(A::step(&mut state, wake)?)?;
+    // The memory leaves with this step's state: an instance may be reused
+    // for another run.
+    let memory = crate::waits::take();
+    Ok(step.into_wit(encode_state(&state, memory)?))
 }
 
-/// The `migrate` export.
+/// The `migrate` export. The SDK's own waits (`waits::STATE_KEY`) are taken
+/// out before the agent's `migrate` and put back after it, unchanged.
 pub fn migrate<A: Agent>(from_version: String, state: String) -> Result<String, String> {
-    let old = match state.trim() {
+    let mut old = match state.trim() {
         "" => Value::Null,
         text => serde_json::from_str(text)
             .map_err(|e| format!("the state saved by version {from_version} is not JSON: {e}"))?,
     };
-    encode_state(&A::migrate(&from_version, old)?)
+    let kept = old
+        .as_object_mut()
+        .and_then(|o| o.remove(crate::waits::STATE_KEY));
+    let new = A::migrate(&from_version, old)?;
+    let Some(kept) = kept else {
+        return encode_state(&new, Memory::default());
+    };
+    let mut new = serde_json::to_value(&new)
+        .map_err(|e| format!("the new state cannot be written as JSON: {e}"))?;
+    match new.as_object_mut() {
+        Some(object) => object.insert(crate::waits::STATE_KEY.to_owned(), kept),
+        None => {
+            return Err(format!(
+                "the run waits on approval requests or callback links the SDK keeps in the \
+                 state, but version {}'s State is not a JSON object",
+                env!("CARGO_PKG_VERSION")
+            ));
+        }
+    };
+    Ok(new.to_string())
 }
 
 /// The host hands a new run `""` or `"null"`; anything else must be a state
 /// this agent wrote.
-fn decode_state<S: DeserializeOwned + Default>(text: &str) -> Result<S, String> {
+fn parse_state(text: &str) -> Result<Value, String> {
     match text.trim() {
-        "" | "null" => Ok(S::default()),
+        "" | "null" => Ok(Value::Null),
         text => serde_json::from_str(text)
             .map_err(|e| format!("the saved state does not fit this agent's State: {e}")),
     }
 }
 
-fn encode_state<S: Serialize>(state: &S) -> Result<String, String> {
-    serde_json::to_string(state)
-        .map_err(|e| format!("the new state cannot be written as JSON: {e}"))
+fn decode_state<S: DeserializeOwned + Default>(value: Value) -> Result<S, String> {
+    if value.is_null() {
+        return Ok(S::default());
+    }
+    serde_json::from_value(value)
+        .map_err(|e| format!("the saved state does not fit this agent's State: {e}"))
+}
+
+/// The state as JSON text, with the SDK's waits when there are any.
+fn encode_state<S: Serialize>(state: &S, memory: Memory) -> Result<String, String> {
+    let failed = |e: serde_json::Error| format!("the new state cannot be written as JSON: {e}");
+    if memory.is_empty() {
+        // The agent's own field order, as before the SDK kept waits.
+        return serde_json::to_string(state).map_err(failed);
+    }
+    let mut value = serde_json::to_value(state).map_err(failed)?;
+    crate::waits::store(&mut value, &memory)?;
+    Ok(value.to_string())
 }
 
 /// Registers an [`Agent`] as the component's exports. Use it once, at the

@@ -110,7 +110,7 @@ mod tests {
     fn a_request_names_each_call_by_tool_arguments_and_digest() {
         let call = Call::new("refunds", &json!({"order": "9482", "amount_usd": 120.0})).unwrap();
         assert_eq!(call.args, r#"{"amount_usd":120.0,"order":"9482"}"#);
-        let shown = details(&[call.clone()], json!({"reason": "late"}));
+        let shown = details(std::slice::from_ref(&call), json!({"reason": "late"}));
         assert_eq!(shown["reason"], "late");
         let named = &shown["calls"][0];
         assert_eq!(named["tool"], "refunds");

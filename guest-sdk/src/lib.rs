@@ -70,6 +70,7 @@
 //! |---|---|
 //! | the trait an agent implements | `agent.rs`: [`Agent`] |
 //! | why a step is called | `wake.rs`: [`Wake`], [`Event`], [`Approval`] |
+//! | approvals and links the SDK re-waits on | `waits.rs`: [`waits::ask`], [`waits::link`], [`Wake::answer_to`] |
 //! | what a step returns | `step.rs`: [`Step`], [`Next`], [`Wait`] |
 //! | tool calls | `tools.rs`: [`tools::call`], [`ToolError`]; `kv.rs`, `lease.rs`, `callback.rs`; a model conversation: `llm.rs`; a model-driven loop: `agent_loop.rs` |
 //! | time, run id, log | `host.rs`: [`now`], [`run_id`], [`log`] |
@@ -108,12 +109,14 @@ mod step;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
 pub mod tools;
+pub mod waits;
 mod wake;
 
 pub use agent::Agent;
 pub use host::{log, now, run_id};
 pub use step::{ApprovalRequest, Next, Step, Wait, approval_digest};
 pub use tools::ToolError;
+pub use waits::Answer;
 pub use wake::{Approval, Event, Wake};
 
 pub use serde;
@@ -122,8 +125,8 @@ pub use serde_json;
 /// What an agent needs, in one import: `use wakeful_sdk::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake, agent_loop,
-        callback, gated, kv, lease, llm, log, now, run_id, tools,
+        Agent, Answer, Approval, ApprovalRequest, Event, Next, Step, ToolError, Wait, Wake,
+        agent_loop, callback, gated, kv, lease, llm, log, now, run_id, tools, waits,
     };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Value, json};

@@ -120,6 +120,14 @@ impl Step {
         Step::from(Next::Wait(waits.into_iter().collect()))
     }
 
+    /// Sleep until an approval request or callback link the SDK remembers
+    /// ([`waits`](crate::waits)) is answered or expires. Every wait
+    /// includes those anyway; this is a wait on them alone. Fails the step
+    /// when nothing is outstanding.
+    pub fn keep_waiting() -> Step {
+        Step::from(Next::Wait(Vec::new()))
+    }
+
     /// Sleep until an event on `topic` arrives.
     pub fn wait_event(topic: impl Into<String>) -> Step {
         Step::wait([Wait::event(topic)])

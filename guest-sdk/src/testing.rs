@@ -59,6 +59,26 @@ thread_local! {
 /// call is `ToolError::Unknown`), no calls, no logs.
 pub fn reset() {
     HOST.with_borrow_mut(|host| *host = FakeHost::default());
+    crate::waits::clear();
+}
+
+/// Steps `A` as the host would, with the SDK's remembered waits
+/// ([`waits`](crate::waits)): the wake settles what it answers, and the
+/// returned wait includes a re-wait on what is still outstanding. Between
+/// calls the SDK keeps its memory on the test's thread, where the host keeps
+/// it in the run's state.
+pub fn step<A: crate::Agent>(
+    state: &mut A::State,
+    wake: crate::Wake,
+) -> Result<crate::Step, String> {
+    // A failed step changes nothing, the SDK's memory included.
+    let before = crate::waits::snapshot();
+    crate::waits::settle(&wake);
+    let step = A::step(state, wake).and_then(crate::waits::finish);
+    if step.is_err() {
+        crate::waits::restore(before);
+    }
+    step
 }
 
 /// Sets what [`now`](crate::now) returns.

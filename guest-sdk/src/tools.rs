@@ -62,7 +62,7 @@ pub(crate) fn read_result<R: DeserializeOwned>(name: &str, result: &str) -> Resu
     })
 }
 
-fn excerpt(text: &str, max_chars: usize) -> String {
+pub(crate) fn excerpt(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),

@@ -65,6 +65,15 @@ impl Approval {
 }
 
 impl Wake {
+    /// What this wake says about the approval request or callback link `id`
+    /// the run asked for through [`waits`](crate::waits): `None` when it is
+    /// about something else. An approval counts only when it answers the
+    /// question and details asked, as the SDK remembers them; after an
+    /// answer or an expiry, the SDK no longer waits on `id`.
+    pub fn answer_to(&self, id: &str) -> Option<crate::Answer> {
+        crate::waits::answer(self, id)
+    }
+
     /// The start input as a `T`, e.g. a struct with the run's parameters.
     ///
     /// Fails on any wake but [`Wake::Start`], and when the input does not fit

@@ -67,4 +67,5 @@ mod takeover;
 mod tools;
 mod triggers;
 mod upgrade;
+mod vendor_payment;
 mod wakeups;

@@ -47,7 +47,7 @@ whose idempotency key names what the call means; it reads the time with
 ``now()``; it keeps its state small and JSON-able.
 """
 
-from . import agent_loop, callback, gated, kv, lease, tools
+from . import agent_loop, callback, gated, kv, lease, tools, waits
 from .agent import Agent, StepError
 from .export import export
 from .host import log, now, run_id
@@ -87,4 +87,5 @@ __all__ = [
     "now",
     "run_id",
     "tools",
+    "waits",
 ]

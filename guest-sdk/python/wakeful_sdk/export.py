@@ -16,6 +16,7 @@ from typing import Any, Tuple
 
 from . import host
 from .agent import Agent, StepError
+from . import waits as _waits
 from .jsontext import from_json
 from .seeding import defer_seeding
 from .step import U64_MAX, ApprovalRequest, Next, Step, Wait, _UNSET, to_json
@@ -200,7 +201,7 @@ def run_step(agent, state_text: str, wake) -> Tuple[str, Step]:
     """One step: decodes the state, calls ``agent.step``, checks what it
     returned and encodes the new state. Raises what the step raised, or a
     ``StepFailure`` for a state or a result the SDK cannot use."""
-    state = decode_state(state_text, "the saved state")
+    state = _waits.begin(decode_state(state_text, "the saved state"), wake)
     if state is None:
         state = agent.init()
     step = agent.step(state, wake)
@@ -210,13 +211,14 @@ def run_step(agent, state_text: str, wake) -> Tuple[str, Step]:
             "end it with `return Step.continue_()`, `Step.done(...)`, `Step.wait_event(...)`, ..."
         )
     check_step(step)
+    step = _waits.finish(step)
     if step.new_state is _UNSET:
         if state is None and not isinstance(step.next, Next.Done):
             raise StepFailure(no_state_left(agent))
         new_state = state
     else:
         new_state = step.new_state
-    return encode_state(new_state), step
+    return encode_state(_waits.store(new_state)), step
 
 
 def no_state_left(agent) -> str:
@@ -235,7 +237,14 @@ def no_state_left(agent) -> str:
 def run_migrate(agent, from_version: str, state_text: str) -> str:
     """The ``migrate`` export, without the WIT types."""
     old = decode_state(state_text, f"the state saved by version {from_version}")
-    return encode_state(agent.migrate(from_version, old))
+    # The SDK's waits cross the upgrade without the agent's migrate seeing them.
+    kept = old.pop(_waits.STATE_KEY, None) if isinstance(old, dict) else None
+    new = agent.migrate(from_version, old)
+    if kept is not None:
+        if not isinstance(new, dict):
+            raise StepFailure("the run waits on requests the SDK keeps in the state, but migrate returned no dict")
+        new = {**new, _waits.STATE_KEY: kept}
+    return encode_state(new)
 
 
 def check_step(step: Step) -> None:
