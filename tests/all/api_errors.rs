@@ -196,8 +196,9 @@ fn run_lists_filter_by_version_and_by_what_runs_wait_on_and_refuse_unknown_param
     let cli = |args: &[&str]| -> Vec<String> {
         let mut all = vec!["runs"];
         all.extend_from_slice(args);
-        let rows = env.json(&all);
-        let rows = rows.as_array().unwrap();
+        // `runs --json` answers the API's page: `{items, next}`.
+        let page = env.json(&all);
+        let rows = page["items"].as_array().unwrap();
         rows.iter()
             .map(|r| r["run_id"].as_str().unwrap().to_string())
             .collect()
