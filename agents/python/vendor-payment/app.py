@@ -52,4 +52,4 @@ class VendorPayment(Agent):
         return waits.keep_waiting()
 
 
-export(VendorPayment)
+WitWorld = export(VendorPayment)
