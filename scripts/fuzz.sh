@@ -20,7 +20,18 @@ fi
 # No sanitizer: Rust code is memory-safe, and the targets check the host's
 # own invariants with assertions; an instrumented wasmtime would take far
 # longer to build.
-cargo fuzz build --fuzz-dir fuzz -s none 2>&1 | tail -n 3
+# The build's log is kept whole: on failure its end and the disk's free
+# space say why (a build script that cannot write panics, for one).
+build_log=$(mktemp "${TMPDIR:-/tmp}/wakeful-fuzz-build.XXXXXX.log")
+trap 'rm -f "$build_log"' EXIT
+if ! cargo fuzz build --fuzz-dir fuzz -s none >"$build_log" 2>&1; then
+    grep -n -E '^(error|warning: build failed)|panicked at|No space left' "$build_log" | head -n 20 >&2 || true
+    tail -n 60 "$build_log" >&2
+    df -h . "${TMPDIR:-/tmp}" >&2
+    echo "scripts/fuzz.sh: cargo fuzz build failed (above)" >&2
+    exit 1
+fi
+tail -n 1 "$build_log"
 for target in "${targets[@]}"; do
     echo "== fuzz $target for ${seconds}s"
     mkdir -p "fuzz/corpus/$target"

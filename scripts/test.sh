@@ -10,6 +10,11 @@
 # seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI builds once from a fresh clone: incremental caches would only take
+# disk there (gigabytes), which the fuzz build at the end needs.
+if [[ ${CI:-} == true ]]; then
+    export CARGO_INCREMENTAL=0
+fi
 
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
@@ -74,6 +79,7 @@ WAKEFUL_TEST_STORE=postgres cargo test -p wakeful --features failpoints --lib st
 WAKEFUL_TEST_STORE=postgres cargo test -p wakeful-e2e --test e2e -- --skip power_cut::
 
 echo "== fuzzing (each target briefly; scripts/fuzz.sh runs them longer)"
+df -h . | tail -n 1
 # Ten seconds a target only checks that each still builds and runs clean
 # on its corpus and some thousands of new inputs, so it is built at
 # opt-level 1 without debug info: the instrumented build (wasmtime and
