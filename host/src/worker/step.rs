@@ -104,8 +104,8 @@ impl Worker<'_> {
         let run = &claim.run;
         let found = self
             .versions
-            .get(&self.app.store, &run.agent, &run.version)?;
-        let Some(version) = found else {
+            .granted(&self.app.store, &run.agent, &run.version)?;
+        let Some(granted) = found else {
             let reason = format!("agent {}@{} is no longer deployed", run.agent, run.version);
             return Ok(Err(Ending::Park {
                 reason,
@@ -113,8 +113,7 @@ impl Worker<'_> {
             }));
         };
         let tools = &self.app.tools;
-        self.chainable = version
-            .granted_tools
+        self.chainable = granted
             .iter()
             .filter(|t| crate::tools::namespace::qualified_grant(t).is_none())
             .all(|t| tools.is_held(t));
@@ -140,7 +139,7 @@ impl Worker<'_> {
             Ok(agent) => Ok(Loaded {
                 runtime,
                 agent,
-                granted: version.granted_tools.into(),
+                granted,
             }),
             Err(e) => Err(Ending::Fail(Failure {
                 error: format!("cannot load the agent: {e}"),
