@@ -98,7 +98,7 @@ class Env {
     return JSON.parse(this.ok(["kv", "get", key])).value;
   }
   auditRows(run, kind) {
-    return this.json(["audit", run]).filter((r) => r.kind === kind);
+    return this.json(["audit", run]).items.filter((r) => r.kind === kind);
   }
   recordedCalls(run) {
     return this.auditRows(run, "tool").filter((r) => r.data.recorded === true);

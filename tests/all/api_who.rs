@@ -50,7 +50,7 @@ fn every_operator_act_on_the_command_line_names_who_did_it() {
     dave.ok(&["schedule", "remove", "s", "--by", "carol"]);
     dave.ok(&["prune", "--older-than-days", "0"]);
 
-    let rows = base.json(&["audit"]);
+    let rows = base.audit_json(&["audit"]);
     let me = crate::principal::os_principal();
     for (kind, count) in [
         ("deploy", 2),

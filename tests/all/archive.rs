@@ -97,7 +97,7 @@ fn an_ended_run_is_one_archived_row_that_reads_as_before_and_survives_prune() {
 
     // The log across runs, page by page over the API, is the CLI's log:
     // every row once, in id order, archived and live runs merged.
-    let whole = env.json(&["audit"]);
+    let whole = env.audit_json(&["audit"]);
     let whole = whole.as_array().unwrap();
     for limit in [1, 3] {
         assert_eq!(&audit_pages(&env, limit), whole, "pages of {limit}");
@@ -107,11 +107,11 @@ fn an_ended_run_is_one_archived_row_that_reads_as_before_and_survives_prune() {
     assert!(whole.iter().any(|r| r["run_id"] == "live"));
 
     // Pruned, the run keeps its audit rows, from its archive.
-    let audit = env.json(&["audit", "ended"]);
+    let audit = env.audit_json(&["audit", "ended"]);
     env.ok(&["prune", "--older-than-days", "0"]);
     assert!(env.fails(&["show", "ended"]).contains("was pruned"));
-    assert_eq!(env.json(&["audit", "ended"]), audit);
-    let after = env.json(&["audit"]);
+    assert_eq!(env.audit_json(&["audit", "ended"]), audit);
+    let after = env.audit_json(&["audit"]);
     let (last, before) = after.as_array().unwrap().split_last().unwrap();
     assert_eq!(last["kind"], "prune", "{last}");
     assert_eq!(before, whole);
@@ -152,7 +152,7 @@ fn end_in_a_worker_killed_before_packing(env: &Env, run: &str) -> (Vec<u64>, Val
     assert!(live_rows(env, run) > 0, "its history is still live");
     let queued = format!("SELECT COUNT(*) FROM unpacked_runs WHERE run_id = '{run}'");
     assert_eq!(count(env, &queued), 1);
-    (env.checkpoint_seqs(run), env.json(&["audit", run]))
+    (env.checkpoint_seqs(run), env.audit_json(&["audit", run]))
 }
 
 fn packed(env: &Env, run: &str) -> bool {
@@ -180,7 +180,7 @@ fn a_run_ended_by_a_worker_killed_before_packing_reads_whole_until_the_next_work
     env.work();
     assert!(packed(&env, "a"));
     assert_eq!(env.checkpoint_seqs("a"), seqs);
-    assert_eq!(env.json(&["audit", "a"]), audit);
+    assert_eq!(env.audit_json(&["audit", "a"]), audit);
 
     // So does `serve`, on its heartbeat, with no step to take.
     let (seqs, audit) = end_in_a_worker_killed_before_packing(&env, "b");
@@ -195,7 +195,7 @@ fn a_run_ended_by_a_worker_killed_before_packing_reads_whole_until_the_next_work
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
     assert_eq!(env.checkpoint_seqs("b"), seqs);
-    assert_eq!(env.json(&["audit", "b"]), audit);
+    assert_eq!(env.audit_json(&["audit", "b"]), audit);
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn a_worker_warns_of_a_run_it_cannot_pack_and_packs_and_steps_the_others() {
     );
     assert!(packed(&env, "b"), "b is packed all the same");
     assert_eq!(env.checkpoint_seqs("b"), seqs);
-    assert_eq!(env.json(&["audit", "b"]), audit);
+    assert_eq!(env.audit_json(&["audit", "b"]), audit);
     assert_eq!(env.show("c")["status"], "done", "and c is stepped");
     assert!(packed(&env, "c"));
 }

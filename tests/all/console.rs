@@ -224,7 +224,7 @@ fn acts_ask_to_be_confirmed_and_need_the_sessions_csrf_token() {
     let switches = env.json(&["switches"]);
     assert_eq!(switches[0]["scope"], "all", "{switches}");
     let pause = env
-        .json(&["audit"])
+        .audit_json(&["audit"])
         .as_array()
         .unwrap()
         .iter()

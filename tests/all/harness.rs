@@ -584,11 +584,18 @@ impl Env {
         std::fs::read_to_string(self.dir.join("serve.log")).unwrap_or_default()
     }
 
+    /// The rows of `wakeful audit ARGS --json`: its page's `items`.
+    pub fn audit_json(&self, args: &[&str]) -> Value {
+        let mut page = self.json(args);
+        assert!(page.get("next").is_some(), "{args:?}: not a page: {page}");
+        page["items"].take()
+    }
+
     /// The kinds of the audit rows, oldest first: of one run, or all.
     pub fn audit_kinds(&self, run: Option<&str>) -> Vec<String> {
         let mut args = vec!["audit"];
         args.extend(run);
-        self.json(&args)
+        self.audit_json(&args)
             .as_array()
             .unwrap()
             .iter()
@@ -598,7 +605,7 @@ impl Env {
 
     /// Audit rows of one run with the given kind.
     pub fn audit_rows(&self, run: &str, kind: &str) -> Vec<Value> {
-        let rows = self.json(&["audit", run]);
+        let rows = self.audit_json(&["audit", run]);
         rows.as_array()
             .unwrap()
             .iter()

@@ -63,7 +63,7 @@ fn hostile_clients_leave_answers_and_events_served_and_nothing_changed() {
         .map(|i| answer_link(&server.get(&format!("/v1/runs/r{i:02}")).1))
         .collect();
     let rss_before = rss_kib(&server);
-    let audit_before = env.json(&["audit"]).as_array().unwrap().len();
+    let audit_before = env.audit_json(&["audit"]).as_array().unwrap().len();
 
     // More trickling connections than the server holds at once: it must
     // drop them after its header deadline and go on serving.
@@ -178,7 +178,7 @@ fn hostile_clients_leave_answers_and_events_served_and_nothing_changed() {
         );
     }
     // Only the good requests left rows: 10 answers, 10 events, 20 steps.
-    let audit = env.json(&["audit"]);
+    let audit = env.audit_json(&["audit"]);
     let new: Vec<&Value> = audit.as_array().unwrap()[audit_before..].iter().collect();
     assert!(
         new.iter()

@@ -192,7 +192,7 @@ fn redeploying_with_another_owner_changes_the_owner_and_says_so() {
         "{changed}"
     );
     assert_eq!(owner(), "bob");
-    let rows = env.json(&["audit"]);
+    let rows = env.audit_json(&["audit"]);
     let change: Vec<&Value> = rows
         .as_array()
         .unwrap()
@@ -237,7 +237,7 @@ fn lease_audit_rows_are_json_fields() {
         "60",
     ]);
     env.ok(&["lease", "release", "shared/db/main", "--holder", "bob"]);
-    let rows = env.json(&["audit"]);
+    let rows = env.audit_json(&["audit"]);
     let leases: Vec<&Value> = rows
         .as_array()
         .unwrap()
@@ -302,7 +302,7 @@ fn a_schedule_is_replaced_only_with_replace_and_the_audit_shows_both() {
         (&list[0]["cron"], &list[0]["input"]),
         (&json!("0 10 * * *"), &json!(r#"{"topic":"b"}"#))
     );
-    let rows = env.json(&["audit"]);
+    let rows = env.audit_json(&["audit"]);
     let row = rows
         .as_array()
         .unwrap()

@@ -95,7 +95,7 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
         assert_eq!(status(&env, run), "waiting", "{run}");
     }
     let seqs: Vec<Vec<u64>> = runs.iter().map(|r| env.checkpoint_seqs(r)).collect();
-    let audit = env.json(&["audit"]);
+    let audit = env.audit_json(&["audit"]);
     let runs_listed = env.json(&["runs"]);
 
     let file = format!("sqlite:{}", env.sqlite_file().display());
@@ -180,7 +180,7 @@ fn runs_waiting_on_sqlite_finish_on_postgres_after_migrate_store() {
     }
     // The audit log keeps every row from before the move, ids and all,
     // then the move itself, then what happened on PostgreSQL.
-    let moved_audit = moved.json(&["audit"]);
+    let moved_audit = moved.audit_json(&["audit"]);
     let moved_rows = moved_audit.as_array().unwrap();
     let old_rows = audit.as_array().unwrap();
     assert_eq!(&moved_rows[..old_rows.len()], old_rows.as_slice());

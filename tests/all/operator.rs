@@ -47,7 +47,7 @@ fn a_kill_switch_that_names_nothing_is_refused_with_the_names_that_exist() {
     let switches = env.json(&["switches"]);
     assert_eq!(switches, json!([]), "a refused pause sets nothing");
     assert!(
-        env.json(&["audit"])
+        env.audit_json(&["audit"])
             .as_array()
             .unwrap()
             .iter()
@@ -253,7 +253,7 @@ fn a_pruned_run_keeps_its_audit_and_its_id_is_never_reused() {
     let out = env.ok(&["prune", "--older-than-days", "0"]);
     assert!(out.contains("pruned 1 run"), "{out}");
 
-    let audit = env.json(&["audit", "p1"]);
+    let audit = env.audit_json(&["audit", "p1"]);
     let kinds = env.audit_kinds(Some("p1"));
     assert!(
         kinds.iter().any(|k| k == "start") && kinds.iter().any(|k| k == "cancelled"),
@@ -266,7 +266,7 @@ fn a_pruned_run_keeps_its_audit_and_its_id_is_never_reused() {
     );
     let err = env.fails(&["start", "waiter", "--id", "p1"]);
     assert!(err.contains("never reused"), "{err}");
-    let again = env.json(&["audit", "p1"]);
+    let again = env.audit_json(&["audit", "p1"]);
     assert_eq!(
         again, audit,
         "nothing new was mixed into the pruned run's rows"

@@ -35,7 +35,7 @@ fn two_workers_at_once_never_step_a_run_twice() {
         assert!(w.wait().unwrap().success());
     }
     let mut steps_per_run: HashMap<String, usize> = HashMap::new();
-    for row in env.json(&["audit"]).as_array().unwrap() {
+    for row in env.audit_json(&["audit"]).as_array().unwrap() {
         if row["kind"] == "step" {
             *steps_per_run
                 .entry(row["run_id"].as_str().unwrap().to_string())

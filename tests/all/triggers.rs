@@ -262,7 +262,7 @@ fn schedules_start_one_run_per_tick_and_skip_while_the_last_one_lives() {
     assert_eq!(runs_of(&env, "every-").len(), 1);
     assert_eq!(runs_of(&env, "pile-").len(), 2);
     let skipped: Vec<_> = env
-        .json(&["audit"])
+        .audit_json(&["audit"])
         .as_array()
         .unwrap()
         .iter()
@@ -333,7 +333,7 @@ fn ended_runs_are_pruned_after_their_retention_and_the_audit_stays() {
         assert!(err.contains("was pruned"), "{err}");
     }
     assert_eq!(env.show("live")["status"], "waiting");
-    let audit = env.json(&["audit"]);
+    let audit = env.audit_json(&["audit"]);
     assert!(
         audit
             .as_array()

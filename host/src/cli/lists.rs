@@ -91,7 +91,7 @@ pub(super) fn audit(
         let page = app.store.audit_page(run.as_deref(), after, n)?;
         Ok((page.items, page.next))
     })?;
-    output::audit(&rows, json)?;
+    output::audit(&rows, next, json)?;
     more(next);
     Ok(())
 }

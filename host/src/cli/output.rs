@@ -303,9 +303,10 @@ pub fn history(checkpoints: &[Checkpoint], json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn audit(rows: &[AuditRow], json: bool) -> Result<()> {
+/// Audit rows; as JSON, the API's page: `{"items": rows, "next": id}`.
+pub fn audit(rows: &[AuditRow], next: Option<u64>, json: bool) -> Result<()> {
     if json {
-        return print_json(rows);
+        return print_json(&serde_json::json!({"items": rows, "next": next}));
     }
     for r in rows {
         println!(
