@@ -199,3 +199,51 @@ test("incident: errors reach the host as the step's err, never as a trap", async
   // The instance is still usable: nothing trapped.
   assert.equal(app.info().version, "0.1.0");
 });
+
+test("vendor-payment: the SDK's remembered waits cross steps and migrate inside the component", async () => {
+  const app = await load("vendor_payment");
+  assert.equal(app.info().name, "vendor-payment-ts");
+  const DAY = 86_400_000;
+  const host = fakeHost((name) => {
+    if (name === "vendors") return { ok: { status: 200, body: { iban: "DE89" } } };
+    if (name === "callback") return { ok: { url: "http://127.0.0.1/v1/callback/t", topic: "callback:bank", expires_at: 2 * DAY } };
+    return { ok: { status: 202, body: {} } };
+  });
+  const asked = app.step("", { tag: "start", val: '{"invoice":"I-7","vendor":"acme","amount_usd":5000.5}' });
+  assert.equal(asked.status, "waiting for approval");
+  const [wait] = asked.next.val;
+  assert.deepEqual(wait, {
+    tag: "approval",
+    val: {
+      id: "approve",
+      question: "Pay 5000.50 USD to acme?",
+      details: '{"amount_usd":5000.5,"iban":"DE89","invoice":"I-7","vendor":"acme"}',
+      validForMs: BigInt(2 * DAY),
+    },
+  });
+  assert.deepEqual(JSON.parse(asked.state)["wakeful:waits"].approvals[0].valid_for_ms, 2 * DAY);
+  const resumed = app.step(asked.state, { tag: "resume" });
+  assert.deepEqual(resumed.next, asked.next, "re-waits by itself");
+  const migrated = app.migrate("0.9.0", resumed.state);
+  assert.deepEqual(JSON.parse(migrated), JSON.parse(asked.state));
+
+  const { createHash } = await import("node:crypto");
+  const q = Buffer.from(wait.val.question);
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64BE(BigInt(q.length));
+  const digest = createHash("sha256").update(length).update(q).update(wait.val.details).digest("hex");
+  const answer = { requestId: "approve", approved: true, by: "ann", at: 5n, comment: undefined, digest };
+  const paid = app.step(migrated, { tag: "approval", val: answer });
+  assert.deepEqual([paid.status, paid.next], [
+    "approved by ann",
+    { tag: "wait", val: [{ tag: "event", val: "callback:bank" }, { tag: "until", val: BigInt(2 * DAY) }] },
+  ]);
+  const bank = { id: "e1", topic: "callback:bank", payload: '{"settled":true}', receivedAt: 9n };
+  const done = app.step(paid.state, { tag: "event", val: bank });
+  assert.deepEqual(done.next, { tag: "done", val: 'paid I-7 (5000.50 USD): {"settled":true}' });
+  assert.equal(JSON.parse(done.state)["wakeful:waits"], undefined);
+  assert.deepEqual(
+    host.calls.map((c) => c.key),
+    ["I-7:bank", "I-7:link", "I-7:pay"],
+  );
+});

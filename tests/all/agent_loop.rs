@@ -3,7 +3,9 @@
 //! model calls, for a kv note, a page, and a scale action, which the host
 //! lets through only with an approval. Each effect happens once and each
 //! model call is charged once, through SIGKILLs after every call of the
-//! loop; a rejected scale action is never made and the model is told.
+//! loop; a rejected scale action is never made and the model is told. The
+//! Python and TypeScript agents (`agents/python/incident-loop`,
+//! `agents/ts/incident-loop`) make the same calls and ask the same approval.
 
 use serde_json::{Value, json};
 
@@ -261,14 +263,20 @@ fn a_loop_killed_after_each_call_repeats_nothing_and_charges_once() {
 
 #[test]
 fn the_python_loop_makes_the_same_calls_and_asks_the_same_approval() {
+    the_same_calls_and_approval_in(Lang::Python);
+}
+
+#[test]
+fn the_typescript_loop_makes_the_same_calls_and_asks_the_same_approval() {
+    the_same_calls_and_approval_in(Lang::TypeScript);
+}
+
+/// The approved run of the agent written in `lang`, as the Rust agent's.
+fn the_same_calls_and_approval_in(lang: Lang) {
     let (model, sink) = (model_server(), sink());
-    let env = host_in(
-        Lang::Python,
-        "incident-loop-py",
-        "loop-python",
-        &model,
-        &sink,
-    );
+    let agent = lang.agent_name("incident-loop");
+    let name = format!("loop-{lang:?}").to_lowercase();
+    let env = host_in(lang, &agent, &name, &model, &sink);
     env.work();
     the_scale_request(&env);
     env.approve("inc", SCALE_REQUEST, &["--by", "bob"]);
@@ -281,7 +289,7 @@ fn the_python_loop_makes_the_same_calls_and_asks_the_same_approval() {
     );
     assert_eq!((hits(&sink, "/page"), hits(&sink, "/scale")), (1, 1));
     assert_eq!(
-        env.kv("agent/incident-loop-py/incidents/INC-7/cause"),
+        env.kv(&format!("agent/{agent}/incidents/INC-7/cause")),
         json!("oom")
     );
     assert_eq!(show["tokens_used"], 4 * TOKENS_PER_CALL);

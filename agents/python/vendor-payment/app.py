@@ -4,7 +4,7 @@
 two days for the bank to confirm on that link. The SDK remembers the
 approval request and the link and re-waits on them (``waits``)."""
 
-from wakeful_sdk import Agent, Start, Step, export, tools, waits
+from wakeful_sdk import Agent, Start, Step, canonical_json, export, tools, waits
 
 APPROVE_ABOVE_USD = 1000.0
 DAY_MS = 24 * 60 * 60 * 1000
@@ -46,7 +46,7 @@ class VendorPayment(Agent):
         if approval:
             return Step.done("nobody approved the payment in time")
         if bank and bank.kind == "called":
-            return Step.done(f"paid {s['invoice']} ({s['amount_usd']:.2f} USD): {bank.value}")
+            return Step.done(f"paid {s['invoice']} ({s['amount_usd']:.2f} USD): {canonical_json(bank.value)}")
         if bank:
             return Step.done(f"paid {s['invoice']}; the bank never confirmed")
         return waits.keep_waiting()

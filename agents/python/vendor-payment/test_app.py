@@ -41,7 +41,7 @@ class VendorPaymentTest(unittest.TestCase):
         self.assertEqual([w.kind for w in paid.waits], ["event", "until"])
         self.assertEqual(len(self.payments()), 1)
         s, done = testing.step(VendorPayment, s, Event("e", "callback:bank", {"ok": True}, 9))
-        self.assertEqual(done.outcome, "paid I-7 (5000.00 USD): {'ok': True}")
+        self.assertEqual(done.outcome, 'paid I-7 (5000.00 USD): {"ok":true}')
 
     def test_silence_from_the_bank_ends_at_the_two_day_timer(self):
         s, step = self.start(200.0)

@@ -18,6 +18,7 @@ import { utf8 } from "./sha256.js";
 import { Step, type Wait } from "./step.js";
 import { ToolError } from "./tools.js";
 import { Approval, type Wake } from "./wake.js";
+import * as waits from "./waits.js";
 
 export type WitWake =
   | { tag: "start"; val: string }
@@ -86,14 +87,8 @@ export function exportAgent<S>(agent: Agent<S>): WitExports {
     },
     step(stateText, witWake) {
       try {
-        const state = decodeState(agent, stateText);
-        const wake = wakeFromWit(witWake);
-        const step: unknown = agent.step(state, wake);
-        if (!(step instanceof Step)) {
-          throw new TypeError(`the step function must return a Step, got ${kindOf(step)}`);
-        }
-        const saved = step.savedState === undefined ? state : step.savedState;
-        return stepToWit(step, encodeState(saved));
+        const taken = runStep(agent, stateText, wakeFromWit(witWake));
+        return stepToWit(taken.step, taken.state);
       } catch (e) {
         throw describeError(e);
       }
@@ -109,6 +104,28 @@ export function exportAgent<S>(agent: Agent<S>): WitExports {
 }
 
 /**
+ * The `step` export without the WIT types and the error handling: the
+ * saved state's text and the wake in, the step (with the re-waits of the
+ * SDK's remembered waits) and the new state's text out. Throws what the
+ * step throws; the SDK's memory of waits leaves with the state either way,
+ * as an instance may step another run next (`testing.step` runs it too).
+ */
+export function runStep<S>(agent: Agent<S>, stateText: string, wake: Wake): { step: Step; state: string } {
+  try {
+    const state = waits.begin(decodeState(agent, stateText), wake);
+    const step: unknown = agent.step(state, wake);
+    if (!(step instanceof Step)) {
+      throw new TypeError(`the step function must return a Step, got ${kindOf(step)}`);
+    }
+    const next = waits.finish(step);
+    const saved = next.savedState === undefined ? state : next.savedState;
+    return { step: next, state: encodeState(waits.store(saved)) };
+  } finally {
+    waits.take();
+  }
+}
+
+/**
  * The `migrate` export without its error handling: the state saved by
  * `fromVersion` in, this version's state out, as JSON text; throws what
  * the agent's `migrate` throws (`testing.migrate` runs it too).
@@ -120,10 +137,12 @@ export function runMigrate<S>(agent: Agent<S>, fromVersion: string, stateText: s
   } catch (e) {
     throw new StepError(`the state saved by version ${fromVersion} is not JSON: ${errorText(e)}`);
   }
+  // The SDK's waits cross the upgrade without the agent's migrate seeing them.
+  const [own, kept] = waits.detach(old);
   let migrated: unknown;
-  if (agent.migrate !== undefined) migrated = agent.migrate(fromVersion, old);
-  else migrated = old === null && agent.init !== undefined ? agent.init() : old;
-  return encodeState(migrated);
+  if (agent.migrate !== undefined) migrated = agent.migrate(fromVersion, own);
+  else migrated = own === null && agent.init !== undefined ? agent.init() : own;
+  return encodeState(waits.reattach(migrated, kept, agent.version));
 }
 
 /** The host hands a new run `""` or `"null"`; anything else is a state this agent wrote. */

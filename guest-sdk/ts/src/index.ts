@@ -11,7 +11,9 @@
  * | the agent, step errors | `agent.ts`: `defineAgent`, `StepError`, `context` |
  * | why a step is called | `wake.ts`: `Wake`, `Approval`, `inputOf` |
  * | what a step returns | `step.ts`: `Step`, `Wait`, `ApprovalRequest`, `approvalDigest` |
- * | tool calls | `tools.ts`: `tools.call`, `ToolError`; `kv.ts`, `lease.ts`, `callback.ts`; `gated.ts` (ask approval of calls, then make them) |
+ * | tool calls | `tools.ts`: `tools.call`, `ToolError`; `kv.ts`, `lease.ts`, `callback.ts`; `gated.ts` (ask approval of calls, then make them); `llm.ts` (`llm.chat`, typed) |
+ * | approvals and links the SDK re-waits on | `waits.ts`: `waits.ask`, `waits.link`, `waits.answerTo`, `Step.keepWaiting` |
+ * | a model-driven loop | `agent_loop.ts`: `agentLoop.newLoop`, `agentLoop.advance`, `Config`, `LoopTool` |
  * | time, run id, log | `host.ts`: `now`, `runId`, `log` |
  * | JSON | `json.ts`: `canonicalJson`, `expect`, `field` |
  * | the exports | `export.ts` (glue), `component.ts` (the component's entry) |
@@ -37,3 +39,7 @@ export * as kv from "./kv.js";
 export * as lease from "./lease.js";
 export * as callback from "./callback.js";
 export * as gated from "./gated.js";
+export * as llm from "./llm.js";
+export * as waits from "./waits.js";
+export type { Answer } from "./waits.js";
+export * as agentLoop from "./agent_loop.js";

@@ -140,6 +140,16 @@ export class Step {
     return new Step({ kind: "wait", waits: [...waits] });
   }
 
+  /**
+   * Sleep until one of the approval requests or callback links the SDK
+   * remembers (`waits.ask`, `waits.link`) is answered or expires. Every
+   * wait also waits on those; a run with none outstanding cannot keep
+   * waiting (the step fails).
+   */
+  static keepWaiting(): Step {
+    return new Step({ kind: "wait", waits: [] });
+  }
+
   /** Sleep until an event on `topic` arrives. */
   static waitEvent(topic: string): Step {
     return Step.wait([Wait.event(topic)]);

@@ -19,7 +19,7 @@
  */
 
 import type { Agent } from "./agent.js";
-import { describeError, encodeState, decodeState, runMigrate } from "./export.js";
+import { describeError, encodeState, runMigrate, runStep } from "./export.js";
 import { installHost, type CallOutcome, type Level } from "./host.js";
 import { canonicalJson, errorText, type JsonValue } from "./json.js";
 import type { Step } from "./step.js";
@@ -124,14 +124,13 @@ export function logs(): string[] {
 /**
  * One step as the host takes it: the state goes through JSON on the way in
  * and out (`null` or `undefined` is a new run), so the test sees exactly
- * what the host would store. Throws what the step throws; the state passed
- * in is never changed.
+ * what the host would store, the SDK's remembered waits (`waits`) under
+ * `"wakeful:waits"` included, and the step's waits include their re-waits.
+ * Throws what the step throws; the state passed in is never changed.
  */
 export function step<S>(agent: Agent<S>, state: S | null | undefined, wake: Wake): { step: Step; state: S } {
-  const loaded = decodeState(agent, state === undefined || state === null ? "null" : encodeState(state));
-  const result = agent.step(loaded, wake);
-  const saved = result.savedState === undefined ? loaded : result.savedState;
-  return { step: result, state: JSON.parse(encodeState(saved)) as S };
+  const taken = runStep(agent, state === undefined || state === null ? "null" : encodeState(state), wake);
+  return { step: taken.step, state: JSON.parse(taken.state) as S };
 }
 
 /** The error text the host would record for a step that throws; throws if the step succeeds. */
