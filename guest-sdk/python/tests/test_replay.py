@@ -65,6 +65,11 @@ class ReplayTest(unittest.TestCase):
             self.assertIn(part, said)
         self.assertIsInstance(raised.exception, AssertionError)
 
+    def test_a_long_text_shows_where_it_changed(self):
+        said = testing._difference({"p": "x" * 50 + "a"}, {"p": "x" * 50 + "b"}, "")
+        kept = "x" * 20
+        self.assertEqual(said, f'/p: recorded "…{kept}a", now "…{kept}b"')
+
     def test_a_miss_inside_a_step_is_not_a_step_failure(self):
         testing.replay(CASSETTE, Asker)
         with self.assertRaises(testing.CassetteMiss):

@@ -23,6 +23,7 @@ call it has no answer for raises ``CassetteMiss``.
 import copy
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -209,6 +210,8 @@ class CassetteMiss(AssertionError):
 _FORMAT = 1
 #: Characters of arguments a miss shows.
 _SHOWN = 300
+#: Characters of the start two differing texts share that a miss shows.
+_KEPT = 20
 
 
 def fingerprint(agent: str, tool: str, key: str, args: Any) -> str:
@@ -314,6 +317,12 @@ def _both(path: str, recorded: Any, now: Any) -> str:
     def show(v):
         return "(absent)" if v is _ABSENT else _shown(v)
 
+    if isinstance(recorded, str) and isinstance(now, str):
+        # Most of the start they share left out, so that a long prompt shows
+        # where it changed.
+        skip = len(os.path.commonprefix([recorded, now])) - _KEPT
+        if skip > 0:
+            recorded, now = "…" + recorded[skip:], "…" + now[skip:]
     return f"{path or '/'}: recorded {show(recorded)}, now {show(now)}"
 
 

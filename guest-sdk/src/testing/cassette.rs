@@ -20,6 +20,9 @@ const FORMAT: u64 = 1;
 /// Characters of arguments a miss shows.
 const SHOWN: usize = 300;
 
+/// Characters of the start two differing texts share that a miss shows.
+const KEPT: usize = 20;
+
 /// One recorded call.
 struct Recorded {
     tool: String,
@@ -171,7 +174,23 @@ fn difference(recorded: &Value, now: &Value, path: String) -> Option<String> {
 fn both(path: &str, recorded: Option<&Value>, now: Option<&Value>) -> String {
     let show = |v: Option<&Value>| v.map_or("(absent)".to_owned(), shown);
     let path = if path.is_empty() { "/" } else { path };
+    if let (Some(Value::String(a)), Some(Value::String(b))) = (recorded, now) {
+        let (a, b) = past_common_start(a, b);
+        return format!("{path}: recorded {}, now {}", shown(&a), shown(&b));
+    }
     format!("{path}: recorded {}, now {}", show(recorded), show(now))
+}
+
+/// Two texts without most of the start they share, so that a long prompt
+/// shows where it changed.
+fn past_common_start(a: &str, b: &str) -> (Value, Value) {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let skip = common.saturating_sub(KEPT);
+    let cut = |s: &str| match skip {
+        0 => Value::from(s),
+        n => Value::from(format!("…{}", s.chars().skip(n).collect::<String>())),
+    };
+    (cut(a), cut(b))
 }
 
 /// `value` as JSON, cut to [`SHOWN`] characters.
@@ -300,6 +319,17 @@ mod tests {
         ] {
             assert!(said.contains(part), "{part:?} not in: {said}");
         }
+    }
+
+    #[test]
+    fn a_long_text_shows_where_it_changed() {
+        let (a, b) = ("x".repeat(50) + "a", "x".repeat(50) + "b");
+        let said = super::difference(&json!({"p": a}), &json!({"p": b}), String::new());
+        let kept = "x".repeat(20);
+        assert_eq!(
+            said.as_deref(),
+            Some(format!(r#"/p: recorded "…{kept}a", now "…{kept}b""#).as_str())
+        );
     }
 
     #[test]

@@ -17,6 +17,8 @@ import { hex, sha256, utf8 } from "./sha256.js";
 const FORMAT = 1;
 /** Characters of arguments a miss shows. */
 const SHOWN = 300;
+/** Characters of the start two differing texts share that a miss shows. */
+const KEPT = 20;
 const KINDS: readonly string[] = ["denied", "unknown", "budget", "invalid", "failed"];
 
 /** A tool call that a replayed cassette has no answer for: the test fails, naming the call. */
@@ -161,6 +163,15 @@ function difference(recorded: JsonValue, now: JsonValue, path: string): string |
 
 function both(path: string, recorded: JsonValue | typeof ABSENT, now: JsonValue | typeof ABSENT): string {
   const show = (v: JsonValue | typeof ABSENT) => (v === ABSENT ? "(absent)" : shown(v));
+  if (typeof recorded === "string" && typeof now === "string") {
+    // Most of the start they share left out, so that a long prompt shows
+    // where it changed.
+    const [a, b] = [Array.from(recorded), Array.from(now)];
+    let common = 0;
+    while (common < a.length && common < b.length && a[common] === b[common]) common++;
+    const skip = common - KEPT;
+    if (skip > 0) [recorded, now] = ["…" + a.slice(skip).join(""), "…" + b.slice(skip).join("")];
+  }
   return `${path === "" ? "/" : path}: recorded ${show(recorded)}, now ${show(now)}`;
 }
 

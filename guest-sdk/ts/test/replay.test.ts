@@ -91,6 +91,14 @@ test("changed arguments miss, naming the call and the difference", () => {
   assert.ok(missOf(() => testing.step(asker, null, Wake.start("bye"))).includes("cassette miss"));
 });
 
+test("a long text shows where it changed", () => {
+  const long = { ...CASSETTE, entries: [{ tool: "t", key: "k", args: { p: "x".repeat(50) + "a" }, result: 1 }] };
+  testing.replay(long, "a@1.0.0");
+  const said = missOf(() => tools.call("t", { p: "x".repeat(50) + "b" }, "k"));
+  const kept = "x".repeat(20);
+  assert.ok(said.includes(`/p: recorded "…${kept}a", now "…${kept}b"`), said);
+});
+
 test("another agent version misses", () => {
   testing.replay(CASSETTE, "a@1.1.0");
   const said = missOf(() => tools.call("llm", ARGS, "loop:1:model"));
