@@ -2,7 +2,9 @@
 //! host, so tool calls, [`now`](crate::now), [`run_id`](crate::run_id) and
 //! [`log`](crate::log) go to a fake host kept per thread (each test runs on
 //! its own thread). Like the real host, it runs each idempotency key once and
-//! returns the recorded result to repeats.
+//! returns the recorded result to repeats. [`replay`] answers the calls from
+//! a cassette instead: the recorded calls of a real run, as `wakeful
+//! cassette RUN` writes them.
 //!
 //! ```
 //! use wakeful_sdk::serde_json::json;
