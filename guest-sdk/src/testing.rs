@@ -2,7 +2,9 @@
 //! host, so tool calls, [`now`](crate::now), [`run_id`](crate::run_id) and
 //! [`log`](crate::log) go to a fake host kept per thread (each test runs on
 //! its own thread). Like the real host, it runs each idempotency key once and
-//! returns the recorded result to repeats.
+//! returns the recorded result to repeats. [`replay`] answers the calls from
+//! a cassette instead: the recorded calls of a real run, as `wakeful
+//! cassette RUN` writes them.
 //!
 //! ```
 //! use wakeful_sdk::serde_json::json;
@@ -17,6 +19,8 @@
 //! assert_eq!(testing::calls()[0].args, json!({"op": "get", "key": "greeting"}));
 //! ```
 
+mod cassette;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -24,8 +28,11 @@ use serde_json::Value;
 
 use crate::ToolError;
 
-/// Handles a tool call: the tool's name and its JSON arguments.
-type Handler = Box<dyn FnMut(&str, &Value) -> Result<Value, ToolError>>;
+pub use cassette::fingerprint;
+
+/// Handles a tool call: the tool's name, its JSON arguments and its
+/// idempotency key.
+type Handler = Box<dyn FnMut(&str, &Value, &str) -> Result<Value, ToolError>>;
 
 /// A tool call the agent made.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,8 +99,37 @@ pub fn set_run_id(id: impl Into<String>) {
 }
 
 /// Sets the function that answers tool calls.
-pub fn on_tool(handler: impl FnMut(&str, &Value) -> Result<Value, ToolError> + 'static) {
-    HOST.with_borrow_mut(|host| host.handler = Some(Box::new(handler)));
+pub fn on_tool(mut handler: impl FnMut(&str, &Value) -> Result<Value, ToolError> + 'static) {
+    let handler: Handler =
+        Box::new(move |name: &str, args: &Value, _key: &str| handler(name, args));
+    HOST.with_borrow_mut(|host| host.handler = Some(handler));
+}
+
+/// Answers every tool call from `cassette`, the JSON `wakeful cassette RUN`
+/// writes of a real run, replaying as agent `agent` (`NAME@VERSION`, the
+/// version under test): a call gets the result (or the error) recorded for
+/// the same agent version, tool, idempotency key and arguments. A call with
+/// no such entry panics naming it: its tool, key, fingerprint and arguments,
+/// and the recorded call of that tool and key, if any, with where its
+/// arguments differ. Panics at once when `cassette` is not one.
+///
+/// ```
+/// use wakeful_sdk::serde_json::{Value, json};
+/// use wakeful_sdk::{testing, tools};
+///
+/// let cassette = json!({"cassette": 1, "agent": "greeter@1.0.0", "run": "r1", "entries": [
+///     {"tool": "kv", "key": "read", "args": {"op": "get", "key": "name"},
+///      "result": {"value": "Ada", "version": 1}}]});
+/// testing::reset();
+/// testing::replay(&cassette.to_string(), "greeter@1.0.0");
+/// let read: Value = tools::call("kv", &json!({"op": "get", "key": "name"}), "read").unwrap();
+/// assert_eq!(read["value"], "Ada");
+/// ```
+pub fn replay(cassette: &str, agent: &str) {
+    let cassette = cassette::Cassette::parse(cassette, agent);
+    let handler: Handler =
+        Box::new(move |name: &str, args: &Value, key: &str| cassette.answer(name, args, key));
+    HOST.with_borrow_mut(|host| host.handler = Some(handler));
 }
 
 /// Every tool call so far, repeats included, oldest first.
@@ -141,7 +177,7 @@ pub(crate) fn call(name: &str, args: &str, idempotency_key: &str) -> Result<Stri
         return recorded;
     }
     let result = match handler.as_mut() {
-        Some(handler) => handler(name, &args).map(|v| v.to_string()),
+        Some(handler) => handler(name, &args, idempotency_key).map(|v| v.to_string()),
         None => Err(ToolError::Unknown(format!(
             "no tool handler set for '{name}'"
         ))),

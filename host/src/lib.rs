@@ -16,6 +16,7 @@
 pub mod access;
 pub mod api;
 pub mod app;
+pub mod cassette;
 pub mod check;
 pub mod cli;
 pub mod clock;

@@ -44,7 +44,7 @@ fn completion(text: Option<&str>, calls: &[(&str, Value)], turn: usize) -> Value
 
 /// The model: a note, a page, a scale action, then a summary that says
 /// whether the scale action was refused.
-fn model_server() -> FakeServer {
+pub(crate) fn model_server() -> FakeServer {
     FakeServer::start(|request: &Request| {
         let body = request.json();
         let messages = body["messages"].as_array().unwrap();
@@ -118,7 +118,7 @@ fn host_in(lang: Lang, agent: &str, name: &str, model: &FakeServer, sink: &FakeS
     env
 }
 
-fn sink() -> FakeServer {
+pub(crate) fn sink() -> FakeServer {
     FakeServer::start(|_| Reply::Json(200, json!({"ok": true})))
 }
 

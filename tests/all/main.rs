@@ -21,6 +21,7 @@ mod browser;
 mod cache_prune;
 mod cache_trust;
 mod callbacks;
+mod cassette;
 mod chains;
 mod compile_limits;
 mod compiler;

@@ -16,9 +16,14 @@
  * const read = kv.get<string>("greeting", "read-greeting");
  * // read.value === "hello"; testing.calls()[0].args is {op: "get", key: "greeting"}
  * ```
+ *
+ * `replay(cassette, "NAME@VERSION")` answers the tool calls from a cassette,
+ * the recorded calls of a real run that `wakeful cassette RUN` writes; a call
+ * it has no answer for throws `CassetteMiss`.
  */
 
 import type { Agent } from "./agent.js";
+import { Cassette } from "./cassette.js";
 import { describeError, encodeState, runMigrate, runStep } from "./export.js";
 import { installHost, type CallOutcome, type Level } from "./host.js";
 import { canonicalJson, errorText, type JsonValue } from "./json.js";
@@ -50,10 +55,11 @@ interface FakeHost {
   calls: ToolCall[];
   ledger: Map<string, CallOutcome>;
   handler: ToolHandler | undefined;
+  cassette: Cassette | undefined;
 }
 
 function fresh(): FakeHost {
-  return { now: 0, runId: "test-run", logs: [], calls: [], ledger: new Map(), handler: undefined };
+  return { now: 0, runId: "test-run", logs: [], calls: [], ledger: new Map(), handler: undefined, cassette: undefined };
 }
 
 let host = fresh();
@@ -70,7 +76,9 @@ installHost({
     host.calls.push({ name, args, idempotencyKey, replayed: recorded !== undefined });
     if (recorded !== undefined) return recorded;
     let outcome: CallOutcome;
-    if (host.handler === undefined) {
+    if (host.cassette !== undefined) {
+      outcome = host.cassette.answer(name, args, idempotencyKey);
+    } else if (host.handler === undefined) {
       outcome = { ok: false, kind: "unknown", message: `no tool handler set for '${name}'` };
     } else {
       try {
@@ -106,9 +114,32 @@ export function setRunId(id: string): void {
   host.runId = id;
 }
 
-/** Sets the function that answers tool calls. */
+/** Sets the function that answers tool calls; it replaces a cassette `replay` set. */
 export function onTool(handler: ToolHandler): void {
   host.handler = handler;
+  host.cassette = undefined;
+}
+
+export { CassetteMiss, fingerprint } from "./cassette.js";
+
+/**
+ * Answers every tool call from `cassette`, the JSON `wakeful cassette RUN`
+ * writes of a real run (its text, or the parsed value), replaying as
+ * `agent`: `"NAME@VERSION"`, or an agent with its `name` and `version`. A
+ * call gets the result (or the error) recorded for the same agent version,
+ * tool, idempotency key and arguments; one with no such entry throws a
+ * `CassetteMiss` naming it and the recorded call of that tool and key, if
+ * any, with where their arguments differ. A cassette that is not one throws
+ * a TypeError.
+ *
+ * ```ts
+ * testing.replay(readFileSync("inc.cassette.json", "utf8"), "incident@0.1.0");
+ * const { step } = testing.step(agent, null, Wake.start(input));
+ * ```
+ */
+export function replay(cassette: string | object, agent: string | { name: string; version: string }): void {
+  const name = typeof agent === "string" ? agent : `${agent.name}@${agent.version}`;
+  host.cassette = new Cassette(cassette, name);
 }
 
 /** Every tool call so far, repeats included, oldest first. */

@@ -128,6 +128,7 @@ fn operate(
         | Command::Show { .. }
         | Command::History { .. }
         | Command::Audit { .. }
+        | Command::Cassette { .. }
         | Command::Hosts
         | Command::Switches) => read(&mut app, command, json),
         command @ (Command::Pause { .. }
@@ -239,6 +240,7 @@ fn read(app: &mut App, command: Command, json: bool) -> Result<()> {
         Command::Show { run } => lists::show(app, &run, json),
         Command::History { run } => lists::history(app, &run, json),
         Command::Audit { run, limit, after } => lists::audit(app, run, limit, after, json),
+        Command::Cassette { run, out } => lists::cassette(app, &run, out.as_deref()),
         Command::Hosts => lists::hosts(app, json),
         Command::Switches => lists::switches(app, json),
         _ => unreachable!("`operate` hands only reads here"),

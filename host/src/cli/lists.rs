@@ -96,6 +96,33 @@ pub(super) fn audit(
     Ok(())
 }
 
+/// `wakeful cassette RUN [--out FILE]`: the run's recorded calls as JSON,
+/// on standard output or in FILE.
+pub(super) fn cassette(app: &mut App, run: &str, out: Option<&std::path::Path>) -> Result<()> {
+    let record = app.run(run)?;
+    let cassette = crate::cassette::of_run(&record, app.store.ledger(run)?)?;
+    let text = serde_json::to_string_pretty(&cassette)? + "\n";
+    // The ledger holds what the guest sent and got, which the host redacts
+    // before the guest sees it; a configured secret here would be a leak.
+    if crate::secrets::redact(&text) != text {
+        bail!(
+            "the cassette of run {run} would hold a value this host redacts (a secret); not written"
+        );
+    }
+    let Some(file) = out else {
+        print!("{text}");
+        return Ok(());
+    };
+    std::fs::write(file, &text).with_context(|| format!("cannot write {}", file.display()))?;
+    eprintln!(
+        "wrote {} recorded calls of run {run} ({}) to {}",
+        cassette.entries.len(),
+        cassette.agent,
+        file.display()
+    );
+    Ok(())
+}
+
 /// `wakeful hosts`.
 pub(super) fn hosts(app: &mut App, json: bool) -> Result<()> {
     output::hosts(&app.hosts()?, json)

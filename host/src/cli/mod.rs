@@ -185,6 +185,16 @@ pub enum Command {
         #[arg(long, value_name = "ID")]
         after: Option<u64>,
     },
+    /// Write the run's recorded tool calls as a cassette (JSON) that an
+    /// agent's unit tests replay (each SDK's `testing.replay`).
+    Cassette {
+        /// The run's id.
+        run: String,
+        /// Write it to FILE (replaced if it exists) instead of standard
+        /// output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Deliver an event to RUN, or to every run waiting on the topic.
     Send {
         /// The run to deliver to; without it, every live run gets the

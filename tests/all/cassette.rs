@@ -1,0 +1,236 @@
+//! Cassettes: a real run of the Python `incident-loop` agent against the
+//! fake model server of `agent_loop`, written out by `wakeful cassette`,
+//! then replayed by the Python SDK's fake host natively (CPython, no
+//! component): the same agent passes from its first wake to its end, and
+//! the same agent with another system prompt fails, naming the call.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+use crate::agent_loop::{model_server, sink};
+use crate::fake_servers::FakeServer;
+use crate::harness::{Env, FAST_LIMITS, Lang, repo};
+
+/// The token the pager tool sends in a header: a secret the cassette must
+/// not hold.
+const TOKEN: &str = "pager-token-5f1c9e27d04b";
+
+/// The keys of the run's calls: four model turns and the three tools the
+/// model asks for.
+const KEYS: [&str; 7] = [
+    "loop:1:model",
+    "loop:1:tool:call_1",
+    "loop:2:model",
+    "loop:2:tool:call_2",
+    "loop:3:model",
+    "loop:3:tool:call_3",
+    "loop:4:model",
+];
+
+/// Steps the agent from its first wake to its end against the SDK's fake
+/// host answering from the cassette; `changed-prompt` adds a sentence to
+/// its system prompt first. Prints the outcome and the calls made, and
+/// checks that each entry's fingerprint is the one the SDK computes.
+const REPLAY: &str = r#"
+import json, sys
+from wakeful_sdk import Next, Resume, Start, testing
+import app
+
+cassette_file, mode, start_input = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+cassette = json.load(open(cassette_file))
+for e in cassette["entries"]:
+    mine = testing.fingerprint(cassette["agent"], e["tool"], e["key"], e["args"])
+    assert mine == e["fingerprint"], (e["key"], mine, e["fingerprint"])
+if mode == "changed-prompt":
+    app.SYSTEM += " Be brief."
+testing.reset()
+testing.replay(open(cassette_file).read(), app.IncidentLoop)
+state, step = testing.step(app.IncidentLoop, None, Start(start_input))
+while isinstance(step.next, Next.Continue):
+    state, step = testing.step(app.IncidentLoop, state, Resume())
+print(json.dumps({"outcome": step.outcome,
+                  "calls": [[c.name, c.idempotency_key] for c in testing.calls()]}))
+"#;
+
+fn start_input() -> Value {
+    json!({"incident": "INC-7", "service": "payments-api", "summary": "p99 4s, memory 97%"})
+}
+
+/// A host whose model is `model` and whose pager (sending [`TOKEN`] as a
+/// secret header) and scale tools post to `sink`, with no approval
+/// needed, running the Python agent to its end as run `inc`.
+fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
+    let config = format!(
+        "{FAST_LIMITS}[secrets.pager]\nenv = \"WAKEFUL_TEST_PAGER_TOKEN\"\n\
+         [tools.llm]\nkind = \"llm\"\nformat = \"openai\"\nurl = \"{}/v1/chat/completions\"\n\
+         model = \"m-1\"\nmax_tokens = 100\ntimeout_ms = 1000\n\
+         [tools.pager]\nkind = \"http\"\nurl = \"{sink}/page\"\ntimeout_ms = 1000\nidempotent = true\n\
+         headers = {{ Authorization = \"Bearer ${{secret:pager}}\" }}\n\
+         [tools.scale]\nkind = \"http\"\nurl = \"{sink}/scale\"\ntimeout_ms = 1000\nidempotent = true\n",
+        model.url,
+        sink = sink.url,
+    );
+    let env = Env::new(name, &config)
+        .clone_with_env("WAKEFUL_TEST_PAGER_TOKEN", TOKEN)
+        .deploy_in(
+            Lang::Python,
+            "incident-loop",
+            &["llm", "kv", "pager", "scale"],
+        );
+    env.ok(&[
+        "start",
+        "incident-loop-py",
+        "--id",
+        "inc",
+        "--input",
+        &start_input().to_string(),
+    ]);
+    env.work();
+    let show = env.show("inc");
+    assert_eq!(show["status"], "done", "{show}");
+    env
+}
+
+/// Runs [`REPLAY`] with the Python SDK and the agent importable.
+fn replay(env: &Env, cassette: &Path, mode: &str) -> Output {
+    let script = env.dir.join("replay.py");
+    std::fs::write(&script, REPLAY).unwrap();
+    let path: Vec<PathBuf> = vec![
+        repo().join("guest-sdk/python"),
+        repo().join("agents/python/incident-loop"),
+    ];
+    Command::new("python3")
+        .arg(&script)
+        .args([cassette.to_str().unwrap(), mode, &start_input().to_string()])
+        .current_dir(&env.dir)
+        .env("PYTHONPATH", std::env::join_paths(path).unwrap())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 is installed")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The cassette file, checked: one entry per recorded call, each with a
+/// fingerprint of its own, and no secret.
+fn checked_cassette(env: &Env, file: &Path) -> Value {
+    let said = env.ok(&["cassette", "inc", "--out", file.to_str().unwrap()]);
+    assert!(said.is_empty(), "--out prints nothing on stdout: {said}");
+    let written = std::fs::read_to_string(file).unwrap();
+    assert!(!written.contains(TOKEN), "the secret is in the cassette");
+    let cassette: Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(cassette["cassette"], 1);
+    assert_eq!(cassette["agent"], "incident-loop-py@0.1.0");
+    assert_eq!(cassette["run"], "inc");
+    let entries = cassette["entries"].as_array().unwrap();
+    let keys: Vec<&str> = entries.iter().map(|e| e["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, KEYS, "ledger order");
+    let mut recorded: Vec<String> = (env.recorded_calls("inc").iter())
+        .map(|r| r["data"]["key"].as_str().unwrap().to_owned())
+        .collect();
+    recorded.sort();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(recorded, sorted, "an entry for each recorded call");
+    let tools: Vec<&str> = entries
+        .iter()
+        .map(|e| e["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["llm", "kv", "llm", "pager", "llm", "scale", "llm"]);
+    let mut prints: Vec<&str> = entries
+        .iter()
+        .map(|e| e["fingerprint"].as_str().unwrap())
+        .collect();
+    assert!(
+        prints
+            .iter()
+            .all(|p| p.len() == 64 && p.bytes().all(|b| b.is_ascii_hexdigit()))
+    );
+    prints.sort_unstable();
+    prints.dedup();
+    assert_eq!(prints.len(), KEYS.len(), "fingerprints are distinct");
+    // The guest's own view: the model's reply, the page sent.
+    assert_eq!(
+        entries[3]["args"]["body"]["message"],
+        "INC-7: payments-api OOM"
+    );
+    assert!(
+        entries.iter().all(|e| e.get("result").is_some()),
+        "{cassette}"
+    );
+    // The stdout form is the same document.
+    let printed: Value = serde_json::from_str(&env.ok(&["cassette", "inc"])).unwrap();
+    assert_eq!(printed, cassette);
+    cassette
+}
+
+#[test]
+fn a_recorded_run_replays_and_a_changed_prompt_misses_naming_the_call() {
+    let (model, sink) = (model_server(), sink());
+    let env = recorded_run("cassette", &model, &sink);
+    assert!(
+        sink.requests()
+            .iter()
+            .any(|r| r.header("authorization") == Some(&format!("Bearer {TOKEN}"))),
+        "the pager sent its secret header"
+    );
+    let file = env.dir.join("inc.cassette.json");
+    checked_cassette(&env, &file);
+    let sent = model.requests().len();
+
+    let out = replay(&env, &file, "same");
+    assert!(
+        out.status.success(),
+        "the replay failed:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        replayed["outcome"],
+        "Paged on-call and scaled payments-api to 6."
+    );
+    let keys: Vec<&str> = (replayed["calls"].as_array().unwrap().iter())
+        .map(|c| c[1].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, KEYS);
+    assert_eq!(model.requests().len(), sent, "a replay calls no model");
+
+    let out = replay(&env, &file, "changed-prompt");
+    let stderr = text(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "a changed prompt replayed:\n{stderr}"
+    );
+    for part in [
+        "CassetteMiss",
+        "tool `llm`",
+        "key `loop:1:model`",
+        "recorded for other arguments",
+        "first difference at /messages/0/content",
+        "Be brief.",
+    ] {
+        assert!(stderr.contains(part), "{part:?} not in:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_cassette_of_an_unknown_run_or_of_no_call_is_refused() {
+    let env = Env::new("cassette-refused", FAST_LIMITS);
+    let said = env.fails(&["cassette", "no-such-run"]);
+    assert!(said.contains("run no-such-run does not exist"), "{said}");
+    let out = env.output(&["cassette", "no-such-run", "--out", "x.json"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(!env.dir.join("x.json").exists());
+    env.deploy("invoice-mail", &["kv"]);
+    env.start("invoice-mail", "quiet", json!({"vendor": "ACME"}));
+    let said = env.fails(&["cassette", "quiet"]);
+    assert!(
+        said.contains("run quiet (invoice-mail@") && said.contains("has no recorded tool calls"),
+        "{said}"
+    );
+}
