@@ -484,12 +484,18 @@ fn lists_come_in_pages_newest_runs_first() {
     assert_eq!(rows, *whole.as_array().unwrap());
     assert!(pages > 2, "{pages}");
     let (one_run, _) = all_pages(&server, "/v1/runs/r2/audit?limit=1");
-    assert_eq!(one_run, *env.audit_json(&["audit", "r2"]).as_array().unwrap());
+    assert_eq!(
+        one_run,
+        *env.audit_json(&["audit", "r2"]).as_array().unwrap()
+    );
 
     let third = rows[2]["id"].to_string();
     let cli = env.json(&["audit", "--limit", "2", "--after", &third]);
     assert_eq!(cli["items"].as_array().unwrap()[..], rows[3..5]);
-    assert_eq!(cli["next"], rows[4]["id"], "the CLI's page says where the next starts");
+    assert_eq!(
+        cli["next"], rows[4]["id"],
+        "the CLI's page says where the next starts"
+    );
 }
 
 #[test]

@@ -1,12 +1,15 @@
 //! The values the host and the Rust guest SDK both use, defined once.
 //!
-//! A crate of its own, with serde as its only dependency, rather than a
-//! module of the SDK that the host would depend on: the host then builds
-//! none of the guest's bindings, and the SDK none of the host. The Python
-//! and TypeScript SDKs mirror [`ToolError`] in their own languages, with
-//! the same kinds and the same `kind: message` text.
+//! A crate of its own, with serde, serde_json and sha2 as its only
+//! dependencies, rather than a module of the SDK that the host would depend
+//! on: the host then builds none of the guest's bindings, and the SDK none
+//! of the host. The Python and TypeScript SDKs mirror [`ToolError`] and
+//! [`fingerprint`] in their own languages, with the same kinds and the same
+//! `kind: message` text, and the same fingerprints.
 
 use std::fmt;
+
+pub mod fingerprint;
 
 use serde::{Deserialize, Serialize};
 

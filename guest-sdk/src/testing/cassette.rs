@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::ToolError;
+pub use wakeful_types::fingerprint::fingerprint;
 
 /// The cassette format this SDK reads.
 const FORMAT: u64 = 1;
@@ -199,53 +200,6 @@ fn shown(value: &Value) -> String {
     match text.char_indices().nth(SHOWN) {
         Some((at, _)) => format!("{}… ({} bytes)", &text[..at], text.len()),
         None => text,
-    }
-}
-
-/// The fingerprint of a call: the lowercase hex SHA-256 of the canonical
-/// JSON of `{"agent", "tool", "key", "args"}`, as `wakeful cassette`
-/// writes it.
-pub fn fingerprint(agent: &str, tool: &str, key: &str, args: &Value) -> String {
-    use sha2::{Digest, Sha256};
-    let call = serde_json::json!({"agent": agent, "tool": tool, "key": key, "args": args});
-    let mut text = String::new();
-    canonical(&call, &mut text);
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// `value` as JSON with every object's keys sorted and no whitespace.
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            // Sorted here: a build with serde_json's `preserve_order` keeps
-            // insertion order.
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical(&map[key], out);
-            }
-            out.push('}');
-        }
-        scalar => out.push_str(&scalar.to_string()),
     }
 }
 
