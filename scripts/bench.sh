@@ -33,7 +33,10 @@ done
 rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 scripts/build-agents.sh >/dev/null
 # wakeful too: the record starts its `serve` on a store of sleeping runs.
-cargo build --release -p wakeful --bin wakeful -p wakeful-bench --quiet
+# Two builds: `--bin` would filter wakeful-bench's binary out of one, and
+# the product binary is built without the bench crate's `bench` feature.
+cargo build --release -p wakeful --bin wakeful --quiet
+cargo build --release -p wakeful-bench --quiet
 if [ "$langgraph" = 1 ]; then
     compare=$(mktemp "${TMPDIR:-/tmp}/wakeful-bench-langgraph.XXXXXX.json")
     trap 'rm -f "$compare"' EXIT
