@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["identity", "schedule", "upgrade", "check"],
     &["app"],
     &["tools"],
-    &["packer", "view", "waits"],
+    &["packer", "view", "waits", "cassette"],
     &["store"],
     &["config"],
     &["runtime", "secrets"],
