@@ -106,7 +106,7 @@ fn a_form_on_another_site_cannot_pause_anything() {
     });
     assert_eq!(page_status(&browser), 403);
     assert_eq!(switches(&server), json!([]), "nothing was paused");
-    let pauses = env.json(&["audit"]);
+    let pauses = env.audit_json(&["audit"]);
     assert!(
         !pauses
             .as_array()
