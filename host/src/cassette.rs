@@ -10,6 +10,12 @@
 //! fingerprint themselves from each entry's fields; the one written here
 //! is for people and diffs (`wakeful_types::fingerprint`, which the Rust
 //! SDK shares).
+//!
+//! Calls the host refused before they ran (not granted, a budget spent, an
+//! approval needed) have no ledger entry: they come from their audit rows,
+//! which keep the arguments and the refusal (`tools::audit_row`), marked
+//! `refused`. A fingerprint is answered once: by the ledger if the call
+//! ran, else by its last refusal.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -18,7 +24,7 @@ use serde_json::value::RawValue;
 use wakeful_types::fingerprint::fingerprint;
 
 use crate::model::ToolError;
-use crate::store::{LedgerEntry, Run};
+use crate::store::{AuditRow, LedgerEntry, Run};
 
 /// The version of the cassette format.
 pub const FORMAT: u32 = 1;
@@ -48,6 +54,9 @@ pub struct Entry {
     /// absent when the call returned a result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
+    /// The host refused the call before it ran; `error` is the refusal.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
 }
 
 /// Why a run gives no cassette.
@@ -70,10 +79,29 @@ pub enum CassetteError {
     },
 }
 
-/// The cassette of `run`, whose recorded calls are `ledger`.
-pub fn of_run(run: &Run, ledger: Vec<LedgerEntry>) -> Result<Cassette, CassetteError> {
+/// The cassette of `run`, whose recorded calls are `ledger` and whose
+/// audit rows are `audit`.
+pub fn of_run(
+    run: &Run,
+    ledger: Vec<LedgerEntry>,
+    audit: &[AuditRow],
+) -> Result<Cassette, CassetteError> {
     let agent = format!("{}@{}", run.agent, run.version);
-    if ledger.is_empty() {
+    let mut entries: Vec<Entry> = ledger
+        .into_iter()
+        .map(|call| entry(&agent, call))
+        .collect::<Result<_, _>>()?;
+    for refused in audit.iter().filter_map(|row| refusal(&agent, row)) {
+        let known = entries
+            .iter_mut()
+            .find(|e| e.fingerprint == refused.fingerprint);
+        match known {
+            Some(earlier) if earlier.refused => *earlier = refused,
+            Some(_) => {}
+            None => entries.push(refused),
+        }
+    }
+    if entries.is_empty() {
         let why = if run.steps == 0 {
             " (it has taken no step yet)"
         } else {
@@ -85,10 +113,6 @@ pub fn of_run(run: &Run, ledger: Vec<LedgerEntry>) -> Result<Cassette, CassetteE
             why,
         });
     }
-    let entries = ledger
-        .into_iter()
-        .map(|call| entry(&agent, call))
-        .collect::<Result<_, _>>()?;
     Ok(Cassette {
         cassette: FORMAT,
         agent,
@@ -119,5 +143,27 @@ fn entry(agent: &str, call: LedgerEntry) -> Result<Entry, CassetteError> {
         args,
         result,
         error,
+        refused: false,
+    })
+}
+
+/// The entry of a refused call's audit row; `None` for any other row, or
+/// one that kept no arguments.
+fn refusal(agent: &str, row: &AuditRow) -> Option<Entry> {
+    if row.kind != "tool" {
+        return None;
+    }
+    let data = &row.data;
+    let (tool, key) = (data["tool"].as_str()?, data["key"].as_str()?);
+    let args = data.get("args")?.clone();
+    let error: ToolError = serde_json::from_value(data.get("refusal")?.clone()).ok()?;
+    Some(Entry {
+        fingerprint: fingerprint(agent, tool, key, &args),
+        tool: tool.to_owned(),
+        key: key.to_owned(),
+        args,
+        result: None,
+        error: Some(error),
+        refused: true,
     })
 }

@@ -17,7 +17,7 @@ const TOKENS_PER_CALL: u64 = 2050;
 
 /// The approval id the loop asks under for the model's `scale_out` call
 /// (`<prefix>-<turn>-<tool call id>`).
-const SCALE_REQUEST: &str = "loop-3-call_3";
+pub(crate) const SCALE_REQUEST: &str = "loop-3-call_3";
 
 /// An OpenAI chat completion whose message asks for `calls` (name and
 /// arguments), or says `text` when there are none.

@@ -2,14 +2,16 @@
 //! fake model server of `agent_loop`, written out by `wakeful cassette`,
 //! then replayed by the Python SDK's fake host natively (CPython, no
 //! component): the same agent passes from its first wake to its end, and
-//! the same agent with another system prompt fails, naming the call.
+//! the same agent with another system prompt fails, naming the call. A run
+//! whose scale action needed an approval replays the host's refusal too,
+//! so the replayed agent asks for the same approval.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-use crate::agent_loop::{model_server, sink};
+use crate::agent_loop::{SCALE_REQUEST, model_server, sink};
 use crate::fake_servers::FakeServer;
 use crate::harness::{Env, FAST_LIMITS, Lang, repo};
 
@@ -29,13 +31,27 @@ const KEYS: [&str; 7] = [
     "loop:4:model",
 ];
 
+/// The keys of the run whose scale action waited for an approval: the
+/// refused call, then the approved one under a key of its own.
+const APPROVED_KEYS: [&str; 8] = [
+    "loop:1:model",
+    "loop:1:tool:call_1",
+    "loop:2:model",
+    "loop:2:tool:call_2",
+    "loop:3:model",
+    "loop:3:tool:call_3:approved",
+    "loop:4:model",
+    "loop:3:tool:call_3",
+];
+
 /// Steps the agent from its first wake to its end against the SDK's fake
 /// host answering from the cassette; `changed-prompt` adds a sentence to
-/// its system prompt first. Prints the outcome and the calls made, and
+/// its system prompt first. A wait for an approval is answered yes by
+/// `bob`. Prints the outcome, the calls made and the approvals asked, and
 /// checks that each entry's fingerprint is the one the SDK computes.
 const REPLAY: &str = r#"
 import json, sys
-from wakeful_sdk import Next, Resume, Start, testing
+from wakeful_sdk import Approval, Next, Resume, Start, testing
 import app
 
 cassette_file, mode, start_input = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
@@ -48,9 +64,15 @@ if mode == "changed-prompt":
 testing.reset()
 testing.replay(open(cassette_file).read(), app.IncidentLoop)
 state, step = testing.step(app.IncidentLoop, None, Start(start_input))
-while isinstance(step.next, Next.Continue):
-    state, step = testing.step(app.IncidentLoop, state, Resume())
-print(json.dumps({"outcome": step.outcome,
+asked = []
+while not isinstance(step.next, Next.Done):
+    wake = Resume()
+    if isinstance(step.next, Next.Wait):
+        request = step.next.waits[0].value
+        asked.append(request.id)
+        wake = Approval(request.id, True, "bob", 0, None, request.digest())
+    state, step = testing.step(app.IncidentLoop, state, wake)
+print(json.dumps({"outcome": step.outcome, "asked": asked,
                   "calls": [[c.name, c.idempotency_key] for c in testing.calls()]}))
 "#;
 
@@ -59,11 +81,17 @@ fn start_input() -> Value {
 }
 
 /// A host whose model is `model` and whose pager (sending [`TOKEN`] as a
-/// secret header) and scale tools post to `sink`, with no approval
-/// needed, running the Python agent to its end as run `inc`.
-fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
+/// secret header) and scale tools post to `sink`, running the Python agent
+/// to its end as run `inc`; with `approval`, the scale action needs one,
+/// which `bob` gives.
+fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer, approval: bool) -> Env {
+    let approval_rule = if approval {
+        "[approvals.tools.scale]\nrequires_approval = true\n"
+    } else {
+        ""
+    };
     let config = format!(
-        "{FAST_LIMITS}[secrets.pager]\nenv = \"WAKEFUL_TEST_PAGER_TOKEN\"\n\
+        "{FAST_LIMITS}{approval_rule}[secrets.pager]\nenv = \"WAKEFUL_TEST_PAGER_TOKEN\"\n\
          [tools.llm]\nkind = \"llm\"\nformat = \"openai\"\nurl = \"{}/v1/chat/completions\"\n\
          model = \"m-1\"\nmax_tokens = 100\ntimeout_ms = 1000\n\
          [tools.pager]\nkind = \"http\"\nurl = \"{sink}/page\"\ntimeout_ms = 1000\nidempotent = true\n\
@@ -88,6 +116,10 @@ fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer) -> Env {
         &start_input().to_string(),
     ]);
     env.work();
+    if approval {
+        env.approve("inc", SCALE_REQUEST, &["--by", "bob"]);
+        env.work();
+    }
     let show = env.show("inc");
     assert_eq!(show["status"], "done", "{show}");
     env
@@ -171,7 +203,7 @@ fn checked_cassette(env: &Env, file: &Path) -> Value {
 #[test]
 fn a_recorded_run_replays_and_a_changed_prompt_misses_naming_the_call() {
     let (model, sink) = (model_server(), sink());
-    let env = recorded_run("cassette", &model, &sink);
+    let env = recorded_run("cassette", &model, &sink, false);
     assert!(
         sink.requests()
             .iter()
@@ -198,6 +230,7 @@ fn a_recorded_run_replays_and_a_changed_prompt_misses_naming_the_call() {
         .map(|c| c[1].as_str().unwrap())
         .collect();
     assert_eq!(keys, KEYS);
+    assert_eq!(replayed["asked"], json!([]));
     assert_eq!(model.requests().len(), sent, "a replay calls no model");
 
     let out = replay(&env, &file, "changed-prompt");
@@ -216,6 +249,55 @@ fn a_recorded_run_replays_and_a_changed_prompt_misses_naming_the_call() {
     ] {
         assert!(stderr.contains(part), "{part:?} not in:\n{stderr}");
     }
+}
+
+#[test]
+fn a_call_the_host_refused_for_want_of_an_approval_replays_as_that_refusal() {
+    let (model, sink) = (model_server(), sink());
+    let env = recorded_run("cassette-approval", &model, &sink, true);
+    let file = env.dir.join("inc.cassette.json");
+    env.ok(&["cassette", "inc", "--out", file.to_str().unwrap()]);
+    let cassette: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let entries = cassette["entries"].as_array().unwrap();
+    let keys: Vec<&str> = entries.iter().map(|e| e["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, APPROVED_KEYS, "the ledger, then the refusals");
+    let refused = &entries[7];
+    assert_eq!(refused["refused"], true, "{refused}");
+    assert_eq!(refused["tool"], "scale");
+    assert_eq!(
+        refused["args"],
+        json!({"body": {"service": "payments-api", "replicas": 6}})
+    );
+    assert_eq!(refused["error"]["kind"], "denied", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("needs approval"), "{message}");
+    assert!(refused.get("result").is_none(), "{refused}");
+    assert!(
+        entries[..7].iter().all(|e| e.get("refused").is_none()),
+        "{cassette}"
+    );
+
+    let out = replay(&env, &file, "same");
+    assert!(
+        out.status.success(),
+        "the replay failed:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        replayed["outcome"],
+        "Paged on-call and scaled payments-api to 6."
+    );
+    assert_eq!(replayed["asked"], json!([SCALE_REQUEST]));
+    let scale_keys: Vec<&str> = (replayed["calls"].as_array().unwrap().iter())
+        .filter(|c| c[0] == "scale")
+        .map(|c| c[1].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        scale_keys,
+        ["loop:3:tool:call_3", "loop:3:tool:call_3:approved"]
+    );
 }
 
 #[test]

@@ -258,7 +258,7 @@ class _Cassette:
         same = next((e for e in self.entries if e["tool"] == tool and e["key"] == key), None)
         if same is None:
             return text + ("\n  the cassette has no call of this tool with this key: the agent makes a new call, "
-                           "or the host refused it when recorded (refusals are not recorded)")
+                           "or the host refused it with more arguments than its audit keeps")
         if canonical_json(same["args"]) == canonical_json(args):
             return text + (f"\n  the cassette has this call recorded for agent {self.recorded_for}, "
                            f"not {self.agent}: record the run again on this version")

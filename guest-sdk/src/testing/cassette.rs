@@ -116,7 +116,7 @@ impl Cassette {
             }
             None => text.push_str(
                 "\n  the cassette has no call of this tool with this key: the agent makes a new \
-                 call, or the host refused it when recorded (refusals are not recorded)",
+                 call, or the host refused it with more arguments than its audit keeps",
             ),
         }
         text

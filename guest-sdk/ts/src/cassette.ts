@@ -87,7 +87,7 @@ export class Cassette {
       return (
         text +
         "\n  the cassette has no call of this tool with this key: the agent makes a new call, " +
-        "or the host refused it when recorded (refusals are not recorded)"
+        "or the host refused it with more arguments than its audit keeps"
       );
     }
     if (canonicalJson(same.args) === canonicalJson(args)) {

@@ -100,7 +100,8 @@ pub(super) fn audit(
 /// on standard output or in FILE.
 pub(super) fn cassette(app: &mut App, run: &str, out: Option<&std::path::Path>) -> Result<()> {
     let record = app.run(run)?;
-    let cassette = crate::cassette::of_run(&record, app.store.ledger(run)?)?;
+    let audit = app.store.audit(Some(run))?;
+    let cassette = crate::cassette::of_run(&record, app.store.ledger(run)?, &audit)?;
     let text = serde_json::to_string_pretty(&cassette)? + "\n";
     // The ledger holds what the guest sent and got, which the host redacts
     // before the guest sees it; a configured secret here would be a leak.

@@ -25,6 +25,29 @@ pub fn sent(seq: u64, call: &LedgerWrite, resend: bool) -> Value {
         "resend": resend})
 }
 
+/// The most argument bytes the rows of one step's refused calls keep.
+pub const REFUSED_ARGS_PER_STEP: usize = 16 << 10;
+
+/// Adds to the row of a call the host's policy refused (not granted, a
+/// budget spent, an approval needed) its arguments and the exact refusal
+/// the guest got: such a call has no ledger entry, and `wakeful cassette`
+/// replays it from this row. Arguments over `allowance` bytes (what the
+/// step may still keep) or not JSON are only counted. Returns the bytes
+/// kept.
+pub fn refused_call(row: &mut Value, args: &str, refusal: &ToolError, allowance: usize) -> usize {
+    match serde_json::from_str::<Value>(args) {
+        Ok(parsed) if args.len() <= allowance => {
+            row["args"] = parsed;
+            row["refusal"] = json!(refusal);
+            args.len()
+        }
+        _ => {
+            row["args_bytes"] = json!(args.len());
+            0
+        }
+    }
+}
+
 /// The row's data. `note` is what the gate knew beyond the result (a
 /// replay, a pause, a request that never left the host).
 pub fn tool_call(

@@ -117,6 +117,14 @@ pub struct StepGate {
     /// How the call being made ended, when its result alone does not say
     /// (a replay, a pause, a call that never left the host).
     note: Option<&'static str>,
+    /// The call being made was refused by the host's policy (grants,
+    /// budgets, approval) before it could run: its audit row keeps its
+    /// arguments, for `wakeful cassette`.
+    refused: bool,
+    /// Argument bytes the audit rows of this step's refused calls may
+    /// still keep: a guest looping over refused calls cannot grow the
+    /// audit log by more.
+    refused_bytes_left: usize,
     /// Call rows this step has added to `audit`, and calls past the limit.
     call_rows: u32,
     unaudited_calls: u32,
@@ -192,6 +200,8 @@ impl StepGate {
             stop: None,
             audit: vec![],
             note: None,
+            refused: false,
+            refused_bytes_left: audit_row::REFUSED_ARGS_PER_STEP,
             call_rows: 0,
             unaudited_calls: 0,
             chained: cx.under.is_some(),
@@ -424,6 +434,7 @@ impl ToolGate for StepGate {
         idempotency_key: &str,
     ) -> Result<Result<String, ToolError>, HostFault> {
         self.note = None;
+        self.refused = false;
         let answer = self.attempt(name, args, idempotency_key);
         if self.note == Some(RECORDED) {
             return answer;
@@ -434,7 +445,11 @@ impl ToolGate for StepGate {
             return answer;
         }
         self.call_rows += 1;
-        let row = audit_row::tool_call(self.seq, name, idempotency_key, self.note, &answer);
+        let mut row = audit_row::tool_call(self.seq, name, idempotency_key, self.note, &answer);
+        if let (true, Ok(Err(refusal))) = (self.refused, &answer) {
+            let kept = audit_row::refused_call(&mut row, args, refusal, self.refused_bytes_left);
+            self.refused_bytes_left -= kept;
+        }
         self.audit.push(AuditEntry {
             run_id: Some(self.run_id.to_string()),
             kind: "tool".into(),
@@ -504,7 +519,10 @@ impl StepGate {
         }
         let used = match self.admit(name, args, key).map_err(fault)? {
             Ok(used) => used,
-            Err(refused) => return Ok(Err(refused)),
+            Err(refused) => {
+                self.refused = true;
+                return Ok(Err(refused));
+            }
         };
         self.calls_left -= 1;
         // Marked used with the call's effects: with the step's commit, or
