@@ -126,6 +126,22 @@ fn cut(text: &str) -> &str {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_refused_call_keeps_its_args_within_the_steps_allowance() {
+        let refusal = ToolError::Denied("needs approval: …".into());
+        let mut row = json!({});
+        let kept = refused_call(&mut row, r#"{"replicas": 6}"#, &refusal, 100);
+        assert_eq!(kept, 15);
+        assert_eq!(row["args"], json!({"replicas": 6}));
+        assert_eq!(row["refusal"], json!(refusal));
+        // Past the allowance, or not JSON: counted, not kept.
+        for (args, allowance) in [(r#"{"replicas": 6}"#, 14), ("{not json", 100)] {
+            let mut row = json!({});
+            assert_eq!(refused_call(&mut row, args, &refusal, allowance), 0);
+            assert_eq!(row, json!({"args_bytes": args.len()}));
+        }
+    }
+
     fn outcome(answer: Result<Result<String, ToolError>, HostFault>) -> String {
         tool_call(1, "t", "k", None, &answer)["outcome"]
             .as_str()
