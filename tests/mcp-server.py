@@ -13,7 +13,7 @@ writes to --port-file once it listens. Every `tools/call` is appended to
 
 Tools: `echo` ({message} back, as text and structured content), `env`
 (the names of the server's environment variables), `fail` (a result with
-isError), `hang` (never answers).
+isError), `big` (a text of `bytes` bytes), `hang` (never answers).
 """
 
 import json
@@ -44,6 +44,11 @@ TOOLS = [
         "description": "Always fails.",
         "inputSchema": {"type": "object"},
         "annotations": {"destructiveHint": True, "readOnlyHint": False},
+    },
+    {
+        "name": "big",
+        "description": "Answers a text of `bytes` bytes.",
+        "inputSchema": {"type": "object", "properties": {"bytes": {"type": "integer"}}},
     },
     {
         "name": "hang",
@@ -78,6 +83,8 @@ def call_tool(params):
         return {"content": [text(" ".join(names))], "structuredContent": {"names": names}}
     if name == "fail":
         return {"content": [text("the test server's fail tool failed")], "isError": True}
+    if name == "big":
+        return {"content": [text("x" * int(args.get("bytes", 0)))]}
     if name == "hang":
         while True:
             time.sleep(3600)

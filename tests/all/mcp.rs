@@ -23,6 +23,7 @@ const GRANTS: &[&str] = &[
     "local/hang",
     "remote/echo",
     "remote/hang",
+    "remote/big",
     "everything/echo",
 ];
 
@@ -288,7 +289,7 @@ fn a_call_over_streamable_http_carries_its_headers_and_key_and_is_sent_once() {
     let config = format!(
         "{FAST_LIMITS}[secrets.mcp]\nenv = \"MCP_TEST_TOKEN\"\n\n[tools.remote]\nkind = \"mcp\"\n\
          url = \"{}\"\nheaders = {{ Authorization = \"Bearer ${{secret:mcp}}\" }}\n\
-         allow = [\"echo\", \"hang\"]\n",
+         allow = [\"echo\", \"hang\", \"big\"]\n",
         server.url
     );
     let env = Env::new("mcp-http", &config).clone_with_env("MCP_TEST_TOKEN", "mcp-token-value");
@@ -314,12 +315,44 @@ fn a_call_over_streamable_http_carries_its_headers_and_key_and_is_sent_once() {
 }
 
 #[test]
+fn an_answer_larger_than_a_result_may_be_is_not_read_whole_and_its_outcome_is_unknown() {
+    let dir = tempdir("mcp-big");
+    let log = dir.join("calls.log");
+    let server = HttpServer::start(&dir, &log);
+    let config = format!(
+        "[limits]\nclaim_ms = 3000\nstep_deadline_ms = 2500\nretry_backoff_ms = 0\n\
+         max_payload_bytes = 65536\n\n[tools.remote]\nkind = \"mcp\"\nurl = \"{}\"\n\
+         allow = [\"echo\", \"hang\", \"big\"]\n",
+        server.url
+    );
+    let env = Env::new("mcp-big", &config);
+    env.deploy("mcp-caller", GRANTS);
+    let show = call(
+        &env,
+        "r",
+        json!([{"tool": "remote/big", "args": {"bytes": 3_000_000}}]),
+    );
+    // Read up to the result limit (64 KiB) and the session's 1 MiB, no
+    // further: the call was sent and its answer unread, so its outcome is
+    // unknown and it is not sent again.
+    assert_eq!(show["status"], "parked", "{show}");
+    let error = show["last_error"].as_str().unwrap();
+    assert!(
+        error.contains("exceeded the maximum size of 1114112 bytes")
+            && error.contains("unknown outcome of remote/big call k1"),
+        "{error}"
+    );
+    env.work();
+    assert_eq!(logged(&log).len(), 1, "sent once");
+}
+
+#[test]
 fn an_mcp_server_that_hangs_leaves_an_unknown_outcome_parked_not_a_second_call() {
     let dir = tempdir("mcp-hang");
     let log = dir.join("calls.log");
     let server = HttpServer::start(&dir, &log);
     let config = format!(
-        "{FAST_LIMITS}{}\n[tools.remote]\nkind = \"mcp\"\nurl = \"{}\"\nallow = [\"echo\", \"hang\"]\n\
+        "{FAST_LIMITS}{}\n[tools.remote]\nkind = \"mcp\"\nurl = \"{}\"\nallow = [\"echo\", \"hang\", \"big\"]\n\
          timeout_ms = 1000\n",
         local_tool(&log, ALL_LOCAL, "timeout_ms = 1000\n"),
         server.url

@@ -38,6 +38,7 @@ impl Agent for McpCaller {
         "local/hang",
         "remote/echo",
         "remote/hang",
+        "remote/big",
         "everything/echo",
     ];
     const DESCRIPTION: &'static str =

@@ -304,7 +304,10 @@ impl Server {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(headers.clone())
                     .reinit_on_expired_session(false)
-                    .max_sse_event_size(limit);
+                    .max_sse_event_size(limit)
+                    // A JSON answer is read whole before it is parsed: no
+                    // more of it than a result may be.
+                    .max_json_response_size(limit);
                 config.retry_config = Arc::new(NoRetry);
                 let transport = StreamableHttpClientTransport::with_client(http, config);
                 client_info().serve(transport).await
