@@ -3,11 +3,11 @@
 //! TypeScript (`agents/ts/vendor-payment`): it asks for approval and waits
 //! on a callback link through the SDK's remembered waits, so a host killed
 //! while it waits on the bank still gets the answer, and the bank's answer
-//! ends the run with nothing left to wait on. The Rust and TypeScript runs
-//! are also upgraded to v2 while they wait (`agents/testing/vendor-payment-v2`,
-//! `agents/ts/vendor-payment-v2`: v2 renames `amount_usd` to `amount` and
-//! its `migrate` knows nothing of the SDK's waits), and still get the
-//! answers.
+//! ends the run with nothing left to wait on. Each run is also upgraded to
+//! v2 while it waits (`agents/testing/vendor-payment-v2`,
+//! `agents/python/vendor-payment-v2`, `agents/ts/vendor-payment-v2`: v2
+//! renames `amount_usd` to `amount` and its `migrate` knows nothing of the
+//! SDK's waits), and still gets the answers.
 
 use serde_json::{Value, json};
 
@@ -23,7 +23,7 @@ fn rust_a_payment_upgraded_while_it_waits_is_approved_paid_once_and_confirmed_af
 }
 
 #[test]
-fn python_a_payment_is_approved_paid_once_and_confirmed_after_a_kill() {
+fn python_a_payment_upgraded_while_it_waits_is_approved_paid_once_and_confirmed_after_a_kill() {
     approved_paid_once_and_confirmed_after_a_kill(Lang::Python);
 }
 
@@ -88,12 +88,7 @@ fn approved_paid_once_and_confirmed_after_a_kill(lang: Lang) {
         "nothing paid before approval"
     );
 
-    // The Python agent has no v2 (building one more Python component costs
-    // the test minutes): its run is approved by the version that asked.
-    let amount = match lang {
-        Lang::Rust | Lang::TypeScript => upgrade_to_v2(&env, lang),
-        Lang::Python => "amount_usd",
-    };
+    let amount = upgrade_to_v2(&env, lang);
 
     env.approve(RUN, "approve", &[]);
     server.wait_run(RUN, "the payment", |r| {
