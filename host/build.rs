@@ -46,14 +46,15 @@ fn main() {
         root.join("guest-sdk/python/requirements.lock"),
         "requirements.lock".into(),
     ));
+    // Packed into a tarball when a project is made, not copied.
     files.push((
-        "ts",
+        "ts-sdk",
         root.join("guest-sdk/ts/package.json"),
         "wakeful-sdk/package.json".into(),
     ));
     for file in walk(&root.join("guest-sdk/ts/src")) {
         let rel = rel(&root.join("guest-sdk/ts/src"), &file);
-        files.push(("ts", file, format!("wakeful-sdk/src/{rel}")));
+        files.push(("ts-sdk", file, format!("wakeful-sdk/src/{rel}")));
     }
 
     let mut out = String::from("&[\n");

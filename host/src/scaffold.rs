@@ -3,13 +3,17 @@
 //! repository's `templates/<lang>/`, that language's SDK (for Rust, with the
 //! `types/` crate it uses) and the WIT contract, embedded at build time (see
 //! `build.rs`), with `{{name}}` and `{{name_snake}}` replaced in texts and
-//! file names.
+//! file names. A TypeScript project gets the SDK as an npm tarball in
+//! `sdk/` (`packages`), which its package.json and lock file name.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// (language, path in the project, contents)
+pub mod packages;
+
+/// (language, path in the project, contents). The TypeScript SDK's files
+/// are `ts-sdk`'s: a new project gets them packed (`packages`).
 static FILES: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/scaffold_files.rs"));
 
 /// The languages an agent can be written in.
@@ -105,9 +109,19 @@ pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created
         return Err(NewError::NotEmpty(dir));
     }
     let snake = name.replace('-', "_");
+    // The SDK a TypeScript project installs, and what its lock file says
+    // of it.
+    let tarball = matches!(lang, Lang::Ts).then(packages::npm_tarball);
+    let integrity = tarball
+        .as_ref()
+        .map(|t| packages::npm_integrity(&t.bytes))
+        .unwrap_or_default();
+    let version = packages::version();
     let fill = |text: &str| {
         text.replace("{{name_snake}}", &snake)
             .replace("{{name}}", name)
+            .replace("{{sdk_version}}", &version)
+            .replace("{{sdk_integrity}}", &integrity)
     };
     let mut files = Vec::new();
     for (_, rel, contents) in FILES.iter().filter(|(l, _, _)| *l == lang.key()) {
@@ -129,6 +143,19 @@ pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
             }
             Ok(())
+        };
+        write().map_err(|source| NewError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        files.push(rel);
+    }
+    if let Some(tarball) = tarball {
+        let rel = format!("sdk/{}", tarball.file_name);
+        let path = dir.join(&rel);
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir.join("sdk"))?;
+            std::fs::write(&path, &tarball.bytes)
         };
         write().map_err(|source| NewError::Write {
             path: path.clone(),
@@ -162,7 +189,7 @@ mod tests {
             let sdk = match lang {
                 Lang::Rust => "wakeful-sdk/src/lib.rs",
                 Lang::Python => "wakeful_sdk/__init__.py",
-                Lang::Ts => "wakeful-sdk/src/index.ts",
+                Lang::Ts => "package-lock.json",
             };
             assert!(files.contains(&sdk), "{lang:?}: {files:?}");
         }

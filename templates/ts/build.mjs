@@ -85,7 +85,7 @@ async function main() {
   for (const [file, why] of [
     ["app.ts", "the agent"],
     ["wit/agent.wit", "the contract: 'wakeful wit > wit/agent.wit' writes it"],
-    ["wakeful-sdk/package.json", "the SDK, part of the project"],
+    ["node_modules/wakeful-sdk/package.json", "the SDK: 'npm install' puts it there"],
   ]) {
     if (!(await exists(join(here, file)))) fail(`no ${file} in ${here} (${why})`);
   }

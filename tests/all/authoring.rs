@@ -317,12 +317,37 @@ fn new_project_in(lang: &str, test: &[&str], passed: &str, build: &[&[&str]]) {
     if let Some(install) = install {
         run_in(&project, install[0], &install[1..], &[]);
     }
+    if lang == "ts" {
+        the_sdk_is_the_installed_package(&env, &project);
+    }
     let tested = run_in(&project, test[0], &test[1..], &[]);
     assert!(tested.contains(passed), "{tested}");
     for command in build {
         run_in(&project, command[0], &command[1..], &[]);
     }
     deploy_and_run(&env, &project.join("triage_bot.wasm"), "triage-bot");
+}
+
+/// A new TypeScript project holds the SDK as the npm tarball `wakeful sdk`
+/// writes, not as sources of its own, and `npm install` installs it.
+fn the_sdk_is_the_installed_package(env: &Env, project: &std::path::Path) {
+    let written: serde_json::Value =
+        serde_json::from_str(&env.ok(&["--json", "sdk", "--out", "packages"])).unwrap();
+    let version = written["version"].as_str().unwrap();
+    let tarball = format!("wakeful-sdk-{version}.tgz");
+    assert_eq!(
+        std::fs::read(project.join("sdk").join(&tarball)).unwrap(),
+        std::fs::read(env.dir.join("packages").join(&tarball)).unwrap()
+    );
+    assert!(
+        !project.join("wakeful-sdk").exists(),
+        "no copy of the sources"
+    );
+    let installed = project.join("node_modules/wakeful-sdk");
+    assert!(!installed.is_symlink(), "installed, not linked");
+    let manifest = std::fs::read_to_string(installed.join("package.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["version"], version);
 }
 
 #[test]

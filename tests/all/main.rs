@@ -61,6 +61,7 @@ mod principal;
 mod race;
 mod sandbox;
 mod scopes;
+mod sdk_packages;
 mod secrets;
 mod serve_process;
 mod slow_clients;

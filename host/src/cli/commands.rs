@@ -3,7 +3,7 @@
 //! command is a function of the module of its concern; none parses
 //! anything or decides anything the app does not.
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use super::args::{Acting, actor, said};
 use super::output::print_json;
@@ -36,6 +36,9 @@ pub fn run(cli: Cli) -> Result<()> {
     // written must not stop it.
     if let Command::New { name, lang, dir } = &cli.command {
         return new_project(name, *lang, dir.as_deref(), cli.json);
+    }
+    if let Command::Sdk { out } = &cli.command {
+        return sdk_packages(out, cli.json);
     }
     let config = load_config(&cli)?;
     let Cli {
@@ -114,6 +117,23 @@ fn new_project(
     Ok(())
 }
 
+/// `wakeful sdk --out DIR`.
+fn sdk_packages(out: &std::path::Path, json: bool) -> Result<()> {
+    let written = crate::scaffold::packages::write(out)
+        .with_context(|| format!("cannot write the SDK packages in {}", out.display()))?;
+    if json {
+        return print_json(&written);
+    }
+    println!(
+        "wrote the SDK packages of WIT wakeful:agent@{}:",
+        written.version
+    );
+    for file in &written.files {
+        println!("  {}", file.display());
+    }
+    Ok(())
+}
+
 /// Runs one command on the store of the data directory `data`.
 fn operate(
     mut app: App,
@@ -161,6 +181,7 @@ fn operate(
         | Command::Wit
         | Command::CompileComponent(_)
         | Command::New { .. }
+        | Command::Sdk { .. }
         | Command::Check { file: Some(_), .. }
         | Command::Cache { .. } => bail!("this command does not use a store"),
         Command::Kv { op } => admin::kv(&mut app, op, json, by),

@@ -22,23 +22,24 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use commands::run;
 
-/// The global options `wakeful new` does not use: it writes a project's
-/// files, and reads no config, store or cache.
+/// The global options `wakeful new` and `wakeful sdk` do not use: they
+/// write files, and read no config, store or cache.
 const NOT_FOR_NEW: &[&str] = &["data", "store", "cache", "config", "by"];
 
 /// The command line's parser: [`Cli`]'s, with the global options `new`
-/// does not use left out of its help.
+/// and `sdk` do not use left out of their help.
 pub fn command() -> clap::Command {
     let command = Cli::command();
     // A global option is copied into each subcommand that has no option of
-    // its id: `new` gets hidden copies of its own instead (still accepted,
+    // its id: `new` and `sdk` get hidden copies of their own instead (still accepted,
     // as before, and ignored), and every other command keeps the globals.
     let unused: Vec<clap::Arg> = command
         .get_arguments()
         .filter(|arg| NOT_FOR_NEW.contains(&arg.get_id().as_str()))
         .map(|arg| arg.clone().global(false).hide(true))
         .collect();
-    command.mut_subcommand("new", |new| new.args(unused))
+    let command = command.mut_subcommand("new", |new| new.args(unused.clone()));
+    command.mut_subcommand("sdk", |sdk| sdk.args(unused))
 }
 
 /// The process's command line, parsed; exits with clap's message (or the
@@ -338,6 +339,14 @@ pub enum Command {
         /// Where to write it (default: ./NAME); must be missing or empty.
         #[arg(long)]
         dir: Option<PathBuf>,
+    },
+    /// Write the Python and TypeScript SDKs this host embeds as installable
+    /// packages, versioned with its WIT contract: a wheel for pip and a
+    /// tarball for npm. Reads no config, store or cache.
+    Sdk {
+        /// The directory to write them in (made if missing).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
     },
     /// List the hosts (`serve` processes) sharing the store: live, stopped
     /// or silent, their last heartbeat and the runs they are stepping.
