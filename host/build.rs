@@ -37,9 +37,10 @@ fn main() {
         let rel = rel(&root.join("types"), &file);
         files.push(("rust", file, format!("wakeful-types/{rel}")));
     }
+    // Packed into a wheel when a project is made, not copied.
     for file in walk(&root.join("guest-sdk/python/wakeful_sdk")) {
         let rel = rel(&root.join("guest-sdk/python/wakeful_sdk"), &file);
-        files.push(("python", file, format!("wakeful_sdk/{rel}")));
+        files.push(("python-sdk", file, format!("wakeful_sdk/{rel}")));
     }
     files.push((
         "python",

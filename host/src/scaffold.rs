@@ -3,8 +3,9 @@
 //! repository's `templates/<lang>/`, that language's SDK (for Rust, with the
 //! `types/` crate it uses) and the WIT contract, embedded at build time (see
 //! `build.rs`), with `{{name}}` and `{{name_snake}}` replaced in texts and
-//! file names. A TypeScript project gets the SDK as an npm tarball in
-//! `sdk/` (`packages`), which its package.json and lock file name.
+//! file names. A Python or TypeScript project gets the SDK as a package in
+//! `sdk/` (`packages`): a wheel its build script installs, an npm tarball
+//! its package.json and lock file name.
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +13,9 @@ use serde::Serialize;
 
 pub mod packages;
 
-/// (language, path in the project, contents). The TypeScript SDK's files
-/// are `ts-sdk`'s: a new project gets them packed (`packages`).
+/// (language, path in the project, contents). The Python and TypeScript
+/// SDKs' files are `python-sdk`'s and `ts-sdk`'s: a new project gets them
+/// packed (`packages`).
 static FILES: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/scaffold_files.rs"));
 
 /// The languages an agent can be written in.
@@ -46,7 +48,7 @@ impl Lang {
                 format!("wakeful deploy target/wasm32-wasip2/release/{snake}.wasm --grant kv"),
             ],
             Lang::Python => vec![
-                "python3 -m unittest".into(),
+                "./build.sh test".into(),
                 "./build.sh".into(),
                 format!("wakeful check {snake}.wasm"),
                 format!("wakeful deploy {snake}.wasm --grant kv"),
@@ -109,12 +111,16 @@ pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created
         return Err(NewError::NotEmpty(dir));
     }
     let snake = name.replace('-', "_");
-    // The SDK a TypeScript project installs, and what its lock file says
-    // of it.
-    let tarball = matches!(lang, Lang::Ts).then(packages::npm_tarball);
-    let integrity = tarball
+    // The SDK package a Python or TypeScript project installs, and what a
+    // TypeScript project's lock file says of it.
+    let package = match lang {
+        Lang::Rust => None,
+        Lang::Python => Some(packages::wheel()),
+        Lang::Ts => Some(packages::npm_tarball()),
+    };
+    let integrity = package
         .as_ref()
-        .map(|t| packages::npm_integrity(&t.bytes))
+        .map(|p| packages::npm_integrity(&p.bytes))
         .unwrap_or_default();
     let version = packages::version();
     let fill = |text: &str| {
@@ -150,12 +156,12 @@ pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created
         })?;
         files.push(rel);
     }
-    if let Some(tarball) = tarball {
-        let rel = format!("sdk/{}", tarball.file_name);
+    if let Some(package) = package {
+        let rel = format!("sdk/{}", package.file_name);
         let path = dir.join(&rel);
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir.join("sdk"))?;
-            std::fs::write(&path, &tarball.bytes)
+            std::fs::write(&path, &package.bytes)
         };
         write().map_err(|source| NewError::Write {
             path: path.clone(),
@@ -188,7 +194,7 @@ mod tests {
             assert!(files.contains(&"README.md"), "{lang:?}: {files:?}");
             let sdk = match lang {
                 Lang::Rust => "wakeful-sdk/src/lib.rs",
-                Lang::Python => "wakeful_sdk/__init__.py",
+                Lang::Python => "requirements.lock",
                 Lang::Ts => "package-lock.json",
             };
             assert!(files.contains(&sdk), "{lang:?}: {files:?}");

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds this agent (app.py, with wakeful_sdk/) into the WebAssembly
-# component {{name_snake}}.wasm, here, with componentize-py.
+# Builds this agent (app.py) into the WebAssembly component
+# {{name_snake}}.wasm, here, with componentize-py; `./build.sh test` runs its
+# unit tests instead.
 # componentize-py comes from requirements.lock (pinned by hash) into a
 # virtual environment at .venv (or where WAKEFUL_PYTHON_VENV says, to share
 # one between projects), made on the first run and reused after, made again
-# when the lock file changes.
-# Usage: ./build.sh   (from any directory)
+# when the lock file changes. The SDK is the wheel in sdk/ (`wakeful sdk`
+# writes it), installed into the same environment whenever it changes; a
+# project with the SDK's sources in wakeful_sdk/ uses those instead.
+# Usage: ./build.sh [test [UNITTEST ARGS...]]   (from any directory)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -22,7 +25,12 @@ fail() {
 [[ -f app.py ]] || fail "no app.py in $root"
 [[ -f $lock ]] || fail "no $lock in $root: it pins componentize-py"
 [[ -f wit/agent.wit ]] || fail "no wit/agent.wit in $root: 'wakeful wit > wit/agent.wit' writes the contract"
-[[ -f wakeful_sdk/__init__.py ]] || fail "no wakeful_sdk/ in $root: the SDK is part of the project"
+shopt -s nullglob
+wheels=(sdk/wakeful_sdk-*.whl)
+shopt -u nullglob
+(( ${#wheels[@]} <= 1 )) || fail "several SDK wheels in sdk/: keep the one app.py is written for"
+[[ ${#wheels[@]} -eq 1 || -f wakeful_sdk/__init__.py ]] ||
+    fail "no SDK in $root: 'wakeful sdk --out sdk' writes its wheel into sdk/"
 
 command -v python3 >/dev/null ||
     fail "python3 is not on PATH: install Python 3.10 or newer (Debian: apt-get install python3 python3-venv)"
@@ -40,6 +48,18 @@ if [[ ! -f $venv/lock.installed ]] || ! cmp -s "$lock" "$venv/lock.installed" ||
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes --only-binary=:all: -r "$lock" ||
         fail "pip could not install $lock (is PyPI reachable? is there a wheel for $(uname -sm)?)"
     cp "$lock" "$venv/lock.installed"
+fi
+
+if [[ ${#wheels[@]} -eq 1 ]] && ! cmp -s "${wheels[0]}" "$venv/sdk.installed"; then
+    echo "build: installing the SDK ${wheels[0]} into $venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --no-deps \
+        --force-reinstall "${wheels[0]}" || fail "pip could not install ${wheels[0]}"
+    cp "${wheels[0]}" "$venv/sdk.installed"
+fi
+
+if [[ ${1:-} == test ]]; then
+    shift
+    exec "$venv/bin/python" -m unittest "$@"
 fi
 
 # componentize-py also puts the site-packages of an active virtual

@@ -317,44 +317,58 @@ fn new_project_in(lang: &str, test: &[&str], passed: &str, build: &[&[&str]]) {
     if let Some(install) = install {
         run_in(&project, install[0], &install[1..], &[]);
     }
-    if lang == "ts" {
-        the_sdk_is_the_installed_package(&env, &project);
-    }
     let tested = run_in(&project, test[0], &test[1..], &[]);
     assert!(tested.contains(passed), "{tested}");
+    the_sdk_is_the_installed_package(&env, lang, &project);
     for command in build {
         run_in(&project, command[0], &command[1..], &[]);
     }
     deploy_and_run(&env, &project.join("triage_bot.wasm"), "triage-bot");
 }
 
-/// A new TypeScript project holds the SDK as the npm tarball `wakeful sdk`
-/// writes, not as sources of its own, and `npm install` installs it.
-fn the_sdk_is_the_installed_package(env: &Env, project: &std::path::Path) {
+/// A new Python or TypeScript project holds the SDK as the package
+/// `wakeful sdk` writes (a wheel, an npm tarball), not as sources of its
+/// own, and its toolchain installed that package.
+fn the_sdk_is_the_installed_package(env: &Env, lang: &str, project: &std::path::Path) {
     let written: serde_json::Value =
         serde_json::from_str(&env.ok(&["--json", "sdk", "--out", "packages"])).unwrap();
     let version = written["version"].as_str().unwrap();
-    let tarball = format!("wakeful-sdk-{version}.tgz");
+    let (package, copy) = match lang {
+        "python" => (
+            format!("wakeful_sdk-{version}-py3-none-any.whl"),
+            "wakeful_sdk",
+        ),
+        _ => (format!("wakeful-sdk-{version}.tgz"), "wakeful-sdk"),
+    };
     assert_eq!(
-        std::fs::read(project.join("sdk").join(&tarball)).unwrap(),
-        std::fs::read(env.dir.join("packages").join(&tarball)).unwrap()
+        std::fs::read(project.join("sdk").join(&package)).unwrap(),
+        std::fs::read(env.dir.join("packages").join(&package)).unwrap()
     );
+    assert!(!project.join(copy).exists(), "no copy of the sources");
+    let installed = if lang == "python" {
+        let python = project.join(".venv/bin/python");
+        let script = "import importlib.metadata as m, wakeful_sdk; \
+                      print(m.version('wakeful-sdk'), wakeful_sdk.__file__)";
+        run_in(project, python.to_str().unwrap(), &["-c", script], &[])
+    } else {
+        let installed = project.join("node_modules/wakeful-sdk");
+        assert!(!installed.is_symlink(), "installed, not linked");
+        let manifest = std::fs::read_to_string(installed.join("package.json")).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+        format!("{} node_modules", manifest["version"].as_str().unwrap())
+    };
     assert!(
-        !project.join("wakeful-sdk").exists(),
-        "no copy of the sources"
+        installed.starts_with(&format!("{version} "))
+            && (installed.contains("site-packages") || installed.contains("node_modules")),
+        "{installed}"
     );
-    let installed = project.join("node_modules/wakeful-sdk");
-    assert!(!installed.is_symlink(), "installed, not linked");
-    let manifest = std::fs::read_to_string(installed.join("package.json")).unwrap();
-    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
-    assert_eq!(manifest["version"], version);
 }
 
 #[test]
 fn a_new_python_agent_tests_builds_and_runs() {
     new_project_in(
         "python",
-        &["python3", "-m", "unittest"],
+        &["./build.sh", "test"],
         "Ran 2 tests",
         &[&["./build.sh"]],
     );

@@ -61,7 +61,7 @@ fn below(
 pub fn wheel() -> Package {
     let version = version();
     let info = format!("wakeful_sdk-{version}.dist-info");
-    let mut files: Vec<(String, Vec<u8>)> = below("python", "wakeful_sdk/")
+    let mut files: Vec<(String, Vec<u8>)> = below("python-sdk", "wakeful_sdk/")
         .map(|(path, bytes)| (format!("wakeful_sdk/{path}"), bytes.to_vec()))
         .collect();
     let metadata = format!(
