@@ -128,7 +128,7 @@ pub fn write(dir: &Path) -> std::io::Result<Written> {
 pub fn npm_integrity(bytes: &[u8]) -> String {
     let digest = sha2::Sha512::digest(bytes);
     let mut text = base64(&digest, STANDARD);
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push('=');
     }
     format!("sha512-{text}")
