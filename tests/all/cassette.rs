@@ -143,6 +143,24 @@ fn replay(env: &Env, cassette: &Path, mode: &str) -> Output {
         .expect("python3 is installed")
 }
 
+/// What [`REPLAY`] of the unchanged agent printed, checked to have run
+/// the agent to the recorded outcome.
+fn replayed_to_the_end(env: &Env, cassette: &Path) -> Value {
+    let out = replay(env, cassette, "same");
+    assert!(
+        out.status.success(),
+        "the replay failed:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        replayed["outcome"],
+        "Paged on-call and scaled payments-api to 6."
+    );
+    replayed
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -214,18 +232,7 @@ fn a_recorded_run_replays_and_a_changed_prompt_misses_naming_the_call() {
     checked_cassette(&env, &file);
     let sent = model.requests().len();
 
-    let out = replay(&env, &file, "same");
-    assert!(
-        out.status.success(),
-        "the replay failed:\n{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
-    assert_eq!(
-        replayed["outcome"],
-        "Paged on-call and scaled payments-api to 6."
-    );
+    let replayed = replayed_to_the_end(&env, &file);
     let keys: Vec<&str> = (replayed["calls"].as_array().unwrap().iter())
         .map(|c| c[1].as_str().unwrap())
         .collect();
@@ -277,18 +284,7 @@ fn a_call_the_host_refused_for_want_of_an_approval_replays_as_that_refusal() {
         "{cassette}"
     );
 
-    let out = replay(&env, &file, "same");
-    assert!(
-        out.status.success(),
-        "the replay failed:\n{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
-    assert_eq!(
-        replayed["outcome"],
-        "Paged on-call and scaled payments-api to 6."
-    );
+    let replayed = replayed_to_the_end(&env, &file);
     assert_eq!(replayed["asked"], json!([SCALE_REQUEST]));
     let scale_keys: Vec<&str> = (replayed["calls"].as_array().unwrap().iter())
         .filter(|c| c[0] == "scale")
