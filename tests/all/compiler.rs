@@ -63,11 +63,12 @@ fn a_compiler_killed_mid_compile_is_named_and_deploys_nothing() {
 #[test]
 fn code_the_compiler_refuses_is_named_with_its_function_and_leaves_nothing() {
     let env = Env::new("compiler-refuses", "");
-    // Sixteen bytes of the code section overwritten: the component's
-    // imports and exports still read well, so the host hands it to the
-    // compiler process, which refuses a function body.
+    // Sixteen bytes in the middle of the agent's largest function body
+    // overwritten: the component's imports and exports still read well, so
+    // the host hands it to the compiler process, which refuses that body.
     let mut bytes = std::fs::read(agent("invoice-mail")).unwrap();
-    let at = bytes.len() / 4;
+    let body = largest_function_body(&bytes);
+    let at = body.start + body.len() / 2;
     bytes[at..at + 16].fill(0xff);
     let broken = env.dir.join("broken.wasm");
     std::fs::write(&broken, &bytes).unwrap();
@@ -82,6 +83,20 @@ fn code_the_compiler_refuses_is_named_with_its_function_and_leaves_nothing() {
     );
     assert_eq!(env.json(&["agents"]), serde_json::json!([]));
     assert_eq!(cache_files(&env), Vec::<String>::new());
+}
+
+/// Where the largest function body of the component's core modules lies.
+fn largest_function_body(component: &[u8]) -> std::ops::Range<usize> {
+    let bodies =
+        wasmparser::Parser::new(0)
+            .parse_all(component)
+            .filter_map(|payload| match payload.unwrap() {
+                wasmparser::Payload::CodeSectionEntry(body) => Some(body.range()),
+                _ => None,
+            });
+    bodies
+        .max_by_key(std::ops::Range::len)
+        .expect("the component has code")
 }
 
 /// Runs `wakeful work` with `WAKEFUL_PERF_MAP` set to `value` (or unset)
