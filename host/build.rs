@@ -22,20 +22,32 @@ fn main() {
     let mut files: Vec<(&str, PathBuf, String)> = Vec::new();
     for lang in ["rust", "python", "ts"] {
         let dir = root.join("templates").join(lang);
+        // (`templates/rust-sdk` is the Rust SDK's, below.)
         for file in walk(&dir) {
             let rel = rel(&dir, &file);
             files.push((lang, file, rel));
         }
         files.push((lang, root.join("wit/agent.wit"), "wit/agent.wit".into()));
     }
+    // The Rust SDK as the crates `wakeful sdk` writes, not copied: its
+    // manifest, its sources, the WIT it is bound to, and the crate it
+    // takes `ToolError` from, as it is.
+    for file in walk(&root.join("templates/rust-sdk")) {
+        let rel = rel(&root.join("templates/rust-sdk"), &file);
+        files.push(("rust-sdk", file, rel));
+    }
     for file in walk(&root.join("guest-sdk/src")) {
         let rel = rel(&root.join("guest-sdk/src"), &file);
-        files.push(("rust", file, format!("wakeful-sdk/src/{rel}")));
+        files.push(("rust-sdk", file, format!("wakeful-sdk/src/{rel}")));
     }
-    // The crate the SDK takes `ToolError` from, as it is.
+    files.push((
+        "rust-sdk",
+        root.join("wit/agent.wit"),
+        "wit/agent.wit".into(),
+    ));
     for file in walk(&root.join("types")) {
         let rel = rel(&root.join("types"), &file);
-        files.push(("rust", file, format!("wakeful-types/{rel}")));
+        files.push(("rust-sdk", file, format!("wakeful-types/{rel}")));
     }
     // Packed into a wheel when a project is made, not copied.
     for file in walk(&root.join("guest-sdk/python/wakeful_sdk")) {

@@ -141,6 +141,10 @@ pub struct Request {
     /// 0 to 2 (0 to 1 for an Anthropic server); the server's default if unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
+    /// The model the agent was written against: the call is refused unless
+    /// the tool is configured for it; the tool's model if unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl Request {

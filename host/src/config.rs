@@ -511,6 +511,18 @@ pub struct LlmToolConfig {
     /// is loaded.
     #[serde(default)]
     pub format: Option<String>,
+    /// `format = "openai"` only: the body field the token limit is sent
+    /// in: `max_completion_tokens` (the default, OpenAI's current field,
+    /// which its reasoning models require) or `max_tokens` (for a
+    /// compatible server that knows only the older one).
+    #[serde(default)]
+    pub max_tokens_field: Option<String>,
+    /// `format = "anthropic"` only: how a `response_format` is asked for:
+    /// `output_config` (the default: structured outputs, which combine
+    /// with tools) or `tool` (one forced tool whose input is the answer,
+    /// for a model without structured outputs; not with tools).
+    #[serde(default)]
+    pub structured_output: Option<String>,
     /// A PEM file of the CA certificates an `https://` server's certificate
     /// must chain to, instead of the built-in public roots (a private CA); a
     /// relative path is read from the working directory.

@@ -3,9 +3,10 @@
 //! repository's `templates/<lang>/`, that language's SDK (for Rust, with the
 //! `types/` crate it uses) and the WIT contract, embedded at build time (see
 //! `build.rs`), with `{{name}}` and `{{name_snake}}` replaced in texts and
-//! file names. A Python or TypeScript project gets the SDK as a package in
-//! `sdk/` (`packages`): a wheel its build script installs, an npm tarball
-//! its package.json and lock file name.
+//! file names. The project gets the SDK as the package `wakeful sdk` writes,
+//! in `sdk/` (`packages`): a wheel its build script installs, an npm
+//! tarball its package.json and lock file name, or the Rust crates its
+//! Cargo.toml names by path and version.
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +14,8 @@ use serde::Serialize;
 
 pub mod packages;
 
-/// (language, path in the project, contents). The Python and TypeScript
-/// SDKs' files are `python-sdk`'s and `ts-sdk`'s: a new project gets them
+/// (language, path in the project, contents). The SDKs' files are
+/// `rust-sdk`'s, `python-sdk`'s and `ts-sdk`'s: a new project gets them
 /// packed (`packages`).
 static FILES: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/scaffold_files.rs"));
 
@@ -156,18 +157,23 @@ pub fn new_project(name: &str, lang: Lang, dir: Option<&Path>) -> Result<Created
         })?;
         files.push(rel);
     }
-    if let Some(package) = package {
-        let rel = format!("sdk/{}", package.file_name);
-        let path = dir.join(&rel);
-        let write = || -> std::io::Result<()> {
-            std::fs::create_dir_all(dir.join("sdk"))?;
-            std::fs::write(&path, &package.bytes)
-        };
-        write().map_err(|source| NewError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        files.push(rel);
+    let sdk = dir.join("sdk");
+    let written = match package {
+        Some(package) => {
+            let path = sdk.join(&package.file_name);
+            std::fs::create_dir_all(&sdk)
+                .and_then(|()| std::fs::write(&path, &package.bytes))
+                .map(|()| vec![path])
+        }
+        None => packages::write_rust(&sdk),
+    };
+    let written = written.map_err(|source| NewError::Write {
+        path: sdk.clone(),
+        source,
+    })?;
+    for path in written {
+        let rel = path.strip_prefix(&dir).unwrap_or(&path);
+        files.push(rel.to_string_lossy().into_owned());
     }
     Ok(Created {
         name: name.to_owned(),
@@ -193,16 +199,26 @@ mod tests {
             assert!(files.contains(&"wit/agent.wit"), "{lang:?}: {files:?}");
             assert!(files.contains(&"README.md"), "{lang:?}: {files:?}");
             let sdk = match lang {
-                Lang::Rust => "wakeful-sdk/src/lib.rs",
+                Lang::Rust => "Cargo.toml",
                 Lang::Python => "requirements.lock",
                 Lang::Ts => "package-lock.json",
             };
             assert!(files.contains(&sdk), "{lang:?}: {files:?}");
+            assert!(
+                !files.iter().any(|f| f.starts_with("wakeful-")),
+                "{lang:?}: the SDK is packed, not copied: {files:?}"
+            );
         }
-        let rust = FILES.iter().filter(|(l, _, _)| *l == "rust");
-        let types: Vec<&str> = rust.map(|(_, rel, _)| *rel).collect();
-        for file in ["wakeful-types/Cargo.toml", "wakeful-types/src/lib.rs"] {
-            assert!(types.contains(&file), "{file}: {types:?}");
+        let crates = packages::rust_crates();
+        let crates: Vec<&str> = crates.iter().map(|(rel, _)| rel.as_str()).collect();
+        for file in [
+            "wakeful-sdk/Cargo.toml",
+            "wakeful-sdk/src/lib.rs",
+            "wit/agent.wit",
+            "wakeful-types/Cargo.toml",
+            "wakeful-types/src/lib.rs",
+        ] {
+            assert!(crates.contains(&file), "{file}: {crates:?}");
         }
     }
 

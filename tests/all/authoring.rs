@@ -273,6 +273,36 @@ fn a_new_rust_agent_tests_builds_and_runs() {
     // dependencies compile once.
     let target = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("new-rust-target");
     let cargo_env = [("CARGO_TARGET_DIR", target.display().to_string())];
+    // The SDK is the crates `wakeful sdk` writes, depended on by version.
+    env.ok(&["sdk", "--out", "packages"]);
+    for file in [
+        "wakeful-sdk/Cargo.toml",
+        "wakeful-sdk/src/lib.rs",
+        "wit/agent.wit",
+        "wakeful-types/src/lib.rs",
+    ] {
+        assert_eq!(
+            std::fs::read(project.join("sdk/rust").join(file)).unwrap(),
+            std::fs::read(env.dir.join("packages/rust").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert!(
+        !project.join("wakeful-sdk").exists(),
+        "no copy of the sources"
+    );
+    let manifest = std::fs::read_to_string(project.join("Cargo.toml")).unwrap();
+    let version = std::fs::read_to_string(project.join("sdk/rust/wakeful-sdk/Cargo.toml")).unwrap();
+    let version = version
+        .lines()
+        .find(|l| l.starts_with("version = "))
+        .unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "wakeful-sdk = {{ {version}, path = \"sdk/rust/wakeful-sdk\" }}"
+        )),
+        "{manifest}"
+    );
     let tested = run_in(&project, "cargo", &["test", "--quiet"], &cargo_env);
     assert!(tested.contains("1 passed"), "{tested}");
     run_in(

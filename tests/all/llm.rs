@@ -77,7 +77,11 @@ fn incident_agent_resolves_with_a_real_model_client() {
     idempotency_key(&sent[0]);
     let body = sent[0].json();
     assert_eq!(
-        (&body["model"], &body["max_tokens"], &body["temperature"]),
+        (
+            &body["model"],
+            &body["max_completion_tokens"],
+            &body["temperature"]
+        ),
         (&json!("local"), &json!(64), &json!(0))
     );
     let messages = body["messages"].as_array().unwrap();
@@ -260,7 +264,7 @@ fn a_call_asking_for_fewer_tokens_fits_the_money_budget() {
         json!([{"tool": "llm", "args": {"prompt": "p", "max_tokens": 30}}]),
     );
     assert_eq!(show["status"], "done", "{show}");
-    assert_eq!(server.requests()[0].json()["max_tokens"], 30);
+    assert_eq!(server.requests()[0].json()["max_completion_tokens"], 30);
 }
 
 #[test]

@@ -221,7 +221,8 @@ fn check_bodies(format: Format, id: &str, first: &Value, second: &Value) {
                 {"role": "user", "content": question}]);
             assert_eq!(
                 *first,
-                json!({"model": "m-1", "max_tokens": 100, "messages": opening, "tools": tools})
+                json!({"model": "m-1", "max_completion_tokens": 100, "messages": opening,
+                    "tools": tools})
             );
             let mut messages = opening.as_array().unwrap().clone();
             messages.push(
@@ -233,7 +234,7 @@ fn check_bodies(format: Format, id: &str, first: &Value, second: &Value) {
                 .push(json!({"role": "tool", "tool_call_id": id, "content": "18C, light rain"}));
             assert_eq!(
                 *second,
-                json!({"model": "m-1", "max_tokens": 50, "temperature": 0.2,
+                json!({"model": "m-1", "max_completion_tokens": 50, "temperature": 0.2,
                     "messages": messages, "tools": tools})
             );
         }
@@ -410,52 +411,163 @@ fn a_429_is_not_charged_nor_recorded_and_the_same_call_goes_out_again() {
     }
 }
 
+/// How a server is asked for a schema: OpenAI's `response_format`,
+/// Anthropic's structured outputs, or Anthropic's forced tool.
+#[derive(Clone, Copy, Debug)]
+enum Schema {
+    OpenAi,
+    OutputConfig,
+    ForcedTool,
+}
+
 #[test]
 fn structured_output_is_asked_for_in_each_format_and_parsed() {
     let schema = json!({"type": "object", "properties": {"city": {"type": "string"},
         "temp_c": {"type": "number"}}, "required": ["city", "temp_c"],
         "additionalProperties": false});
     let weather = json!({"city": "Paris", "temp_c": 18});
-    for format in [Format::OpenAi, Format::Anthropic] {
-        let answer = match format {
-            Format::OpenAi => completion(
-                json!({"role": "assistant", "content": weather.to_string(), "refusal": null}),
-                "stop",
-                100,
-                12,
+    for way in [Schema::OpenAi, Schema::OutputConfig, Schema::ForcedTool] {
+        let (format, answer, config) = match way {
+            Schema::OpenAi => (
+                Format::OpenAi,
+                completion(
+                    json!({"role": "assistant", "content": weather.to_string(), "refusal": null}),
+                    "stop",
+                    100,
+                    12,
+                ),
+                "",
             ),
-            Format::Anthropic => message(
-                json!([{"type": "tool_use", "id": "toolu_01B", "name": "forecast",
-                    "input": weather}]),
-                "tool_use",
-                100,
-                12,
+            Schema::OutputConfig => (
+                Format::Anthropic,
+                message(
+                    json!([{"type": "text", "text": weather.to_string()}]),
+                    "end_turn",
+                    100,
+                    12,
+                ),
+                "",
+            ),
+            Schema::ForcedTool => (
+                Format::Anthropic,
+                message(
+                    json!([{"type": "tool_use", "id": "toolu_01B", "name": "forecast",
+                        "input": weather}]),
+                    "tool_use",
+                    100,
+                    12,
+                ),
+                "structured_output = \"tool\"\n",
             ),
         };
         let server = FakeServer::start(move |_| Reply::Json(200, answer.clone()));
-        let env = host(&format!("wire-json-{}", format.name()), format, &server, "");
+        let env = host(&format!("wire-json-{way:?}"), format, &server, config);
         let mut args = ask("Weather in Paris?");
         args["response_format"] = json!({"name": "forecast", "schema": schema});
+        if !matches!(way, Schema::ForcedTool) {
+            // Structured outputs combine with tools the model may call.
+            args["tools"] = json!([weather_tool()]);
+        }
         let show = call(&env, "structured", json!([{"tool": "llm", "args": args}]));
         let result = ok_result(&show["state"]["results"][0]);
-        assert_eq!(result["json"], weather, "{format:?}: {result}");
-        assert_eq!(result["stop_reason"], "end_turn", "{format:?}");
+        assert_eq!(result["json"], weather, "{way:?}: {result}");
+        assert_eq!(result["stop_reason"], "end_turn", "{way:?}");
         let body = server.requests()[0].json();
-        match format {
-            Format::OpenAi => assert_eq!(
+        match way {
+            Schema::OpenAi => assert_eq!(
                 body["response_format"],
                 json!({"type": "json_schema",
                     "json_schema": {"name": "forecast", "schema": schema, "strict": true}})
             ),
-            Format::Anthropic => {
+            Schema::OutputConfig => {
+                assert_eq!(
+                    body["output_config"],
+                    json!({"format": {"type": "json_schema", "schema": schema}})
+                );
+                assert_eq!(body["tools"][0]["name"], "weather");
+                assert_eq!(body.get("tool_choice"), None);
+            }
+            Schema::ForcedTool => {
                 assert_eq!(body["tools"][0]["name"], "forecast");
                 assert_eq!(body["tools"][0]["input_schema"], schema);
                 assert_eq!(
                     body["tool_choice"],
                     json!({"type": "tool", "name": "forecast"})
                 );
+                assert_eq!(body.get("output_config"), None);
             }
         }
+    }
+}
+
+#[test]
+fn a_server_that_knows_only_max_tokens_is_sent_that_field() {
+    let answer = completion(json!({"role": "assistant", "content": "hi"}), "stop", 10, 2);
+    let server = FakeServer::start(move |_| Reply::Json(200, answer.clone()));
+    let env = host(
+        "wire-old-field",
+        Format::OpenAi,
+        &server,
+        "max_tokens_field = \"max_tokens\"\n",
+    );
+    let mut args = ask("hello");
+    args["max_tokens"] = json!(40);
+    let show = call(&env, "old-field", json!([{"tool": "llm", "args": args}]));
+    assert_eq!(show["status"], "done", "{show}");
+    let body = server.requests()[0].json();
+    assert_eq!(body["max_tokens"], 40, "{body}");
+    assert_eq!(body.get("max_completion_tokens"), None, "{body}");
+}
+
+/// An agent that names the model it was written against is answered by
+/// that model or refused, never by another.
+#[test]
+fn a_call_naming_another_model_than_the_tools_is_refused_unsent() {
+    let answer = completion(json!({"role": "assistant", "content": "hi"}), "stop", 10, 2);
+    let server = FakeServer::start(move |_| Reply::Json(200, answer.clone()));
+    let env = host("wire-model", Format::OpenAi, &server, "");
+    let (mut mine, mut other) = (ask("hello"), ask("hello"));
+    mine["model"] = json!("m-1");
+    other["model"] = json!("m-2");
+    let show = call(
+        &env,
+        "models",
+        json!([{"tool": "llm", "args": other}, {"tool": "llm", "args": mine}]),
+    );
+    let refused = show["state"]["results"][0].as_str().unwrap();
+    assert!(
+        refused.starts_with("err: invalid")
+            && refused.contains("asks for model `m-2`, but this tool is configured for `m-1`"),
+        "{refused}"
+    );
+    assert_eq!(
+        ok_result(&show["state"]["results"][1])["message"]["content"],
+        "hi"
+    );
+    let sent = server.requests();
+    assert_eq!(sent.len(), 1, "the refused call was not sent");
+    assert_eq!(sent[0].json()["model"], "m-1");
+}
+
+#[test]
+fn a_variant_key_of_the_other_format_is_refused_at_load() {
+    for (format, key, other) in [
+        ("openai", "structured_output = \"tool\"", "anthropic"),
+        ("anthropic", "max_tokens_field = \"max_tokens\"", "openai"),
+    ] {
+        let config = format!(
+            "{FAST_LIMITS}[tools.brain]\nkind = \"llm\"\nformat = \"{format}\"\n\
+             url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n{key}\n"
+        );
+        let env = Env::new(&format!("wire-variant-{format}"), &config);
+        let error = env.fails(&["agents"]);
+        let name = key.split(' ').next().unwrap();
+        assert!(
+            error.contains(&format!(
+                "tools.brain.{name} is for format = \"{other}\" only"
+            )),
+            "{error}"
+        );
     }
 }
 

@@ -438,10 +438,14 @@ fn a_switch_set_while_a_step_runs_stops_its_next_call_and_loses_nothing() {
 fn a_guest_flooding_refused_calls_cannot_flood_the_audit_log() {
     let env = Env::new("call-flood", "");
     env.deploy("hostile", &["kv"]);
+    // Each call's arguments are 1,012 bytes: the step may keep 16 KiB of
+    // refused calls' arguments (for cassettes), so 16 of them.
+    let args = json!({"pad": "x".repeat(1000)});
+    let size = args.to_string().len();
     env.start(
         "hostile",
         "flood",
-        json!({"mode": "toolflood", "tool": "nope"}),
+        json!({"mode": "toolflood", "tool": "nope", "args": args}),
     );
     env.work();
     assert_eq!(env.show("flood")["outcome"], "200 calls refused");
@@ -452,6 +456,24 @@ fn a_guest_flooding_refused_calls_cannot_flood_the_audit_log() {
     assert_eq!(
         (&last["outcome"], &last["calls"]),
         (&json!("not audited"), &json!(136))
+    );
+    let kept = calls[..64].iter().filter(|c| c["data"]["args"] == args);
+    assert_eq!(kept.count(), (16 << 10) / size, "{:#}", calls[16]);
+    for call in &calls[(16 << 10) / size..64] {
+        let data = &call["data"];
+        assert_eq!(
+            (data.get("args"), &data["args_bytes"]),
+            (None, &json!(size))
+        );
+    }
+    // What was kept is what a cassette of the run replays.
+    let cassette: Value = serde_json::from_str(&env.ok(&["cassette", "flood"])).unwrap();
+    let entries = cassette["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), (16 << 10) / size, "{cassette:#}");
+    assert!(
+        entries
+            .iter()
+            .all(|e| e["refused"] == true && e["args"] == args)
     );
 }
 

@@ -49,6 +49,8 @@ export interface ChatRequest {
   max_tokens?: number;
   /** 0 to 2 (0 to 1 for an Anthropic server); the server's default if unset. */
   temperature?: number;
+  /** The model the agent was written against: the call is refused unless the tool is configured for it. */
+  model?: string;
 }
 
 /** Why the model stopped. */

@@ -340,9 +340,9 @@ pub enum Command {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
-    /// Write the Python and TypeScript SDKs this host embeds as installable
-    /// packages, versioned with its WIT contract: a wheel for pip and a
-    /// tarball for npm. Reads no config, store or cache.
+    /// Write the SDKs this host embeds as packages, versioned with its WIT
+    /// contract: a wheel for pip, a tarball for npm and the Rust crates for
+    /// a Cargo path dependency. Reads no config, store or cache.
     Sdk {
         /// The directory to write them in (made if missing).
         #[arg(long, value_name = "DIR", default_value = ".")]

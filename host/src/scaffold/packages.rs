@@ -1,10 +1,11 @@
-//! The Python and TypeScript SDKs as installable packages, built from the
-//! SDK sources this host embeds: a wheel
-//! (`wakeful_sdk-VERSION-py3-none-any.whl`) and an npm tarball
-//! (`wakeful-sdk-VERSION.tgz`), each versioned with the WIT contract the
-//! host speaks. Both are byte-for-byte reproducible: every file is stored
-//! in a fixed order with a fixed time, so a package's hash names its
-//! contents.
+//! The SDKs as packages, built from the SDK sources this host embeds: a
+//! wheel (`wakeful_sdk-VERSION-py3-none-any.whl`), an npm tarball
+//! (`wakeful-sdk-VERSION.tgz`) and the Rust crates (`rust/wakeful-sdk`,
+//! with the WIT it is bound to and `rust/wakeful-types`, for a path
+//! dependency: Cargo installs no crate from a file), each versioned with
+//! the WIT contract the host speaks. All are byte-for-byte reproducible:
+//! every file is stored in a fixed order with a fixed time, so a package's
+//! hash names its contents.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -108,7 +109,42 @@ pub fn npm_tarball() -> Package {
     }
 }
 
-/// Writes both packages into `dir` (made if missing).
+/// The directory below a package directory the Rust crates are in.
+pub const RUST_DIR: &str = "rust";
+
+/// The Rust SDK's files, as (path below [`RUST_DIR`], contents): the
+/// `wakeful-sdk` crate at the WIT's version, the WIT it binds
+/// (`wit/agent.wit`, which the crate's bindings read as `../wit`), and
+/// `wakeful-types`.
+pub fn rust_crates() -> Vec<(String, Vec<u8>)> {
+    let version = version();
+    below("rust-sdk", "")
+        .map(|(path, bytes)| {
+            let bytes = match path {
+                "wakeful-sdk/Cargo.toml" => String::from_utf8_lossy(bytes)
+                    .replace("{{sdk_version}}", &version)
+                    .into_bytes(),
+                _ => bytes.to_vec(),
+            };
+            (path.to_owned(), bytes)
+        })
+        .collect()
+}
+
+/// Writes the Rust crates below `dir/rust`; what it wrote, by crate.
+pub fn write_rust(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let root = dir.join(RUST_DIR);
+    for (path, bytes) in rust_crates() {
+        let path = root.join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, bytes)?;
+    }
+    Ok(vec![root.join("wakeful-sdk"), root.join("wakeful-types")])
+}
+
+/// Writes every package into `dir` (made if missing).
 pub fn write(dir: &Path) -> std::io::Result<Written> {
     std::fs::create_dir_all(dir)?;
     let mut files = Vec::new();
@@ -117,6 +153,7 @@ pub fn write(dir: &Path) -> std::io::Result<Written> {
         std::fs::write(&path, &package.bytes)?;
         files.push(path);
     }
+    files.extend(write_rust(dir)?);
     Ok(Written {
         version: version(),
         files,
@@ -313,5 +350,16 @@ mod tests {
         assert_eq!(tarball.file_name, format!("wakeful-sdk-{version}.tgz"));
         assert_eq!(wheel.bytes, super::wheel().bytes);
         assert_eq!(tarball.bytes, super::npm_tarball().bytes);
+        let crates = rust_crates();
+        let manifest = crates
+            .iter()
+            .find(|(path, _)| path == "wakeful-sdk/Cargo.toml")
+            .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+            .unwrap();
+        assert!(
+            manifest.contains(&format!("\nversion = \"{version}\"\n")),
+            "{manifest}"
+        );
+        assert!(!manifest.contains("{{"), "{manifest}");
     }
 }

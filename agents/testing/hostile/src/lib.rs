@@ -13,7 +13,7 @@
 //! | `clock` | done; state `{"now", "wall", "random", "run"}`: logical time, system time (ms), 8 random bytes (hex), run id; logs "clocks read by <run>" |
 //! | `files` | done; state `{"read_dir", "env"}`: what `/` and the environment showed |
 //! | `tool` | calls tool `input.tool` with `input.args` under key `k1`; done with `ok: <result>` or `err: <error>` |
-//! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`); done with how many were refused |
+//! | `toolflood` | calls tool `input.tool` 200 times (keys `f0`..`f199`) with `input.args` (default `{}`); done with how many were refused |
 //! | `memory` | done; state `{"data", "bss", "scattered"}`: a static that starts at 7 and one that starts at 0, each incremented, and a byte incremented on each of 64 pages with a clean page between each two, summed (8, 1 and 64 unless memory outlived an earlier call) |
 //! | `hoist` | loops forever; each pass enters an inner loop whose never-taken branch holds ~1,000 pure operations a compiler may hoist out of it (fuel must still stop it) |
 //! | `secret` | writes a secret at the start of each of the 64 scattered pages of `memory`, then loops forever without touching them (a test pushes the process's pages out to swap meanwhile) |
@@ -82,8 +82,12 @@ impl Agent for Hostile {
                 },
             )),
             "toolflood" => {
+                let args = match input.args {
+                    Value::Null => "{}".to_owned(),
+                    args => args.to_string(),
+                };
                 let refused = (0..200)
-                    .filter(|n| tools::call_raw(&input.tool, "{}", &format!("f{n}")).is_err())
+                    .filter(|n| tools::call_raw(&input.tool, &args, &format!("f{n}")).is_err())
                     .count();
                 Ok(Step::done(format!("{refused} calls refused")))
             }

@@ -1,22 +1,54 @@
 //! `format = "anthropic"`: the Messages API wire format, both ways.
 //!
 //! Sent: `{"model", "max_tokens", "system"?, "messages", "temperature"?,
-//! "tools"?, "tool_choice"?}`. System messages become the top-level
-//! `system`; an assistant message's tool calls become `tool_use` blocks and
-//! tool results `tool_result` blocks of the user turn after it (turns of
-//! one role in a row are joined: the API alternates roles). A schema for
-//! the answer is asked for as one tool whose input schema it is, forced
-//! with `tool_choice`: its input is the answer (so a structured answer
-//! cannot be combined with `tools`). Read: `content` (`text` and
-//! `tool_use` blocks), `stop_reason` and `usage` (`input_tokens`,
-//! `output_tokens`, and the cache counts, which are input too).
+//! "tools"?, "output_config"? | "tool_choice"?}`. System messages become
+//! the top-level `system`; an assistant message's tool calls become
+//! `tool_use` blocks and tool results `tool_result` blocks of the user turn
+//! after it (turns of one role in a row are joined: the API alternates
+//! roles). A schema for the answer is asked for as structured outputs
+//! (`output_config: {"format": {"type": "json_schema", "schema"}}`, the
+//! answer being the text, which combines with `tools`), or, configured
+//! `structured_output = "tool"` for a model without them, as one tool
+//! whose input schema it is, forced with `tool_choice`: its input is the
+//! answer (so that answer cannot be combined with `tools`). Read:
+//! `content` (`text` and `tool_use` blocks), `stop_reason` and `usage`
+//! (`input_tokens`, `output_tokens`, and the cache counts, which are input
+//! too).
 
 use serde_json::{Value, json};
 
 use super::conversation::{Answer, Message, Reported, Request, Stop, ToolCall};
 
+/// How a `response_format` is asked for (`structured_output`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Structured {
+    /// `output_config.format`: the answer is the text.
+    OutputConfig,
+    /// One tool forced with `tool_choice`: its input is the answer.
+    ForcedTool,
+}
+
+impl Structured {
+    pub fn from_config(tool: &str, given: Option<&str>) -> Result<Structured, String> {
+        match given {
+            None | Some("output_config") => Ok(Structured::OutputConfig),
+            Some("tool") => Ok(Structured::ForcedTool),
+            Some(other) => Err(format!(
+                "tools.{tool}.structured_output `{other}` is not a way to ask for a schema; use \
+                 \"output_config\" (structured outputs, the default) or \"tool\" (a forced \
+                 tool, for a model without structured outputs)"
+            )),
+        }
+    }
+}
+
 /// The request body.
-pub fn body(model: &str, request: &Request, max_tokens: u64) -> Result<Value, String> {
+pub fn body(
+    model: &str,
+    request: &Request,
+    max_tokens: u64,
+    structured: Structured,
+) -> Result<Value, String> {
     let system: Vec<&str> = (request.messages.iter())
         .filter_map(|m| match m {
             Message::System(text) => Some(text.as_str()),
@@ -49,17 +81,25 @@ pub fn body(model: &str, request: &Request, max_tokens: u64) -> Result<Value, St
             tool
         })
         .collect();
-    if let Some(format) = &request.response_format {
-        if !tools.is_empty() {
+    match (&request.response_format, structured) {
+        (None, _) => {}
+        (Some(format), Structured::OutputConfig) => {
+            body["output_config"] =
+                json!({"format": {"type": "json_schema", "schema": format.schema}});
+        }
+        (Some(_), Structured::ForcedTool) if !tools.is_empty() => {
             return Err(
                 "response_format cannot be combined with tools for this model server \
-                 (format \"anthropic\"): the answer is asked for as a forced tool call"
+                 (format \"anthropic\", structured_output = \"tool\"): the answer is asked for \
+                 as a forced tool call"
                     .into(),
             );
         }
-        tools.push(json!({"name": format.name, "input_schema": format.schema,
-            "description": "Give your answer as the input of this tool."}));
-        body["tool_choice"] = json!({"type": "tool", "name": format.name});
+        (Some(format), Structured::ForcedTool) => {
+            tools.push(json!({"name": format.name, "input_schema": format.schema,
+                "description": "Give your answer as the input of this tool."}));
+            body["tool_choice"] = json!({"type": "tool", "name": format.name});
+        }
     }
     if !tools.is_empty() {
         body["tools"] = Value::Array(tools);
@@ -214,13 +254,30 @@ mod tests {
             .unwrap(),
         )
         .unwrap();
-        let body = body("m", &request, 10).unwrap();
+        let body = body("m", &request, 10, Structured::OutputConfig).unwrap();
         assert_eq!(body["system"], "be brief");
         let messages = body["messages"].as_array().unwrap();
         assert_eq!(messages.len(), 3);
         assert_eq!(messages[0], json!({"role": "user", "content": "weather?"}));
         assert_eq!(messages[1]["content"][1]["type"], "tool_use");
         assert_eq!(messages[2]["content"][1]["tool_use_id"], "t2");
+    }
+
+    #[test]
+    fn a_forced_tool_answer_does_not_combine_with_tools_and_output_config_does() {
+        let request = Request::parse(
+            json!({"messages": [{"role": "user", "content": "weather?"}],
+                "tools": [{"name": "weather"}],
+                "response_format": {"name": "forecast", "schema": {"type": "object"}}})
+            .as_object()
+            .unwrap(),
+        )
+        .unwrap();
+        let err = body("m", &request, 10, Structured::ForcedTool).unwrap_err();
+        assert!(err.contains("cannot be combined with tools"), "{err}");
+        let sent = body("m", &request, 10, Structured::OutputConfig).unwrap();
+        assert_eq!(sent["output_config"]["format"]["type"], "json_schema");
+        assert_eq!(sent["tools"].as_array().map(Vec::len), Some(1));
     }
 
     #[test]

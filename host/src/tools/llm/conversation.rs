@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 /// The arguments of a conversation call.
-pub const ARGS: &str = "messages, tools, response_format, max_tokens, temperature";
+pub const ARGS: &str = "messages, tools, response_format, max_tokens, temperature, model";
 
 /// One model call: what the guest asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,6 +16,9 @@ pub struct Request {
     pub response_format: Option<ResponseFormat>,
     pub max_tokens: Option<u64>,
     pub temperature: Option<f64>,
+    /// The model the agent was written against; the tool's own, or the
+    /// call is refused ([`super::LlmTool`]).
+    pub model: Option<String>,
 }
 
 /// One message of the conversation so far.
@@ -144,12 +147,18 @@ impl Request {
                 _ => return Err("temperature must be a number from 0 to 2".into()),
             },
         };
+        let model = match args.get("model") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(m)) if !m.is_empty() => Some(m.clone()),
+            Some(_) => return Err("model must be the name of a model (text)".into()),
+        };
         Ok(Request {
             messages,
             tools,
             response_format,
             max_tokens,
             temperature,
+            model,
         })
     }
 

@@ -63,6 +63,7 @@ impl Args {
             response_format: None,
             max_tokens: self.max_tokens,
             temperature: Some(0.0),
+            model: None,
         }
     }
 

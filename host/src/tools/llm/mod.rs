@@ -35,19 +35,37 @@ const QUOTE_CHARS: usize = 200;
 /// format of [`anthropic`] is that version's.
 const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// The wire format a tool's model server speaks (`format` in its config).
+/// The wire format a tool's model server speaks (`format` in its config),
+/// with its variant (`max_tokens_field`, `structured_output`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    OpenAi,
-    Anthropic,
+    OpenAi { limit: openai::LimitField },
+    Anthropic { structured: anthropic::Structured },
 }
 
 impl Format {
-    /// The configured `format`: `openai` unless given.
-    fn from_config(tool: &str, given: Option<&str>) -> Result<Format, String> {
-        match given {
-            None | Some("openai") => Ok(Format::OpenAi),
-            Some("anthropic") => Ok(Format::Anthropic),
+    /// The configured `format` (`openai` unless given) and its variant.
+    fn from_config(tool: &str, config: &LlmToolConfig) -> Result<Format, String> {
+        let only_for = |key: &str, format: &str| {
+            format!("tools.{tool}.{key} is for format = \"{format}\" only; remove it")
+        };
+        match config.format.as_deref() {
+            None | Some("openai") => {
+                if config.structured_output.is_some() {
+                    return Err(only_for("structured_output", "anthropic"));
+                }
+                let limit =
+                    openai::LimitField::from_config(tool, config.max_tokens_field.as_deref())?;
+                Ok(Format::OpenAi { limit })
+            }
+            Some("anthropic") => {
+                if config.max_tokens_field.is_some() {
+                    return Err(only_for("max_tokens_field", "openai"));
+                }
+                let structured =
+                    anthropic::Structured::from_config(tool, config.structured_output.as_deref())?;
+                Ok(Format::Anthropic { structured })
+            }
             Some(other) => Err(format!(
                 "tools.{tool}.format `{other}` is not a format this host speaks; use \
                  \"openai\" (chat completions, any compatible server) or \"anthropic\" \
@@ -59,8 +77,8 @@ impl Format {
     /// What an answer in this format is called, for errors.
     fn answer_name(self) -> &'static str {
         match self {
-            Format::OpenAi => "chat completion",
-            Format::Anthropic => "Messages API response",
+            Format::OpenAi { .. } => "chat completion",
+            Format::Anthropic { .. } => "Messages API response",
         }
     }
 }
@@ -189,7 +207,7 @@ impl LlmTool {
             limits,
             secrets,
         )?;
-        let format = Format::from_config(name, config.format.as_deref())?;
+        let format = Format::from_config(name, config)?;
         let api_key = api_key(name, config.api_key.as_deref(), secrets)?;
         if config.api_key.is_some() && config.api_key_env.is_some() {
             return Err(format!(
@@ -247,6 +265,21 @@ impl LlmTool {
         Ok(self.usage(tokens.saturating_add(prompt_tokens)))
     }
 
+    /// A call that names a model must name this tool's: an agent (and the
+    /// cassettes of its runs, whose fingerprints hold its arguments) is
+    /// then never answered by another model than the one it was written
+    /// against.
+    fn check_model(&self, request: &Request) -> Result<(), String> {
+        match &request.model {
+            Some(asked) if *asked != self.model => Err(format!(
+                "the call asks for model `{asked}`, but this tool is configured for `{}`: \
+                 deploy the agent against that model, or configure the tool for it",
+                self.model
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn max_tokens_for(&self, request: &Request) -> Result<u64, String> {
         match request.max_tokens {
             Some(0) => Err("max_tokens must be at least 1".into()),
@@ -284,7 +317,8 @@ impl LlmTool {
             Ok(form) => form,
             Err(why) => return invalid(why),
         };
-        let (estimate, body) = match self.estimate_form(&form).and_then(|estimate| {
+        let (estimate, body) = match self.check_model(form.request()).and_then(|()| {
+            let estimate = self.estimate_form(&form)?;
             let max_tokens = self.max_tokens_for(form.request())?;
             Ok((estimate, self.body(form.request(), max_tokens)?))
         }) {
@@ -338,8 +372,10 @@ impl LlmTool {
     /// The request body in the tool's wire format.
     fn body(&self, request: &Request, max_tokens: u64) -> Result<Value, String> {
         match self.format {
-            Format::OpenAi => Ok(openai::body(&self.model, request, max_tokens)),
-            Format::Anthropic => anthropic::body(&self.model, request, max_tokens),
+            Format::OpenAi { limit } => Ok(openai::body(&self.model, request, max_tokens, limit)),
+            Format::Anthropic { structured } => {
+                anthropic::body(&self.model, request, max_tokens, structured)
+            }
         }
     }
 
@@ -348,10 +384,13 @@ impl LlmTool {
     /// that answered is paid for, even when its answer is unusable.
     fn read(&self, form: &Form, json: &Value, estimate: Usage) -> (Result<String, String>, Usage) {
         let (reported, answer) = match self.format {
-            Format::OpenAi => (openai::reported(json), openai::answer(json)),
-            Format::Anthropic => {
-                let structured = form.request().response_format.as_ref();
-                let name = structured.map(|f| f.name.as_str());
+            Format::OpenAi { .. } => (openai::reported(json), openai::answer(json)),
+            Format::Anthropic { structured } => {
+                // Only a forced tool's input is the answer; structured
+                // outputs answer in text.
+                let forced = (form.request().response_format.as_ref())
+                    .filter(|_| structured == anthropic::Structured::ForcedTool);
+                let name = forced.map(|f| f.name.as_str());
                 (anthropic::reported(json), anthropic::answer(json, name))
             }
         };
@@ -383,12 +422,12 @@ impl LlmTool {
             None => self.api_key.clone(),
         };
         match self.format {
-            Format::OpenAi => {
+            Format::OpenAi { .. } => {
                 if let Some(key) = key {
                     request = request.header("Authorization", format!("Bearer {key}"));
                 }
             }
-            Format::Anthropic => {
+            Format::Anthropic { .. } => {
                 if let Some(key) = key {
                     request = request.header("x-api-key", key);
                 }
@@ -483,6 +522,8 @@ mod tests {
         LlmToolConfig {
             url: "http://127.0.0.1:9/v1/chat/completions".into(),
             format: format.map(str::to_string),
+            max_tokens_field: None,
+            structured_output: None,
             ca_file: None,
             allow_plain_http: false,
             model: "m".into(),

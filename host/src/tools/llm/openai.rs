@@ -1,7 +1,8 @@
 //! `format = "openai"`: the chat-completions wire format (OpenAI's, and
 //! that of any server compatible with it), both ways.
 //!
-//! Sent: `{"model", "messages", "max_tokens", "temperature"?, "tools"?,
+//! Sent: `{"model", "messages", "max_completion_tokens" (or `max_tokens`,
+//! as the tool's `max_tokens_field` says), "temperature"?, "tools"?,
 //! "response_format"?}`; assistant tool calls as `tool_calls: [{"id",
 //! "type": "function", "function": {"name", "arguments": "<JSON text>"}}]`,
 //! tool results as `{"role": "tool", "tool_call_id", "content"}`, a schema
@@ -14,14 +15,44 @@ use serde_json::{Value, json};
 
 use super::conversation::{Answer, Message, Reported, Request, ResponseFormat, Stop, ToolCall};
 
+/// The body field the token limit is sent in (`max_tokens_field`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitField {
+    /// OpenAI's current field; its reasoning models refuse `max_tokens`.
+    MaxCompletionTokens,
+    /// The older field, which some compatible servers know alone.
+    MaxTokens,
+}
+
+impl LimitField {
+    pub fn from_config(tool: &str, given: Option<&str>) -> Result<LimitField, String> {
+        match given {
+            None | Some("max_completion_tokens") => Ok(LimitField::MaxCompletionTokens),
+            Some("max_tokens") => Ok(LimitField::MaxTokens),
+            Some(other) => Err(format!(
+                "tools.{tool}.max_tokens_field `{other}` is not a field of chat completions; \
+                 use \"max_completion_tokens\" (the default) or \"max_tokens\" (a server that \
+                 knows only the older field)"
+            )),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            LimitField::MaxCompletionTokens => "max_completion_tokens",
+            LimitField::MaxTokens => "max_tokens",
+        }
+    }
+}
+
 /// The request body.
-pub fn body(model: &str, request: &Request, max_tokens: u64) -> Value {
+pub fn body(model: &str, request: &Request, max_tokens: u64, limit: LimitField) -> Value {
     let messages: Vec<Value> = request.messages.iter().map(message).collect();
     let mut body = json!({
         "model": model,
-        "max_tokens": max_tokens,
         "messages": messages,
     });
+    body[limit.name()] = json!(max_tokens);
     if let Some(t) = request.temperature {
         body["temperature"] = super::number(t);
     }
