@@ -25,6 +25,7 @@ const GRANTS: &[&str] = &[
     "remote/hang",
     "remote/big",
     "everything/echo",
+    "llm",
 ];
 
 /// The `allow` of a `local` server whose every tool `mcp-caller` asks for.
@@ -482,6 +483,82 @@ fn a_worker_killed_around_an_mcp_call_never_sends_it_twice() {
         assert_eq!(show["status"], status, "{point}: {show}");
         assert_eq!(logged(&log).len(), 1, "{point}: sent once");
     }
+}
+
+/// A model that asks for `echo` once, then answers with what it said.
+fn echo_model() -> crate::fake_servers::FakeServer {
+    use crate::fake_servers::{FakeServer, Reply};
+    FakeServer::start(|request| {
+        let body = request.json();
+        let messages = body["messages"].as_array().unwrap();
+        let message = match messages.iter().find(|m| m["role"] == "tool") {
+            None => json!({"role": "assistant", "content": null, "tool_calls": [{
+                "id": "call_1", "type": "function", "function": {"name": "echo",
+                "arguments": "{\"message\":\"from the model\"}"}}]}),
+            Some(result) => json!({"role": "assistant",
+                "content": format!("echo said {}", result["content"].as_str().unwrap())}),
+        };
+        let finish = if message["tool_calls"].is_array() {
+            "tool_calls"
+        } else {
+            "stop"
+        };
+        Reply::Json(
+            200,
+            json!({"id": "c", "object": "chat.completion", "model": "m-1",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}),
+        )
+    })
+}
+
+/// The SDK's agent loop offers a model an MCP server's tool under a name of
+/// its own: the model's call goes through the gate as `local/echo`, is
+/// sent once with its key in `_meta` though the worker is killed right
+/// after it, and its result goes back to the model.
+#[test]
+fn a_model_in_the_agent_loop_calls_an_mcp_tool_once_through_a_crash() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempdir("mcp-loop");
+    let log = dir.join("calls.log");
+    let model = echo_model();
+    let config = format!(
+        "{FAST_LIMITS}{}[tools.llm]\nkind = \"llm\"\nurl = \"{}/v1/chat/completions\"\n\
+         model = \"m-1\"\nmax_tokens = 100\ntimeout_ms = 1000\n",
+        local_tool(&log, ALL_LOCAL, ""),
+        model.url
+    );
+    let env = Env::new("mcp-loop", &config);
+    env.deploy("mcp-caller", GRANTS);
+    env.start("mcp-caller", "r", json!({"ask": "Echo something."}));
+    let out = env
+        .clone_with_env("WAKEFUL_FAILPOINT", "after-call:loop:1:tool:call_1")
+        .output(&["work", "--until-idle"]);
+    assert_eq!(out.status.signal(), Some(9), "killed after the MCP call");
+    env.work();
+    let show = env.show("r");
+    assert_eq!(show["status"], "done", "{show}");
+    let outcome = show["outcome"].as_str().unwrap();
+    assert!(outcome.starts_with("echo said "), "{outcome}");
+    assert!(outcome.contains("from the model"), "{outcome}");
+    let calls = logged(&log);
+    assert_eq!(calls.len(), 1, "sent once: {calls:?}");
+    assert_eq!(calls[0]["arguments"], json!({"message": "from the model"}));
+    meta_key(&calls[0]);
+    assert_eq!(model.requests().len(), 2, "each model call once");
+    let recorded: Vec<String> = (env.recorded_calls("r").iter())
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["data"]["tool"].as_str().unwrap(),
+                r["data"]["key"]
+            )
+        })
+        .collect();
+    assert!(
+        recorded.contains(&"local/echo \"loop:1:tool:call_1\"".to_owned()),
+        "{recorded:?}"
+    );
 }
 
 #[test]

@@ -3,8 +3,12 @@
 //! `everything` the reference server). The start input `{"calls": [{"tool",
 //! "args", "key"?}, ..]}` lists the calls; each step makes the next one (key
 //! `k<n>` unless given) and records `ok: <result>` or `err: <error>` in the
-//! state's `results`. The run is done once every call is made.
+//! state's `results`. The run is done once every call is made. The start
+//! input `{"ask": "..."}` instead hands the question to a model (`llm`) in
+//! the SDK's agent loop, offering it the stdio server's `local/echo` as
+//! `echo`; the run is done with the model's answer.
 
+use wakeful_sdk::agent_loop::{Config, Loop, LoopTool, Turn};
 use wakeful_sdk::prelude::*;
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -18,13 +22,18 @@ struct Call {
 
 #[derive(Deserialize)]
 struct Input {
+    #[serde(default)]
     calls: Vec<Call>,
+    #[serde(default)]
+    ask: Option<String>,
 }
 
 #[derive(Default, Serialize, Deserialize)]
 struct State {
     calls: Vec<Call>,
     results: Vec<String>,
+    #[serde(default)]
+    chat: Option<Loop>,
 }
 
 struct McpCaller;
@@ -40,6 +49,7 @@ impl Agent for McpCaller {
         "remote/hang",
         "remote/big",
         "everything/echo",
+        "llm",
     ];
     const DESCRIPTION: &'static str =
         "Calls the MCP tools its start input lists, one call per step.";
@@ -48,6 +58,15 @@ impl Agent for McpCaller {
         if let Wake::Start(_) = wake {
             let input: Input = wake.input()?;
             state.calls = input.calls;
+            state.chat = input
+                .ask
+                .map(|ask| Loop::new(vec![llm::Message::user(ask)]));
+        }
+        if let Some(chat) = &mut state.chat {
+            return Ok(match chat.advance(&config()?, &wake)? {
+                Turn::Step(step) => step,
+                Turn::Finished(reply) => Step::done(reply.text().unwrap_or("no answer")),
+            });
         }
         let n = state.results.len();
         let Some(call) = state.calls.get(n).cloned() else {
@@ -68,3 +87,16 @@ impl Agent for McpCaller {
 }
 
 wakeful_sdk::export_agent!(McpCaller);
+
+/// The loop's one tool: an MCP server's, under a name the model can use
+/// (no `/`).
+fn config() -> Result<Config, String> {
+    let echo = LoopTool::new(
+        "local/echo",
+        "Echo a message back.",
+        json!({"type": "object", "properties": {"message": {"type": "string"}},
+            "required": ["message"]}),
+    )
+    .named("echo");
+    Config::new("llm", vec![echo], McpCaller::TOOLS)
+}
