@@ -3,11 +3,12 @@
 with the Python standard library only.
 
     mcp-server.py stdio --log FILE
-    mcp-server.py http --log FILE --port-file FILE
+    mcp-server.py http --log FILE --port-file FILE [--cert PEM --key PEM]
 
 `stdio` speaks newline-delimited JSON-RPC on stdin/stdout; `http` speaks
 streamable HTTP (JSON answers, no SSE) on 127.0.0.1 at /mcp, on a port it
-writes to --port-file once it listens. Every `tools/call` is appended to
+writes to --port-file once it listens; with --cert and --key, over TLS
+with that certificate chain and key (https). Every `tools/call` is appended to
 --log as one JSON line ({"tool", "arguments", "meta", "transport",
 "headers"}) before it is answered, so a test can count what was sent.
 
@@ -142,7 +143,7 @@ def serve_stdio(log):
             sys.stdout.flush()
 
 
-def serve_http(log, port_file):
+def serve_http(log, port_file, tls=None):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -182,6 +183,11 @@ def serve_http(log, port_file):
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     aside = port_file + ".new"
     with open(aside, "w", encoding="utf-8") as f:
         f.write(str(server.server_address[1]))
@@ -192,7 +198,7 @@ def serve_http(log, port_file):
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in ("stdio", "http"):
-        sys.exit("usage: mcp-server.py stdio|http --log FILE [--port-file FILE]")
+        sys.exit("usage: mcp-server.py stdio|http --log FILE [--port-file FILE [--cert PEM --key PEM]]")
     opts = dict(zip(args[1::2], args[2::2]))
     log = opts.get("--log")
     if not log:
@@ -202,7 +208,8 @@ def main():
     else:
         if "--port-file" not in opts:
             sys.exit("mcp-server.py http: --port-file FILE is required")
-        serve_http(log, opts["--port-file"])
+        tls = (opts["--cert"], opts["--key"]) if "--cert" in opts else None
+        serve_http(log, opts["--port-file"], tls)
 
 
 if __name__ == "__main__":

@@ -217,6 +217,19 @@ impl TestCa {
         }
     }
 
+    /// A certificate for `names` signed by this CA and its private key, as
+    /// PEM, for a server that reads files.
+    pub fn server_pems(&self, names: &[&str]) -> (String, String) {
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let mut params = rcgen::CertificateParams::new(names).unwrap();
+        params
+            .extended_key_usages
+            .push(rcgen::ExtendedKeyUsagePurpose::ServerAuth);
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        (cert.pem(), key.serialize_pem())
+    }
+
     /// A certificate for `names` (DNS names or IP addresses) signed by this CA.
     pub fn server_cert(&self, names: &[&str]) -> ServerCert {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();

@@ -66,13 +66,23 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(dir: &Path, log: &Path) -> HttpServer {
+        HttpServer::start_with(dir, log, None)
+    }
+
+    /// With `tls`, the server's certificate and key files: https.
+    fn start_with(dir: &Path, log: &Path, tls: Option<(&Path, &Path)>) -> HttpServer {
         let port_file = dir.join("mcp-port");
-        let child = Command::new("python3")
+        let mut command = Command::new("python3");
+        command
             .arg(server_script())
             .args(["http", "--log"])
             .arg(log)
             .arg("--port-file")
-            .arg(&port_file)
+            .arg(&port_file);
+        if let Some((cert, key)) = tls {
+            command.arg("--cert").arg(cert).arg("--key").arg(key);
+        }
+        let child = command
             .stdin(Stdio::null())
             .spawn()
             .expect("start tests/mcp-server.py http");
@@ -83,9 +93,10 @@ impl HttpServer {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         };
+        let scheme = if tls.is_some() { "https" } else { "http" };
         HttpServer {
             child,
-            url: format!("http://127.0.0.1:{}/mcp", port.trim()),
+            url: format!("{scheme}://127.0.0.1:{}/mcp", port.trim()),
         }
     }
 }
@@ -313,6 +324,56 @@ fn a_call_over_streamable_http_carries_its_headers_and_key_and_is_sent_once() {
     meta_key(&calls[0]);
     env.work();
     assert_eq!(logged(&log).len(), 1, "sent once");
+}
+
+/// A server over https is reached only through a certificate that chains
+/// to the tool's `ca_file`: the same server, configured without it (the
+/// public roots), is never sent the call.
+#[test]
+fn a_call_over_https_needs_a_certificate_the_tools_ca_file_trusts() {
+    let dir = tempdir("mcp-https");
+    let log = dir.join("calls.log");
+    let ca = crate::fake_servers::TestCa::new("wakeful test MCP CA");
+    let (cert, key) = ca.server_pems(&["127.0.0.1"]);
+    let (cert_file, key_file, ca_file) = (
+        dir.join("server.pem"),
+        dir.join("server.key"),
+        dir.join("ca.pem"),
+    );
+    std::fs::write(&cert_file, cert).unwrap();
+    std::fs::write(&key_file, key).unwrap();
+    std::fs::write(&ca_file, &ca.pem).unwrap();
+    let server = HttpServer::start_with(&dir, &log, Some((&cert_file, &key_file)));
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+    let tool = |ca: &str| {
+        format!(
+            "{FAST_LIMITS}[tools.remote]\nkind = \"mcp\"\nurl = \"{}\"\n{ca}\
+             allow = [\"echo\", \"hang\", \"big\"]\n",
+            server.url
+        )
+    };
+
+    let stranger = Env::new("mcp-https-untrusted", &tool(""));
+    stranger.deploy("mcp-caller", GRANTS);
+    let calls = json!([{"tool": "remote/echo", "args": {"message": "over tls"}}]);
+    let show = call(&stranger, "r", calls.clone());
+    let refused = show["state"]["results"][0].as_str().unwrap_or_default();
+    assert!(
+        refused.starts_with("err: failed") && refused.contains("the call was not sent"),
+        "{show}"
+    );
+    assert!(logged(&log).is_empty(), "nothing reached the server");
+
+    let config = tool(&format!("ca_file = \"{}\"\n", ca_file.display()));
+    let env = Env::new("mcp-https", &config);
+    env.deploy("mcp-caller", GRANTS);
+    let show = call(&env, "r", calls);
+    assert_eq!(show["status"], "done", "{show}");
+    let echo = ok_result(&show["state"]["results"][0]);
+    assert_eq!(echo["content"][0]["text"], "over tls", "{show}");
+    let sent = logged(&log);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    meta_key(&sent[0]);
 }
 
 #[test]
