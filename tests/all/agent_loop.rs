@@ -4,7 +4,7 @@
 //! and a scale action, which the host lets through only with an approval.
 //! Each effect happens once and each model call is charged once, through
 //! SIGKILLs after every call of the loop (of `work`, and of `serve`), in
-//! Rust against OpenAI's format and in Python against Anthropic's; a
+//! Rust against both formats and in Python against Anthropic's; a
 //! rejected scale action is never made and the model is told. The Python
 //! and TypeScript agents (`agents/python/incident-loop`,
 //! `agents/ts/incident-loop`) make the same calls and ask the same
@@ -316,6 +316,11 @@ const AFTER_APPROVAL: [&str; 2] = ["loop:3:tool:call_3:approved", "loop:4:model"
 #[test]
 fn a_loop_killed_after_each_call_repeats_nothing_and_charges_once() {
     killed_after_each_call(Wire::OpenAi, Lang::Rust);
+}
+
+#[test]
+fn a_loop_on_anthropic_killed_after_each_call_repeats_nothing_and_charges_once() {
+    killed_after_each_call(Wire::Anthropic, Lang::Rust);
 }
 
 #[test]
