@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::fake_servers::{FakeServer, Reply, Request};
 use crate::harness::{Env, FAST_LIMITS, Lang};
+use crate::llm_wire::Format as Wire;
 
 /// The tokens the fake model server reports for every call.
 const TOKENS_PER_CALL: u64 = 2050;
@@ -21,29 +22,6 @@ const TOKENS_PER_CALL: u64 = 2050;
 /// The approval id the loop asks under for the model's `scale_out` call
 /// (`<prefix>-<turn>-<tool call id>`).
 pub(crate) const SCALE_REQUEST: &str = "loop-3-call_3";
-
-/// The wire format a fake model server speaks.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Wire {
-    OpenAi,
-    Anthropic,
-}
-
-impl Wire {
-    fn name(self) -> &'static str {
-        match self {
-            Wire::OpenAi => "openai",
-            Wire::Anthropic => "anthropic",
-        }
-    }
-
-    fn path(self) -> &'static str {
-        match self {
-            Wire::OpenAi => "/v1/chat/completions",
-            Wire::Anthropic => "/v1/messages",
-        }
-    }
-}
 
 /// An OpenAI chat completion whose message asks for `calls` (name and
 /// arguments), or says `text` when there are none.

@@ -220,18 +220,21 @@ impl TestCa {
     /// A certificate for `names` signed by this CA and its private key, as
     /// PEM, for a server that reads files.
     pub fn server_pems(&self, names: &[&str]) -> (String, String) {
-        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let mut params = rcgen::CertificateParams::new(names).unwrap();
-        params
-            .extended_key_usages
-            .push(rcgen::ExtendedKeyUsagePurpose::ServerAuth);
-        let key = rcgen::KeyPair::generate().unwrap();
-        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        let (cert, key) = self.signed(names);
         (cert.pem(), key.serialize_pem())
     }
 
     /// A certificate for `names` (DNS names or IP addresses) signed by this CA.
     pub fn server_cert(&self, names: &[&str]) -> ServerCert {
+        let (cert, key) = self.signed(names);
+        ServerCert {
+            der: cert.der().clone(),
+            key: PrivatePkcs8KeyDer::from(key.serialize_der()).into(),
+        }
+    }
+
+    /// A server certificate for `names` and its key.
+    fn signed(&self, names: &[&str]) -> (rcgen::Certificate, rcgen::KeyPair) {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let mut params = rcgen::CertificateParams::new(names).unwrap();
         params
@@ -239,10 +242,7 @@ impl TestCa {
             .push(rcgen::ExtendedKeyUsagePurpose::ServerAuth);
         let key = rcgen::KeyPair::generate().unwrap();
         let cert = params.signed_by(&key, &self.issuer).unwrap();
-        ServerCert {
-            der: cert.der().clone(),
-            key: PrivatePkcs8KeyDer::from(key.serialize_der()).into(),
-        }
+        (cert, key)
     }
 }
 

@@ -16,21 +16,22 @@ use crate::tools::{call, idempotency_key, ok_result};
 /// The key the model servers are called with, as a secret.
 const KEY: &str = "sk-test-0123456789abcdef";
 
+/// The wire format a model server speaks (the tool's `format`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Format {
+pub(crate) enum Format {
     OpenAi,
     Anthropic,
 }
 
 impl Format {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::OpenAi => "openai",
             Format::Anthropic => "anthropic",
         }
     }
 
-    fn path(self) -> &'static str {
+    pub(crate) fn path(self) -> &'static str {
         match self {
             Format::OpenAi => "/v1/chat/completions",
             Format::Anthropic => "/v1/messages",
