@@ -102,7 +102,8 @@ fn with_human_approval_the_refund_waits_for_an_operator_who_approves_that_call()
     let mut state = State::default();
     let input = json!({"order": "9482", "amount_usd": 120.0, "customer": "ann",
         "human_approval": true});
-    RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
+    let asked = RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
+    assert!(matches!(asked.next, Next::Wait(_)), "{:?}", asked.next);
     let step = RefundApproval::step(
         &mut state,
         answer(json!({"approved": true, "by": "finance"})),
@@ -148,12 +149,18 @@ fn with_human_approval_a_rejection_refunds_nothing() {
     world();
     let mut state = State::default();
     let input = json!({"order": "9482", "amount_usd": 120.0, "human_approval": true});
-    RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
-    RefundApproval::step(
+    let asked = RefundApproval::step(&mut state, Wake::Start(input)).unwrap();
+    assert!(matches!(asked.next, Next::Wait(_)), "{:?}", asked.next);
+    let approved = RefundApproval::step(
         &mut state,
         answer(json!({"approved": true, "by": "finance"})),
     )
     .unwrap();
+    assert!(
+        matches!(approved.next, Next::Wait(_)),
+        "{:?}",
+        approved.next
+    );
     let rejected = Wake::Approval(Approval {
         request_id: "refund-9482".into(),
         approved: false,
