@@ -105,6 +105,10 @@ pub struct Config {
     pub max_turns: u32,
     /// The start of every idempotency key and approval id of the loop.
     pub prefix: String,
+    /// The model the agent was written against, sent with every model
+    /// call: the host refuses the call unless its `llm` tool is configured
+    /// for it, and a cassette's fingerprints then hold it.
+    pub model: Option<String>,
 }
 
 impl Config {
@@ -134,6 +138,7 @@ impl Config {
             tools,
             max_turns: 20,
             prefix: "loop".into(),
+            model: None,
         })
     }
 }
@@ -306,6 +311,7 @@ impl Loop {
         }
         let mut request = Request::new(self.messages.clone());
         request.tools = config.tools.iter().map(|t| t.spec.clone()).collect();
+        request.model.clone_from(&config.model);
         let key = format!("{}:{}:model", config.prefix, self.turn + 1);
         let reply = llm::chat(&config.llm, &request, &key)
             .map_err(|e| format!("model call {} failed: {e}", self.turn + 1))?;

@@ -82,6 +82,14 @@ class AgentLoopTest(unittest.TestCase):
         self.assertEqual(calls[0].args["tools"][1]["name"], "scale_out")
         self.assertEqual(calls[2].args["messages"][2]["content"], '{"value":"7","version":1}')
 
+    def test_a_model_the_config_names_is_sent_with_every_model_call(self):
+        chat = agent_loop.new_loop([{"role": "user", "content": "scale if needed"}])
+        agent_loop.advance(chat, config(), Start(None))
+        for wake in (Resume(), Resume()):
+            agent_loop.advance(chat, config(model="gpt-5"), wake)
+        asked = [c.args.get("model") for c in testing.calls() if c.name == "llm"]
+        self.assertEqual(asked, [None, "gpt-5"])
+
     def test_a_call_needing_approval_waits_for_it_and_is_made_once_approved(self):
         chat, request = self.until_the_approval()
         named = request.details["calls"][0]

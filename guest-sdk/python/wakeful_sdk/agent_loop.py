@@ -55,10 +55,12 @@ class LoopTool:
 class Config:
     """The ``llm`` tool the loop asks, the tools it offers the model, each of
     which (and ``llm``) must be one of ``declared`` (the agent's ``tools``),
-    and at most how many model calls it makes."""
+    and at most how many model calls it makes. ``model``, the model the
+    agent was written against, is sent with every model call: the host
+    refuses the call unless its ``llm`` tool is configured for it."""
 
     def __init__(self, llm: str, offered: List[LoopTool], declared: List[str], max_turns: int = 20,
-                 prefix: str = "loop"):
+                 prefix: str = "loop", model: Optional[str] = None):
         if llm not in declared:
             raise ValueError(f"the loop's model tool `{llm}` is not in the agent's tools {declared}")
         names = set()
@@ -70,6 +72,7 @@ class Config:
                 raise ValueError(f"the loop offers two tools named `{t.name}`")
             names.add(t.name)
         self.llm, self.tools, self.max_turns, self.prefix = llm, offered, max_turns, prefix
+        self.model = model
 
     def find(self, name: str) -> Optional[LoopTool]:
         return next((t for t in self.tools if t.name == name), None)
@@ -152,6 +155,8 @@ def _ask_model(chat: dict, config: Config):
     if chat["turn"] >= config.max_turns:
         raise StepError(f"the loop made its {config.max_turns} model calls (max_turns) without an answer")
     request = {"messages": chat["messages"], "tools": [t.spec() for t in config.tools]}
+    if config.model is not None:
+        request["model"] = config.model
     reply = tools.call(config.llm, request, f"{config.prefix}:{chat['turn'] + 1}:model")
     chat["turn"] += 1
     message = reply["message"]

@@ -272,3 +272,20 @@ fn an_unknown_tool_is_answered_with_an_error_and_max_turns_stops() {
     let err = chat.advance(&config, &Wake::Resume).unwrap_err();
     assert!(err.contains("2 model calls (max_turns)"), "{err}");
 }
+
+#[test]
+fn a_model_the_config_names_is_sent_with_every_model_call() {
+    script_host();
+    let mut config = config();
+    let mut chat = Loop::new(vec![Message::user("go")]);
+    chat.advance(&config, &Wake::Resume).unwrap();
+    assert_eq!(testing::calls()[0].args.get("model"), None);
+    config.model = Some("gpt-5".into());
+    chat.advance(&config, &Wake::Resume).unwrap();
+    chat.advance(&config, &Wake::Resume).unwrap();
+    let asked: Vec<Value> = (testing::calls().iter())
+        .filter(|c| c.name == "llm")
+        .map(|c| c.args["model"].clone())
+        .collect();
+    assert_eq!(asked, [Value::Null, json!("gpt-5")]);
+}

@@ -86,12 +86,17 @@ export class LoopTool {
 export class Config {
   readonly maxTurns: number;
   readonly prefix: string;
+  /**
+   * The model the agent was written against, sent with every model call:
+   * the host refuses the call unless its `llm` tool is configured for it.
+   */
+  readonly model: string | undefined;
 
   constructor(
     readonly llm: string,
     readonly tools: readonly LoopTool[],
     declared: readonly string[],
-    options: { maxTurns?: number; prefix?: string } = {},
+    options: { maxTurns?: number; prefix?: string; model?: string } = {},
   ) {
     const shown = JSON.stringify(declared);
     if (!declared.includes(llm)) {
@@ -109,6 +114,7 @@ export class Config {
     }
     this.maxTurns = options.maxTurns ?? 20;
     this.prefix = options.prefix ?? "loop";
+    this.model = options.model;
   }
 
   /** The tool the model calls `name`. */
@@ -236,6 +242,7 @@ function askModel(chat: Loop, config: Config): Step | Finished {
     throw new StepError(`the loop made its ${config.maxTurns} model calls (max_turns) without an answer`);
   }
   const request: llm.ChatRequest = { messages: chat.messages, tools: config.tools.map((t) => t.spec()) };
+  if (config.model !== undefined) request.model = config.model;
   let reply: llm.Reply;
   try {
     reply = llm.chat(config.llm, request, `${config.prefix}:${chat.turn + 1}:model`);

@@ -7,7 +7,7 @@ import { Approval, ApprovalRequest, Denied, gated, Step, StepError, Unknown, Wak
 
 const TOOLS = ["llm", "kv", "scale"];
 
-function config(options: { maxTurns?: number } = {}): Config {
+function config(options: { maxTurns?: number; model?: string } = {}): Config {
   const object = { type: "object" };
   return new Config(
     "llm",
@@ -125,6 +125,19 @@ test("a loop alternates model calls and tool calls with derived keys", () => {
   assert.equal(again.messages[2]!.content, '{"value":"7","version":1}');
   // The state is plain JSON, in the Rust SDK's layout.
   assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(chat))), ["messages", "pending", "asked", "turn"]);
+});
+
+test("a model the config names is sent with every model call", () => {
+  scriptHost();
+  const chat = newLoop([{ role: "user", content: "scale if needed" }]);
+  advance(chat, config(), Wake.start());
+  advance(chat, config({ model: "gpt-5" }), Wake.resume());
+  advance(chat, config({ model: "gpt-5" }), Wake.resume());
+  const asked = testing
+    .calls()
+    .filter((c) => c.name === "llm")
+    .map((c) => (c.args as { model?: string }).model);
+  assert.deepEqual(asked, [undefined, "gpt-5"]);
 });
 
 test("a call needing approval waits for it and is made once approved", () => {
