@@ -4,7 +4,8 @@
 //! component): the same agent passes from its first wake to its end, and
 //! the same agent with another system prompt fails, naming the call. A run
 //! whose scale action needed an approval replays the host's refusal too,
-//! so the replayed agent asks for the same approval.
+//! so the replayed agent asks for the same approval. The TypeScript agent's
+//! run replays the same way in Node, through its SDK's fake host.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -76,6 +77,118 @@ print(json.dumps({"outcome": step.outcome, "asked": asked,
                   "calls": [[c.name, c.idempotency_key] for c in testing.calls()]}))
 "#;
 
+/// [`REPLAY`] for the TypeScript agent, bundled with esbuild (the agent,
+/// the SDK and its fake host in one module) and run by Node. A start
+/// input other than the recorded one is the changed request.
+const REPLAY_TS: &str = r#"
+import { readFileSync } from "node:fs";
+import { Step, Wake } from "wakeful-sdk";
+import * as testing from "wakeful-sdk/testing";
+import incidentLoop from "AGENT";
+
+const [file, input] = process.argv.slice(2);
+const cassette = JSON.parse(readFileSync(file, "utf8"));
+for (const e of cassette.entries) {
+  const mine = testing.fingerprint(cassette.agent, e.tool, e.key, e.args);
+  if (mine !== e.fingerprint) throw new Error(`fingerprint of ${e.key}: ${mine} != ${e.fingerprint}`);
+}
+testing.reset();
+testing.replay(cassette, incidentLoop);
+let { step, state } = testing.step(incidentLoop, null, Wake.start(JSON.parse(input)));
+const asked = [];
+while (step.next.kind !== "done") {
+  let wake = Wake.resume();
+  if (step.next.kind === "wait") {
+    const request = step.next.waits[0].request;
+    asked.push(request.id);
+    wake = Wake.approval({ requestId: request.id, approved: true, by: "bob", at: 0,
+      comment: null, digest: request.digest() });
+  }
+  ({ step, state } = testing.step(incidentLoop, state, wake));
+}
+console.log(JSON.stringify({ outcome: step.next.outcome, asked,
+  calls: testing.calls().map((c) => [c.name, c.idempotencyKey]) }));
+"#;
+
+/// Runs [`REPLAY_TS`] of `cassette` for the start input `input`.
+fn replay_ts(env: &Env, cassette: &Path, input: &Value) -> Output {
+    let ts = repo().join("agents/ts");
+    let script = env.dir.join("replay.ts");
+    let agent = ts.join("incident-loop/app.ts");
+    std::fs::write(&script, REPLAY_TS.replace("AGENT", agent.to_str().unwrap())).unwrap();
+    let bundle = env.dir.join("replay.mjs");
+    let build = format!(
+        "import {{ build }} from {:?}; await build({{ entryPoints: [{:?}], bundle: true, \
+         format: 'esm', platform: 'node', outfile: {:?}, nodePaths: [{:?}], \
+         logLevel: 'warning' }});",
+        ts.join("node_modules/esbuild/lib/main.js")
+            .display()
+            .to_string(),
+        script.display().to_string(),
+        bundle.display().to_string(),
+        ts.join("node_modules").display().to_string(),
+    );
+    let built = Command::new("node")
+        .args(["--input-type=module", "-e", &build])
+        .current_dir(&env.dir)
+        .output()
+        .expect("node is installed");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    Command::new("node")
+        .arg(&bundle)
+        .args([cassette.to_str().unwrap(), &input.to_string()])
+        .current_dir(&env.dir)
+        .output()
+        .expect("node is installed")
+}
+
+/// The TypeScript agent's run, approved, replays from its cassette in
+/// Node through the SDK's own fake host, asking the same approval; another
+/// start input misses on the first model call, naming it.
+#[test]
+fn a_typescript_run_replays_in_its_sdk_and_a_changed_request_misses_naming_the_call() {
+    let (model, sink) = (model_server(), sink());
+    let env = recorded_run_in(Lang::TypeScript, "cassette-ts", &model, &sink, true);
+    let file = env.dir.join("inc.cassette.json");
+    env.ok(&["cassette", "inc", "--out", file.to_str().unwrap()]);
+    let out = replay_ts(&env, &file, &start_input());
+    assert!(
+        out.status.success(),
+        "the replay failed:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let replayed: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        replayed["outcome"],
+        "Paged on-call and scaled payments-api to 6."
+    );
+    assert_eq!(replayed["asked"], json!([SCALE_REQUEST]));
+    let keys: Vec<&str> = (replayed["calls"].as_array().unwrap().iter())
+        .map(|c| c[1].as_str().unwrap())
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    let mut recorded = APPROVED_KEYS.to_vec();
+    recorded.sort_unstable();
+    assert_eq!(sorted, recorded, "every recorded call, and no other");
+
+    let mut other = start_input();
+    other["summary"] = json!("p99 9s");
+    let out = replay_ts(&env, &file, &other);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "another request replayed:\n{stderr}");
+    for part in [
+        "cassette miss",
+        "tool `llm`",
+        "key `loop:1:model`",
+        "recorded for other arguments",
+        "p99 9s",
+    ] {
+        assert!(stderr.contains(part), "{part:?} not in:\n{stderr}");
+    }
+}
+
 fn start_input() -> Value {
     json!({"incident": "INC-7", "service": "payments-api", "summary": "p99 4s, memory 97%"})
 }
@@ -85,6 +198,17 @@ fn start_input() -> Value {
 /// to its end as run `inc`; with `approval`, the scale action needs one,
 /// which `bob` gives.
 fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer, approval: bool) -> Env {
+    recorded_run_in(Lang::Python, name, model, sink, approval)
+}
+
+/// [`recorded_run`] of the agent written in `lang`.
+fn recorded_run_in(
+    lang: Lang,
+    name: &str,
+    model: &FakeServer,
+    sink: &FakeServer,
+    approval: bool,
+) -> Env {
     let approval_rule = if approval {
         "[approvals.tools.scale]\nrequires_approval = true\n"
     } else {
@@ -102,14 +226,10 @@ fn recorded_run(name: &str, model: &FakeServer, sink: &FakeServer, approval: boo
     );
     let env = Env::new(name, &config)
         .clone_with_env("WAKEFUL_TEST_PAGER_TOKEN", TOKEN)
-        .deploy_in(
-            Lang::Python,
-            "incident-loop",
-            &["llm", "kv", "pager", "scale"],
-        );
+        .deploy_in(lang, "incident-loop", &["llm", "kv", "pager", "scale"]);
     env.ok(&[
         "start",
-        "incident-loop-py",
+        &lang.agent_name("incident-loop"),
         "--id",
         "inc",
         "--input",
