@@ -110,7 +110,7 @@ pub fn npm_tarball() -> Package {
 }
 
 /// The directory below a package directory the Rust crates are in.
-pub const RUST_DIR: &str = "rust";
+const RUST_DIR: &str = "rust";
 
 /// The Rust SDK's files, as (path below [`RUST_DIR`], contents): the
 /// `wakeful-sdk` crate at the WIT's version, the WIT it binds

@@ -4,7 +4,8 @@
 //! metered against the run's token and money budgets.
 //!
 //! A call is a conversation ([`conversation`]: `messages`, `tools`,
-//! `response_format`, `max_tokens`, `temperature`), or the older
+//! `response_format`, `max_tokens`, `temperature`, `model`, which must be
+//! the tool's own), or the older
 //! `prompt`/`actions` form ([`legacy`]), which is sent as a conversation.
 //! Requests go over https or loopback http as an `http` tool's do (see
 //! [`super::endpoint`]) with the call's `Idempotency-Key`. The result
